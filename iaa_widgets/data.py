@@ -1,0 +1,375 @@
+"""Annotations: validated, integer-coded categorical ratings, and their loaders.
+
+Every measure works on an :class:`Annotations`: one row per rating, stored as
+integer codes (item, annotator, category, rank) beside the names they stand for.
+Categories keep a declared order, which ordinal metrics and Bennett's S need.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from os import PathLike
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import AgreementError, rows_text
+
+__all__ = ["Annotations", "as_annotations", "read_csv"]
+
+
+@dataclass(frozen=True, eq=False)
+class Annotations:
+    """Ratings of items by annotators, one entry per rating, integer-coded.
+
+    ``item``, ``annotator``, ``label`` and ``rank`` are parallel int arrays (codes
+    into ``items``, ``annotators`` and ``categories``; rank 1 is a primary label,
+    2 a secondary one). ``anonymous`` marks data built from per-item counts, where
+    annotator identities are unknown. Build one with a loader, never by hand:
+    :meth:`from_long`, :meth:`from_wide`, :meth:`from_counts`,
+    :meth:`from_contingency` or :func:`read_csv`.
+    """
+
+    item: np.ndarray
+    annotator: np.ndarray
+    label: np.ndarray
+    rank: np.ndarray
+    items: pd.Index
+    annotators: pd.Index
+    categories: pd.Index
+    anonymous: bool = False
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_items(self) -> int:
+        return len(self.items)
+
+    @property
+    def n_annotators(self) -> int:
+        return len(self.annotators)
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def n_ratings(self) -> int:
+        return len(self.label)
+
+    @property
+    def has_secondary(self) -> bool:
+        return bool(np.any(self.rank == 2))
+
+    def __repr__(self) -> str:
+        sec = f", {int(np.sum(self.rank == 2))} secondary" if self.has_secondary else ""
+        return (f"Annotations({self.n_items} items, {self.n_annotators} annotators, "
+                f"{self.n_categories} categories, {self.n_ratings} ratings{sec})")
+
+    # ------------------------------------------------------------- views
+    def primary(self) -> "Annotations":
+        """The primary (rank 1) labels only."""
+        if not self.has_secondary:
+            return self
+        return self._take(self.rank == 1)
+
+    def _take(self, keep: np.ndarray) -> "Annotations":
+        return Annotations(self.item[keep], self.annotator[keep], self.label[keep],
+                           self.rank[keep], self.items, self.annotators,
+                           self.categories, self.anonymous)
+
+    def label_matrix(self) -> np.ndarray:
+        """Items × annotators matrix of primary category codes, -1 where missing."""
+        prim = self.primary()
+        out = np.full((self.n_items, self.n_annotators), -1, dtype=np.int64)
+        out[prim.item, prim.annotator] = prim.label
+        return out
+
+    def select_annotators(self, names: Sequence) -> "Annotations":
+        """Ratings by the named annotators only (in the order given)."""
+        codes = self.annotators.get_indexer(list(names))
+        if np.any(codes < 0):
+            unknown = [n for n, c in zip(names, codes) if c < 0]
+            raise AgreementError(f"unknown annotator(s) {unknown!r}; the data has "
+                                 f"{list(self.annotators)!r}")
+        remap = np.full(self.n_annotators, -1)
+        remap[codes] = np.arange(len(codes))
+        new = remap[self.annotator]
+        keep = new >= 0
+        return Annotations(self.item[keep], new[keep], self.label[keep], self.rank[keep],
+                           self.items, self.annotators[codes], self.categories,
+                           self.anonymous)
+
+    def category_values(self) -> np.ndarray:
+        """The categories as numbers (interval and ratio metrics need them)."""
+        try:
+            values = np.asarray(self.categories, dtype=float)
+        except (TypeError, ValueError):
+            raise AgreementError(
+                f"this metric needs numeric categories, got {list(self.categories)[:8]!r}; "
+                "code the labels as numbers or pass a distance matrix") from None
+        if not np.all(np.isfinite(values)):
+            raise AgreementError("categories must be finite numbers for this metric")
+        return values
+
+    def to_long(self) -> pd.DataFrame:
+        """Tidy table: item, annotator, label (and rank when there are secondary labels)."""
+        df = pd.DataFrame({
+            "item": self.items.take(self.item),
+            "annotator": self.annotators.take(self.annotator),
+            "label": self.categories.take(self.label),
+        })
+        if self.has_secondary:
+            df["rank"] = self.rank
+        return df
+
+    # ------------------------------------------------------------- loaders
+    @classmethod
+    def from_long(cls, df: pd.DataFrame, item: str = "item", annotator: str = "annotator",
+                  label: str = "label", rank: str | None = None,
+                  categories: Sequence | None = None) -> "Annotations":
+        """From a tidy table with one row per rating.
+
+        A ``rank`` column (1 primary, 2 secondary) allows up to two labels per
+        (item, annotator); without it, a label cell may also hold a
+        ``(primary, secondary)`` pair. ``categories`` declares the category set and
+        its order; by default an ordered pandas Categorical's categories are used,
+        else the sorted distinct labels.
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise AgreementError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        wanted = [c for c in (item, annotator, label, rank) if c is not None]
+        missing = [c for c in wanted if c not in df.columns]
+        if missing:
+            raise AgreementError(f"column(s) {missing!r} not found; the table has columns "
+                                 f"{list(df.columns)!r} (name them with item=, annotator=, "
+                                 "label= and rank=)")
+        if len(df) == 0:
+            raise AgreementError("the table is empty: at least two annotators must rate an item")
+        for col in (item, annotator):
+            bad = np.flatnonzero(pd.isna(df[col]).to_numpy())
+            if len(bad):
+                raise AgreementError(f"column {col!r} is missing at row(s) "
+                                     f"{rows_text(df.index[bad])}")
+        labels = df[label]
+        if rank is None and labels.dtype == object:
+            labels, ranks, rowpos = _expand_pairs(labels)
+        else:
+            rowpos = np.arange(len(df))
+            ranks = np.ones(len(df), np.int8) if rank is None else _check_ranks(df[rank])
+        _check_no_nan(labels, label, df.index[rowpos])
+        cats = _declared_categories(labels, categories)
+        codes = _encode(labels, cats, label, df.index[rowpos])
+        item_codes, item_names = pd.factorize(df[item].to_numpy()[rowpos])
+        ann_codes, ann_names = pd.factorize(df[annotator].to_numpy()[rowpos])
+        out = cls(item_codes.astype(np.int64), ann_codes.astype(np.int64), codes,
+                  ranks.astype(np.int8), pd.Index(item_names, name=item),
+                  pd.Index(ann_names, name=annotator), cats)
+        _validate(out, df.index[rowpos])
+        return out
+
+    @classmethod
+    def from_wide(cls, df: pd.DataFrame, categories: Sequence | None = None) -> "Annotations":
+        """From an items × annotators table (the index names items, the columns
+        annotators); NaN or None marks a missing rating. A cell may hold a
+        ``(primary, secondary)`` pair."""
+        if not isinstance(df, pd.DataFrame):
+            df = pd.DataFrame(df)
+        if df.shape[1] == 0 or df.shape[0] == 0:
+            raise AgreementError("the table is empty: rows are items, columns annotators")
+        if not df.columns.is_unique:
+            dup = df.columns[df.columns.duplicated()].unique().tolist()
+            raise AgreementError(f"annotator column(s) {dup!r} appear more than once")
+        if categories is None:
+            cat_dtypes = {str(d.categories.tolist()) for d in df.dtypes
+                          if isinstance(d, pd.CategoricalDtype)}
+            if len(cat_dtypes) == 1 and all(isinstance(d, pd.CategoricalDtype) for d in df.dtypes):
+                categories = df.dtypes.iloc[0].categories
+        values = df.astype(object).to_numpy()
+        r, c = np.nonzero(~pd.isna(values))
+        long = pd.DataFrame({"item": df.index.to_numpy()[r],
+                             "annotator": df.columns.to_numpy()[c],
+                             "label": values[r, c]})
+        return cls.from_long(long, categories=categories)
+
+    @classmethod
+    def from_counts(cls, table, categories: Sequence | None = None) -> "Annotations":
+        """From an items × categories table of counts (Fleiss' layout).
+
+        Annotator identities are unknown in this layout, so measures that need
+        them (Cohen's κ, Davies–Fleiss κ, pairwise matrices) refuse such data.
+        """
+        if isinstance(table, pd.DataFrame):
+            categories = table.columns if categories is None else categories
+            item_names = table.index
+            counts = table.to_numpy()
+        else:
+            counts = np.asarray(table)
+            item_names = pd.RangeIndex(counts.shape[0]) if counts.ndim == 2 else None
+        if counts.ndim != 2 or counts.size == 0:
+            raise AgreementError("counts must be a non-empty 2-D table: items × categories")
+        if not np.issubdtype(counts.dtype, np.number) or np.any(counts < 0) or \
+                np.any(counts != np.round(counts)):
+            raise AgreementError("counts must be non-negative whole numbers")
+        counts = counts.astype(np.int64)
+        cats = pd.Index(range(counts.shape[1]) if categories is None else list(categories))
+        if len(cats) != counts.shape[1]:
+            raise AgreementError(f"{len(cats)} categories given for {counts.shape[1]} columns")
+        per_item = counts.sum(axis=1)
+        item = np.repeat(np.arange(counts.shape[0]), per_item)
+        label = np.repeat(np.tile(np.arange(counts.shape[1]), counts.shape[0]), counts.ravel())
+        starts = np.concatenate([[0], np.cumsum(per_item)[:-1]])
+        annotator = np.arange(len(item)) - np.repeat(starts, per_item)
+        if len(item) == 0:
+            raise AgreementError("the counts table holds no ratings")
+        m = int(per_item.max())
+        return cls(item, annotator.astype(np.int64), label, np.ones(len(item), np.int8),
+                   pd.Index(item_names, name="item"),
+                   pd.Index([f"rater {k + 1}" for k in range(m)], name="annotator"),
+                   cats, anonymous=True)
+
+    @classmethod
+    def from_contingency(cls, matrix, categories: Sequence | None = None,
+                         annotators: Sequence = ("A", "B")) -> "Annotations":
+        """From a two-annotator contingency table: ``matrix[i, j]`` items that the
+        first annotator put in category i and the second in category j."""
+        if isinstance(matrix, pd.DataFrame):
+            categories = matrix.index if categories is None else categories
+            matrix = matrix.to_numpy()
+        m = np.asarray(matrix)
+        if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
+            raise AgreementError(f"a contingency table must be square, got shape {m.shape}")
+        if not np.issubdtype(m.dtype, np.number) or np.any(m < 0) or np.any(m != np.round(m)):
+            raise AgreementError("contingency counts must be non-negative whole numbers")
+        k = m.shape[0]
+        cats = pd.Index(range(k) if categories is None else list(categories))
+        if len(cats) != k:
+            raise AgreementError(f"{len(cats)} categories given for a {k}×{k} table")
+        if len(annotators) != 2 or annotators[0] == annotators[1]:
+            raise AgreementError("annotators must name two different annotators")
+        cells = np.repeat(np.arange(k * k), m.astype(np.int64).ravel())
+        n = len(cells)
+        if n == 0:
+            raise AgreementError("the contingency table holds no items")
+        item = np.concatenate([np.arange(n), np.arange(n)])
+        annotator = np.repeat([0, 1], n)
+        label = np.concatenate([cells // k, cells % k])
+        return cls(item, annotator, label, np.ones(2 * n, np.int8),
+                   pd.RangeIndex(n, name="item"), pd.Index(list(annotators), name="annotator"),
+                   cats)
+
+
+def as_annotations(data, **loader_args) -> Annotations:
+    """Accept an :class:`Annotations` or a tidy DataFrame (see :meth:`Annotations.from_long`)."""
+    if isinstance(data, Annotations):
+        if loader_args:
+            raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame, "
+                                 "not to Annotations")
+        return data
+    if isinstance(data, pd.DataFrame):
+        return Annotations.from_long(data, **loader_args)
+    raise AgreementError(f"expected Annotations or a tidy DataFrame (item, annotator, label), "
+                         f"got {type(data).__name__}; see Annotations.from_wide, from_counts "
+                         "and from_contingency for other layouts")
+
+
+def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | None = None,
+             item: str = "item", annotator: str = "annotator", label: str = "label",
+             rank: str | None = None, **read_args) -> Annotations:
+    """Read ratings from a CSV file: ``layout="long"`` (one row per rating) or
+    ``"wide"`` (first column items, one column per annotator)."""
+    if layout == "long":
+        return Annotations.from_long(pd.read_csv(path, **read_args), item, annotator, label,
+                                     rank, categories)
+    if layout == "wide":
+        return Annotations.from_wide(pd.read_csv(path, index_col=0, **read_args), categories)
+    raise AgreementError(f"layout must be 'long' or 'wide', got {layout!r}")
+
+
+# ---------------------------------------------------------------- helpers
+def _expand_pairs(labels: pd.Series):
+    """Expand ``(primary, secondary)`` cells into two ranked ratings."""
+    values = labels.to_numpy()
+    is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in values), bool, len(values))
+    if not is_seq.any():
+        return labels, np.ones(len(values), np.int8), np.arange(len(values))
+    lengths = np.where(is_seq, [len(v) if s else 1 for v, s in zip(values, is_seq)], 1)
+    if np.any(lengths > 2) or np.any(lengths == 0):
+        bad = np.flatnonzero((lengths > 2) | (lengths == 0))
+        raise AgreementError(f"a label cell holds one label or a (primary, secondary) pair; "
+                             f"row(s) {rows_text(labels.index[bad])} hold {lengths[bad[0]]}")
+    flat = [x for v, s in zip(values, is_seq) for x in (v if s else (v,))]
+    rowpos = np.repeat(np.arange(len(values)), lengths)
+    ranks = (np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths) + 1)
+    return pd.Series(flat, dtype=object), ranks.astype(np.int8), rowpos
+
+
+def _check_ranks(col: pd.Series) -> np.ndarray:
+    r = pd.to_numeric(col, errors="coerce").to_numpy()
+    bad = np.flatnonzero(~np.isin(r, (1, 2)))
+    if len(bad):
+        raise AgreementError(f"rank must be 1 (primary) or 2 (secondary); row(s) "
+                             f"{rows_text(col.index[bad])} hold {col.iloc[bad[0]]!r}")
+    return r.astype(np.int8)
+
+
+def _check_no_nan(labels: pd.Series, name: str, index) -> None:
+    bad = np.flatnonzero(pd.isna(labels).to_numpy())
+    if len(bad):
+        raise AgreementError(f"column {name!r} has missing labels at row(s) "
+                             f"{rows_text(index[bad])}; drop those rows (a missing rating "
+                             "is a row that is absent, never a NaN category)")
+
+
+def _declared_categories(labels: pd.Series, categories) -> pd.Index:
+    if categories is not None:
+        cats = pd.Index(list(categories))
+        if not cats.is_unique:
+            raise AgreementError(f"categories must be distinct, got {list(categories)!r}")
+        if cats.hasnans:
+            raise AgreementError("NaN cannot be a category")
+        return cats
+    if isinstance(labels.dtype, pd.CategoricalDtype):
+        return pd.Index(labels.cat.categories)
+    uniques = pd.unique(labels.to_numpy())
+    try:
+        return pd.Index(np.sort(uniques))
+    except TypeError:  # mixed, unorderable labels keep their order of appearance
+        return pd.Index(uniques)
+
+
+def _encode(labels: pd.Series, cats: pd.Index, name: str, index) -> np.ndarray:
+    codes = cats.get_indexer(pd.Index(labels.to_numpy()))
+    bad = np.flatnonzero(codes < 0)
+    if len(bad):
+        values = pd.unique(labels.to_numpy()[bad])[:5].tolist()
+        raise AgreementError(f"column {name!r} holds label(s) {values!r} outside the declared "
+                             f"categories {list(cats)!r} at row(s) {rows_text(index[bad])}")
+    return codes.astype(np.int64)
+
+
+def _validate(ann: Annotations, index) -> None:
+    """Duplicates, ranks and the number of annotators of a freshly loaded table."""
+    slot = (ann.item * ann.n_annotators + ann.annotator) * 2 + (ann.rank - 1)
+    order = np.argsort(slot, kind="stable")
+    s = slot[order]
+    dup = np.flatnonzero(s[1:] == s[:-1])
+    if len(dup):
+        rows = index[np.sort(np.concatenate([order[dup], order[dup + 1]]))]
+        what = "a (item, annotator) pair rated more than once" if not ann.has_secondary else \
+            "more than one label of the same rank for an (item, annotator)"
+        raise AgreementError(f"{what} at row(s) {rows_text(rows)}; keep one rating per pair "
+                             "(or give a rank column: 1 primary, 2 secondary)")
+    if ann.has_secondary:
+        pair = s // 2
+        first = np.r_[True, pair[1:] != pair[:-1]]
+        orphan = first & (s % 2 == 1)  # a pair whose first slot is a secondary
+        if orphan.any():
+            raise AgreementError(f"a secondary label without a primary at row(s) "
+                                 f"{rows_text(index[order[orphan]])}")
+        same = (~first) & (ann.label[order] == np.r_[-1, ann.label[order][:-1]])
+        if same.any():
+            raise AgreementError(f"a secondary label equal to its primary at row(s) "
+                                 f"{rows_text(index[order[same]])}")
+    if ann.n_annotators < 2:
+        raise AgreementError(f"only one annotator ({ann.annotators[0]!r}); agreement needs at "
+                             "least two")

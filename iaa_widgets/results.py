@@ -1,0 +1,86 @@
+"""Result objects: a value and everything a reader needs to know how it was made."""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
+
+import pandas as pd
+
+__all__ = ["AgreementResult"]
+
+
+@dataclass(frozen=True)
+class AgreementResult:
+    """The outcome of one agreement measure.
+
+    ``observed`` and ``expected`` are agreements (A_o, A_e) when ``scale`` is
+    ``"agreement"`` and disagreements (D_o, D_e, Krippendorff) when it is
+    ``"disagreement"``. ``excluded`` maps a reason to the number of items left out
+    for it; nothing is dropped without being counted there. ``note`` explains a
+    degenerate outcome (for instance a NaN value when expected agreement is 1).
+    """
+
+    measure: str
+    value: float
+    observed: float
+    expected: float
+    n_items: int
+    n_annotators: int
+    n_ratings: int
+    scale: str = "agreement"
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    per_category: pd.DataFrame | None = None
+    se: float | None = None
+    ci: tuple[float, float] | None = None
+    ci_method: str | None = None
+    note: str = ""
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    @property
+    def n_excluded(self) -> int:
+        return int(sum(self.excluded.values()))
+
+    def summary(self) -> dict:
+        """The scalar fields as a flat dict (one row of :meth:`to_frame`)."""
+        row = {"measure": self.measure, "value": self.value,
+               f"{'observed' if self.scale == 'agreement' else 'D_o'}": self.observed,
+               f"{'expected' if self.scale == 'agreement' else 'D_e'}": self.expected,
+               "n_items": self.n_items, "n_annotators": self.n_annotators,
+               "n_ratings": self.n_ratings, "n_excluded": self.n_excluded}
+        if self.se is not None:
+            row["se"] = self.se
+        if self.ci is not None:
+            row["ci_low"], row["ci_high"] = self.ci
+        return row
+
+    def to_frame(self) -> pd.DataFrame:
+        """A one-row DataFrame of the scalar fields, indexed by the measure's name."""
+        return pd.DataFrame([self.summary()]).set_index("measure")
+
+    def _repr_html_(self) -> str:
+        def fmt(v):
+            if isinstance(v, float):
+                return "NaN" if math.isnan(v) else f"{v:.4f}"
+            return html.escape(str(v))
+
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                       f"<td>{fmt(v)}</td></tr>" for k, v in self.summary().items())
+        extra = ""
+        if self.excluded:
+            extra += "<p>excluded: " + html.escape(
+                ", ".join(f"{v} {k}" for k, v in self.excluded.items())) + "</p>"
+        if self.note:
+            extra += f"<p>{html.escape(self.note)}</p>"
+        if self.per_category is not None:
+            extra += self.per_category.to_html(float_format=lambda v: f"{v:.4f}")
+        return f"<table>{rows}</table>{extra}"
+
+    def __repr__(self) -> str:
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if f.name in ("measure", "value", "observed", "expected", "n_items")]
+        return f"{type(self).__name__}({', '.join(shown)})"
