@@ -10,3 +10,14 @@ from .data import Annotations, as_annotations, read_csv
 from .results import AgreementResult
 
 __version__ = "0.1.0"
+
+# Parts that import heavy dependencies (scipy, anywidget, altair) load on first use,
+# so that `import iaa_widgets` stays fast: public name -> module that defines it.
+_LAZY: dict[str, str] = {}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        from importlib import import_module
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module 'iaa_widgets' has no attribute {name!r}")
