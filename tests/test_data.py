@@ -1,0 +1,112 @@
+"""The data model: loaders agree with each other, and bad input is named."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets import AgreementError, Annotations
+from iaa_widgets.datasets import krippendorff_2011, meyer_relatedness
+from iaa_widgets.stats import coincidences, item_counts, pair_contingencies
+
+
+def canonical(ann: Annotations) -> pd.DataFrame:
+    """The ratings as a sorted tidy table, for comparing loaders."""
+    df = ann.to_long()
+    return df.sort_values(list(df.columns[:2]) + list(df.columns[3:])).reset_index(drop=True)
+
+
+def test_long_and_wide_agree():
+    long = krippendorff_2011()
+    wide = long.pivot(index="item", columns="annotator", values="label")
+    a, b = Annotations.from_long(long), Annotations.from_wide(wide)
+    pd.testing.assert_frame_equal(canonical(a), canonical(b), check_dtype=False)
+    assert a.n_ratings == 41  # Krippendorff 2011 data: 48 cells, 7 missing
+
+
+def test_categories_keep_declared_order_and_unused_categories():
+    df = meyer_relatedness()
+    ann = Annotations.from_long(df, categories=["low", "medium", "high"])
+    assert list(ann.categories) == ["low", "medium", "high"]
+    assert item_counts(ann)[:, 1].sum() == 0  # "medium" declared, never used
+    # an ordered Categorical declares its order
+    assert list(Annotations.from_long(df).categories) == ["high", "low"]
+
+
+def test_contingency_roundtrip():
+    # Meyer's tutorial, "Percentage of Agreement": rows r2, columns r1 → transpose for (r1, r2)
+    table = np.array([[2, 2], [1, 5]]).T
+    ann = Annotations.from_contingency(table, ["high", "low"], annotators=("r1", "r2"))
+    np.testing.assert_array_equal(pair_contingencies(ann)[0], table)
+    same = Annotations.from_long(meyer_relatedness()).select_annotators(["r1", "r2"])
+    np.testing.assert_array_equal(pair_contingencies(same)[0], table)
+
+
+def test_counts_roundtrip_and_anonymous():
+    # Meyer's tutorial, agreement table of the three raters (high, low per item)
+    counts = np.array([[3, 0], [2, 1], [2, 1], [2, 1], [1, 2], [0, 3], [0, 3], [1, 2],
+                       [1, 2], [1, 2]])
+    ann = Annotations.from_counts(pd.DataFrame(counts, columns=["high", "low"]))
+    assert ann.anonymous
+    np.testing.assert_array_equal(item_counts(ann), counts)
+    np.testing.assert_array_equal(item_counts(Annotations.from_long(meyer_relatedness())),
+                                  counts)
+
+
+def test_coincidences_of_a_contingency_table_are_its_symmetrisation():
+    rng = np.random.default_rng(1)
+    table = rng.integers(0, 9, size=(4, 4))
+    ann = Annotations.from_contingency(table)
+    np.testing.assert_allclose(coincidences(item_counts(ann)), table + table.T)
+
+
+def test_ranked_labels_in_both_forms():
+    pairs = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b", "a", "b"],
+                          "label": [("q", "a"), "q", "s", ("a", "q")]})
+    ranked = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("aabab") + ["b"],
+                           "label": ["q", "a", "q", "s", "a", "q"], "rank": [1, 2, 1, 1, 1, 2]})
+    x, y = Annotations.from_long(pairs), Annotations.from_long(ranked, rank="rank")
+    pd.testing.assert_frame_equal(canonical(x), canonical(y))
+    assert x.primary().n_ratings == 4
+
+
+@pytest.mark.parametrize("df, kwargs, message", [
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "a"], "label": ["x", "y"]}), {},
+     "rated more than once at row(s) 0, 1"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", None]}), {},
+     "missing labels at row(s) 1"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [np.nan, 2.0]}), {},
+     "missing labels at row(s) 0"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "z"]}),
+     {"categories": ["x", "y"]}, "['z'] outside the declared categories"),
+    (pd.DataFrame({"item": [1, 2], "annotator": ["a", "a"], "label": ["x", "y"]}), {},
+     "only one annotator"),
+    (pd.DataFrame({"item": [], "annotator": [], "label": []}), {}, "empty"),
+    (pd.DataFrame({"it": [1], "annotator": ["a"], "label": ["x"]}), {}, "['item'] not found"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", ("y", "y")]}), {},
+     "secondary label equal to its primary at row(s) 1"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", ("y", "z", "w")]}),
+     {}, "hold 3"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"],
+                   "rank": [1, 2]}), {"rank": "rank"}, "secondary label without a primary"),
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "y"],
+                   "rank": [1, 3]}), {"rank": "rank"}, "rank must be 1"),
+])
+def test_bad_input_is_named(df, kwargs, message):
+    with pytest.raises(AgreementError) as err:
+        Annotations.from_long(df, **kwargs)
+    assert message in str(err.value)
+
+
+def test_agreement_error_is_a_value_error():
+    assert issubclass(AgreementError, ValueError)
+    with pytest.raises(AgreementError, match="expected Annotations or a tidy DataFrame"):
+        iaa.as_annotations([1, 2, 3])
+
+
+def test_read_csv_long_and_wide(tmp_path):
+    long = krippendorff_2011()
+    long.to_csv(tmp_path / "long.csv", index=False)
+    long.pivot(index="item", columns="annotator", values="label").to_csv(tmp_path / "w.csv")
+    a = iaa.read_csv(tmp_path / "long.csv")
+    b = iaa.read_csv(tmp_path / "w.csv", layout="wide")
+    pd.testing.assert_frame_equal(canonical(a), canonical(b), check_dtype=False)
