@@ -8,6 +8,7 @@ One import gives the whole public API::
 from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
 from .results import AgreementResult
+from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
 
 __version__ = "0.1.0"
 

@@ -1,0 +1,173 @@
+"""Krippendorff's α over the coincidence matrix, for any difference function δ.
+
+Notation of Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability":
+o_ck the coincidences of values c and k within items (pairable values only),
+n_c = Σ_k o_ck their marginals, n = Σ_c n_c the number of pairable values, and
+
+    α = 1 − D_o / D_e,   D_o = (1/n) Σ_ck o_ck δ_ck,
+                         D_e = 1/(n(n−1)) Σ_ck n_c n_k δ_ck.
+
+δ_ck is Krippendorff's *squared* difference δ²_ck (the value that enters D):
+nominal [c ≠ k]; ordinal (Σ_{g=c..k} n_g − (n_c + n_k)/2)² over the categories in
+their declared order; interval (c − k)²; ratio ((c − k)/(c + k))²; or one given as a
+K × K matrix or a callable ``d(c, k)`` on the category labels (e.g. Meyer's tutorial
+distances 0 / 0.5 / 1 enter as they are).
+
+Degenerate data: when every pairable value falls in one category D_e = 0 and α is
+1 − 0/0, undefined: the result's value is NaN and its ``note`` says why. Data with no item rated twice raise
+:class:`~iaa_widgets.AgreementError`.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from ..data import as_annotations
+from ..errors import AgreementError
+from ..results import AgreementResult
+from ..stats import coincidences, item_counts
+
+__all__ = ["krippendorff_alpha", "alpha_from_coincidences", "METRICS"]
+
+METRICS = ("nominal", "ordinal", "interval", "ratio")
+Metric = Union[str, np.ndarray, Sequence[Sequence[float]], Callable[[object, object], float]]
+
+
+def _metric_name(metric: Metric) -> str:
+    if isinstance(metric, str):
+        return metric
+    return "callable" if callable(metric) else "matrix"
+
+
+def _delta(metric: Metric, n_c: np.ndarray, category_values) -> np.ndarray:
+    """δ_ck, broadcastable to n_c's leading axes × K × K (ordinal depends on n_c)."""
+    k = n_c.shape[-1]
+    if isinstance(metric, str):
+        if metric == "nominal":
+            return 1.0 - np.eye(k)
+        if metric == "ordinal":
+            # δ_ck = (Σ_{g=c..k} n_g − (n_c+n_k)/2)² = (mid_k − mid_c)², mid_c = Σ_{g≤c} n_g − n_c/2
+            mid = np.cumsum(n_c, axis=-1) - n_c / 2
+            return (mid[..., :, None] - mid[..., None, :]) ** 2
+        if metric in ("interval", "ratio"):
+            v = _values(category_values, k, metric)
+            diff = v[:, None] - v[None, :]
+            if metric == "interval":
+                return diff ** 2  # δ_ck = (c − k)²
+            if np.any(v < 0):
+                raise AgreementError(f"the ratio metric needs non-negative category values, got "
+                                     f"{v[v < 0][:5].tolist()!r}; use 'interval' instead")
+            total = v[:, None] + v[None, :]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(total > 0, (diff / total) ** 2, 0.0)  # δ_ck = ((c−k)/(c+k))²
+        raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
+                             f"callable d(c, k); got {metric!r}")
+    if callable(metric):
+        labels = list(range(k)) if category_values is None else list(category_values)
+        try:
+            d = np.array([[float(metric(a, b)) for b in labels] for a in labels])
+        except (TypeError, ValueError) as e:
+            raise AgreementError(f"the distance callable failed on the categories "
+                                 f"{labels[:8]!r}: {e}") from None
+        return _checked_matrix(d, k, "the distance callable")
+    try:
+        d = np.asarray(metric, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
+                             f"callable d(c, k); got {type(metric).__name__}") from None
+    return _checked_matrix(d, k, "the distance matrix")
+
+
+def _values(category_values, k: int, metric: str) -> np.ndarray:
+    if category_values is None:
+        raise AgreementError(f"the {metric} metric needs the categories' numeric values")
+    v = np.asarray(category_values, dtype=float)
+    if v.shape != (k,):
+        raise AgreementError(f"{len(v)} category values given for {k} categories")
+    return v
+
+
+def _checked_matrix(d: np.ndarray, k: int, what: str) -> np.ndarray:
+    if d.shape != (k, k):
+        raise AgreementError(f"{what} must be {k}×{k} (one row and column per category in "
+                             f"declared order), got shape {d.shape}")
+    if not np.all(np.isfinite(d)) or np.any(d < 0):
+        raise AgreementError(f"{what} must hold finite, non-negative distances")
+    if np.any(np.diag(d) != 0) or not np.allclose(d, d.T):
+        raise AgreementError(f"{what} must be symmetric with a zero diagonal "
+                             "(δ_cc = 0, δ_ck = δ_kc)")
+    return d
+
+
+def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None):
+    """α, D_o and D_e from coincidence matrices ``o`` of shape (..., K, K).
+
+    Vectorised over the leading axes (e.g. one matrix per annotator pair). Where
+    D_e = 0 (no variation among the pairable values, or fewer than two) the value
+    is NaN. ``category_values`` are the categories' numbers (interval, ratio) or
+    the labels a callable metric receives.
+    """
+    o = np.asarray(o, dtype=float)
+    if o.ndim < 2 or o.shape[-1] != o.shape[-2]:
+        raise AgreementError(f"coincidences must have shape (..., K, K), got {o.shape}")
+    n_c = o.sum(axis=-1)  # n_c = Σ_k o_ck
+    n = n_c.sum(axis=-1)
+    delta = _delta(metric, n_c, category_values)
+    observed = (o * delta).sum(axis=(-2, -1))                                 # Σ o_ck δ_ck
+    expected = (n_c[..., :, None] * n_c[..., None, :] * delta).sum(axis=(-2, -1))  # Σ n_c n_k δ_ck
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_o = np.where(n > 0, observed / n, np.nan)
+        d_e = np.where(n > 1, expected / (n * (n - 1)), np.nan)
+        value = np.where(d_e > 0, 1.0 - d_o / d_e, np.nan)                    # α = 1 − D_o/D_e
+    return value, d_o, d_e
+
+
+def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
+    """Krippendorff's α for any number of annotators, with missing ratings.
+
+    ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
+    annotator, label). ``metric``: "nominal", "ordinal" (rank-based, categories in
+    their declared order), "interval", "ratio" (numeric categories), a K × K matrix
+    of δ in declared category order, or a callable ``d(c, k)`` on category labels.
+    Only pairable values count: items with a single rating are excluded and counted
+    in ``excluded``. ``observed`` and ``expected`` are D_o and D_e; ``per_category``
+    gives each category's pairable values n_c, its share, and o_cc / n_c (how often
+    a value c is matched by c within its item). With no variation (D_e = 0) the
+    value is NaN and ``note`` explains it.
+    """
+    ann = as_annotations(data)
+    counts = item_counts(ann)
+    m = counts.sum(axis=1)
+    pairable = m >= 2
+    if not pairable.any():
+        raise AgreementError("no item has two or more ratings, so no values are pairable; "
+                             "Krippendorff's α needs items rated by at least two annotators")
+    o = coincidences(counts)
+    if isinstance(metric, str) and metric in ("interval", "ratio"):
+        values = ann.category_values()
+    elif callable(metric) and not isinstance(metric, str):
+        values = list(ann.categories)
+    else:
+        values = None
+    value, d_o, d_e = (float(x) for x in alpha_from_coincidences(o, metric, values))
+    n_c = o.sum(axis=1)
+    n = float(n_c.sum())
+    note = ""
+    if np.isnan(value):
+        note = ("α is undefined (0/0): all pairable values fall in one category, so there is "
+                "no variation to measure agreement against (D_e = 0)")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_category = pd.DataFrame({"n_c": n_c, "share": n_c / n,
+                                     "o_cc/n_c": np.where(n_c > 0, np.diag(o) / n_c, np.nan)},
+                                    index=ann.categories)
+    n_single = int(np.sum(m == 1))
+    return AgreementResult(
+        measure="krippendorff_alpha", value=value, observed=d_o, expected=d_e,
+        n_items=int(pairable.sum()), n_annotators=ann.n_annotators, n_ratings=int(round(n)),
+        scale="disagreement",
+        excluded={"items with a single rating (unpairable)": n_single} if n_single else {},
+        params={"metric": _metric_name(metric),
+                "coincidences": pd.DataFrame(o, index=ann.categories, columns=ann.categories)},
+        per_category=per_category, note=note)
