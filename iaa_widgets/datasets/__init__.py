@@ -1,10 +1,25 @@
 """Example data sets, each with its origin. Every loader returns a tidy DataFrame
-(item, annotator, label) that any measure accepts."""
+(item, annotator, label) that any measure accepts — with a ``rank`` column for
+:func:`email_types`, and (annotator, category, start, end) for :func:`argument_units`.
+
+Published examples: :func:`krippendorff_2011`, :func:`meyer_relatedness`,
+:func:`datasaur_spans`. Synthetic, seeded sets (same seed, same table):
+:func:`email_types` (primary and secondary labels), :func:`crowd_labels` (sparse),
+:func:`argument_units` (a continuum), :func:`review_spans` (labelers and a reviewer).
+"""
 from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["krippendorff_2011", "meyer_relatedness", "datasaur_spans"]
+from .arguments import ARGUMENT_CATEGORIES, argument_units
+from .crowd import CROWD_CLASSES, crowd_labels
+from .emails import EMAIL_KINDS, EMAIL_TYPES, email_types
+from .reviews import SPAN_LABELS, review_spans
+
+__all__ = ["krippendorff_2011", "meyer_relatedness", "datasaur_spans",
+           "email_types", "crowd_labels", "argument_units", "review_spans",
+           "EMAIL_TYPES", "EMAIL_KINDS", "CROWD_CLASSES", "ARGUMENT_CATEGORIES",
+           "SPAN_LABELS"]
 
 
 def _from_rows(rows: dict[str, list], items: list) -> pd.DataFrame:
