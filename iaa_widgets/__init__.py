@@ -9,6 +9,7 @@ from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
 from .results import AgreementResult
 from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
+from .measures.augmented import augmented_kappa, augmented_kappa_sweep
 
 __version__ = "0.1.0"
 

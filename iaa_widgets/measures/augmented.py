@@ -1,0 +1,459 @@
+"""Rosenberg & Binkowski's (2004) augmented κ for items with a primary and a secondary label.
+
+An annotator gives an item one label (weight 1) or a primary and a secondary label
+(weights p and 1 − p, 0.5 ≤ p ≤ 1). For two annotators A and B, §5 of the paper:
+
+- annotation matrices ``M_A[x, y]`` (§5.1): 1, p, 1 − p or 0;
+- agreement matrix ``Ag = M_A ∘ M_B`` and ``p(A) = ΣAg / N`` (§5.1);
+- frequency vectors ``Freq_A[y] = Σ_x M_A[x, y] / N`` and
+  ``p(E) = Σ_y Freq_A[y] Freq_B[y]`` (§5.2);
+- ``κ′ = (p(A) − p(E)) / (1 − p(E))`` (§5.3).
+
+Every weight is linear in p, so p(A) and p(E) are quadratics in p:
+:func:`augmented_kappa_sweep` computes their coefficients once and evaluates the
+curve exactly at any p; :func:`augmented_kappa` evaluates §5 directly at one p.
+
+Definitions the paper leaves open (decided in issue 3)
+------------------------------------------------------
+- Per-item agreement of a pair is the row sum of Ag, ``pA_x = Σ_y Ag[x, y]``; the
+  per-item κ is ``κ_x = (pA_x − p(E)) / (1 − p(E))`` with that pair's corpus-level
+  p(E) at the same p, so that for two annotators the mean of κ_x over items is κ′.
+- More than two annotators: κ′ and κ_x are averages over annotator pairs, each pair
+  with its own p(E) (the paper's "average kappa across the three annotators", §6);
+  ``observed`` and ``expected`` are the pair averages of p(A) and p(E). An item that
+  an annotator did not label is left out of that annotator's pairs (each pair uses
+  the N items both rated; ``pairs.n_left_out`` says how many it left out); κ_x
+  averages the pairs that rated item x. Items rated by fewer than two annotators are
+  excluded and counted in ``excluded``. With missing ratings the mean of κ_x over
+  items need not equal κ′ (the pairs weigh items differently).
+- The four item classes (§6) from the endpoints, with ``d = κ_x(1.0) − κ_x(0.5)``:
+  ``d > δ`` → ``"higher_at_p1"`` (paper class 3); ``d < −δ`` → ``"higher_at_p05"``
+  (class 4); otherwise ``mean(κ_x(0.5), κ_x(1.0)) ≥ τ`` → ``"constant_high"``
+  (class 1), else ``"constant_low"`` (class 2). Defaults δ = 0.1, τ = 0.5. An item
+  whose κ_x is undefined (p(E) = 1) is ``"undefined"``.
+- The case type of an item writes each annotator's labels in the paper's §4 format,
+  letters given in order of first appearance: ``{ab,ba}``, ``{a,a}``, ``{ab,c}``;
+  with more annotators ``{ab,a,ba}``, and ``-`` for an annotator who did not rate it.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..data import Annotations, as_annotations
+from ..errors import AgreementError
+from ..results import AgreementResult
+from ..stats import all_pairs
+
+__all__ = ["augmented_kappa", "augmented_kappa_sweep", "AugmentedKappaResult",
+           "AugmentedSweepResult", "annotation_matrix", "ITEM_CLASSES"]
+
+ITEM_CLASSES = ("constant_high", "constant_low", "higher_at_p1", "higher_at_p05",
+                "undefined")
+DEFAULT_PS = np.round(np.linspace(0.5, 1.0, 51), 2)
+
+
+# ------------------------------------------------------------------ checks
+def _check_p(ps) -> np.ndarray:
+    """p (or a grid of them) as floats in [0.5, 1] (§5: 0.5 ≤ p ≤ 1.0)."""
+    try:
+        arr = np.asarray(ps, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise AgreementError(f"p must be a number in [0.5, 1], got {ps!r}") from None
+    if arr.size == 0:
+        raise AgreementError("give at least one value of p in [0.5, 1]")
+    bad = arr[~((arr >= 0.5) & (arr <= 1.0))]
+    if bad.size:
+        raise AgreementError(f"p must lie in [0.5, 1] (0.5: primary and secondary weigh "
+                             f"the same, 1: secondary labels ignored); got {bad[:5].tolist()}")
+    return arr
+
+
+def _check_annotations(data, loader_args) -> Annotations:
+    ann = as_annotations(data, **loader_args)
+    if ann.anonymous:
+        raise AgreementError("augmented κ compares annotators pairwise, but these data came "
+                             "from per-item counts without annotator identities; load them "
+                             "with from_long or from_wide")
+    return ann
+
+
+# ----------------------------------------------------- stacked pair terms
+@dataclass(frozen=True, eq=False)
+class _Terms:
+    """One row per (item, annotator pair) that both annotators rated, item-major.
+
+    ``a1, a2, b1, b2``: primary and secondary category codes of the pair's first and
+    second annotator (-1: no secondary). ``n[pair]``: items the pair shares (N of §5).
+    ``first`` and ``second``: items × annotators primary and secondary codes.
+    """
+
+    item: np.ndarray
+    pair: np.ndarray
+    a1: np.ndarray
+    a2: np.ndarray
+    b1: np.ndarray
+    b2: np.ndarray
+    pairs: np.ndarray
+    n: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    n_categories: int
+
+    def matches(self):
+        """Which of the four (A label, B label) combinations name the same category."""
+        return (self.a1 == self.b1, self.a1 == self.b2, self.a2 == self.b1,
+                (self.a2 == self.b2) & (self.a2 >= 0))
+
+    def item_mean(self, values: np.ndarray) -> np.ndarray:
+        """Mean over the pairs that rated each item (rows: items with ≥ 1 pair)."""
+        n_items = len(self.first)
+        counts = np.bincount(self.item, minlength=n_items)
+        keep = counts > 0
+        values = values.reshape(len(self.item), -1)
+        sums = np.stack([np.bincount(self.item, values[:, j], minlength=n_items)
+                         for j in range(values.shape[1])], axis=1)
+        return sums[keep] / counts[keep, None]
+
+
+def _pair_terms(ann: Annotations) -> _Terms:
+    m = ann.n_annotators
+    first = np.full((ann.n_items, m), -1, dtype=np.int64)
+    second = np.full((ann.n_items, m), -1, dtype=np.int64)
+    prim = ann.rank == 1
+    first[ann.item[prim], ann.annotator[prim]] = ann.label[prim]
+    second[ann.item[~prim], ann.annotator[~prim]] = ann.label[~prim]
+    pairs = all_pairs(m)
+    a, b = pairs[:, 0], pairs[:, 1]
+    it, pr = np.nonzero((first[:, a] >= 0) & (first[:, b] >= 0))  # row-major: item-major
+    if len(it) == 0:
+        raise AgreementError("no item is rated by two annotators, so no pair can agree")
+    return _Terms(it, pr, first[it, a[pr]], second[it, a[pr]], first[it, b[pr]],
+                  second[it, b[pr]], pairs, np.bincount(pr, minlength=len(pairs)),
+                  first, second, ann.n_categories)
+
+
+def _weights(second: np.ndarray, p: float):
+    """Weights of the primary and secondary label at p (§5.1: 1 alone, else p and 1 − p)."""
+    has = second >= 0
+    return np.where(has, p, 1.0), np.where(has, 1.0 - p, 0.0)
+
+
+def _weight_coefs(second: np.ndarray):
+    """The same weights as linear polynomials c0 + c1·p, shape (T, 2) each."""
+    has = (second >= 0).astype(float)
+    return np.stack([1.0 - has, has], axis=1), np.stack([has, -has], axis=1)
+
+
+def _poly_mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Product of linear polynomials (..., 2) × (..., 2) → quadratic (..., 3)."""
+    return np.stack([u[..., 0] * v[..., 0], u[..., 0] * v[..., 1] + u[..., 1] * v[..., 0],
+                     u[..., 1] * v[..., 1]], axis=-1)
+
+
+def _column_totals(t: _Terms, first, second, w1, w2) -> np.ndarray:
+    """Σ_x M[x, y] per pair and category (§5.2 before dividing by N), for weights of
+    shape (T,) or (T, d): one bincount per coefficient over the stacked pairs → (P, K, d)."""
+    k, n_pairs = t.n_categories, len(t.pairs)
+    has = second >= 0
+    keys = np.concatenate([t.pair * k + first, (t.pair * k + second)[has]])
+    w = np.concatenate([w1.reshape(len(first), -1), w2.reshape(len(first), -1)[has]])
+    out = np.stack([np.bincount(keys, w[:, j], minlength=n_pairs * k)
+                    for j in range(w.shape[1])], axis=-1)
+    return out.reshape(n_pairs, k, -1)
+
+
+def _kappa(p_a, p_e):
+    """κ′ = (p(A) − p(E)) / (1 − p(E)) (§5.3); NaN where p(E) = 1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p_e < 1.0, (p_a - p_e) / (1.0 - p_e), np.nan)
+
+
+def _pairs_frame(ann: Annotations, t: _Terms) -> pd.DataFrame:
+    names = ann.annotators
+    return pd.DataFrame({"annotator_a": names.take(t.pairs[:, 0]),
+                         "annotator_b": names.take(t.pairs[:, 1]),
+                         "n_items": t.n, "n_left_out": ann.n_items - t.n})
+
+
+def _pair_average(values: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Average over the pairs that share at least one item (§6: average across pairs)."""
+    return values[n > 0].mean(axis=0)
+
+
+def _excluded(t: _Terms) -> dict:
+    n_out = int(np.sum((t.first >= 0).sum(axis=1) < 2))
+    return {"rated by fewer than two annotators": n_out} if n_out else {}
+
+
+def _note(kappa_values) -> str:
+    if np.any(np.isnan(kappa_values)):
+        return ("κ′ is undefined (NaN) where p(E) = 1: both annotators of a pair put all "
+                "weight on one category")
+    return ""
+
+
+# ------------------------------------------------------------ one value of p
+@dataclass(frozen=True, eq=False, repr=False)
+class AugmentedKappaResult(AgreementResult):
+    """Augmented κ′ at one p (``params["p"]``): ``observed`` p(A), ``expected`` p(E).
+
+    ``items``: per item ``p_a`` (row sum of Ag, averaged over pairs), ``kappa`` (κ_x)
+    and ``n_pairs``. ``pairs``: per annotator pair N (``n_items``), ``n_left_out``,
+    ``p_a``, ``p_e``, ``kappa``. ``freq``: the Freq vectors of §5.2, one row per
+    (annotator_a, annotator_b, annotator).
+    """
+
+    items: pd.DataFrame | None = None
+    pairs: pd.DataFrame | None = None
+    freq: pd.DataFrame | None = None
+
+    def _repr_html_(self) -> str:
+        pairs = "" if self.pairs is None else self.pairs.to_html(
+            index=False, float_format=lambda v: f"{v:.4f}")  # to_html escapes labels
+        return super()._repr_html_() + pairs
+
+
+def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult:
+    """Rosenberg & Binkowski's augmented κ′ at weight ``p`` (§5), computed directly.
+
+    ``data``: :class:`~iaa_widgets.Annotations` or a tidy table (``rank`` column or
+    ``(primary, secondary)`` label cells). See the module docstring for the
+    definitions (per-item κ_x, more than two annotators).
+    """
+    if np.ndim(p) != 0:
+        raise AgreementError("augmented_kappa takes one p; use augmented_kappa_sweep for many")
+    p = float(_check_p(p)[0])
+    ann = _check_annotations(data, loader_args)
+    t = _pair_terms(ann)
+    va1, va2 = _weights(t.a2, p)                                   # M_A[x, ·] (§5.1)
+    vb1, vb2 = _weights(t.b2, p)                                   # M_B[x, ·]
+    m11, m12, m21, m22 = t.matches()
+    ag = m11 * va1 * vb1 + m12 * va1 * vb2 + m21 * va2 * vb1 + m22 * va2 * vb2  # Σ_y Ag[x, y]
+    n_pairs = len(t.pairs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_a = np.bincount(t.pair, ag, minlength=n_pairs) / t.n    # p(A) = ΣAg / N
+        freq_a = _column_totals(t, t.a1, t.a2, va1, va2)[..., 0] / t.n[:, None]  # Freq_A
+        freq_b = _column_totals(t, t.b1, t.b2, vb1, vb2)[..., 0] / t.n[:, None]  # Freq_B
+    p_e = np.sum(freq_a * freq_b, axis=1)                          # p(E) = Σ Freq_A Freq_B
+    kappa = _kappa(p_a, p_e)
+    kappa_x = _kappa(ag, p_e[t.pair])
+    per_item = t.item_mean(np.stack([ag, kappa_x], axis=1))
+    included = np.flatnonzero(np.bincount(t.item, minlength=ann.n_items) > 0)
+    items = pd.DataFrame({"item": ann.items.take(included), "p_a": per_item[:, 0],
+                          "kappa": per_item[:, 1],
+                          "n_pairs": np.bincount(t.item)[included]})
+    pairs = _pairs_frame(ann, t).assign(p_a=p_a, p_e=p_e, kappa=kappa)
+    names = ann.annotators
+    freq_index = pd.MultiIndex.from_arrays(
+        [np.repeat(names.take(t.pairs[:, 0]), 2), np.repeat(names.take(t.pairs[:, 1]), 2),
+         names.take(t.pairs.ravel())], names=["annotator_a", "annotator_b", "annotator"])
+    freq = pd.DataFrame(np.stack([freq_a, freq_b], axis=1).reshape(2 * n_pairs, -1),
+                        index=freq_index, columns=ann.categories)
+    value = _pair_average(kappa, t.n)
+    return AugmentedKappaResult(
+        measure="augmented kappa", value=float(value),
+        observed=float(_pair_average(p_a, t.n)), expected=float(_pair_average(p_e, t.n)),
+        n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
+        excluded=_excluded(t), params={"p": p}, note=_note(kappa[t.n > 0]),
+        items=items, pairs=pairs, freq=freq)
+
+
+def annotation_matrix(data, annotator, p: float = 0.6, **loader_args) -> pd.DataFrame:
+    """The annotation matrix M of one annotator (§5.1, the paper's Table 2): items it
+    rated × categories, 1 for a single label, p and 1 − p for primary and secondary."""
+    p = float(_check_p(p)[0])
+    ann = _check_annotations(data, loader_args)
+    if annotator not in ann.annotators:
+        raise AgreementError(f"unknown annotator {annotator!r}; the data has "
+                             f"{list(ann.annotators)!r}")
+    own = ann.annotator == ann.annotators.get_loc(annotator)
+    item, label, rank = ann.item[own], ann.label[own], ann.rank[own]
+    two = np.zeros(ann.n_items, bool)
+    two[item[rank == 2]] = True
+    w = np.where(rank == 2, 1.0 - p, np.where(two[item], p, 1.0))
+    rows, row_of = np.unique(item, return_inverse=True)
+    m = np.zeros((len(rows), ann.n_categories))
+    m[row_of, label] = w
+    return pd.DataFrame(m, index=ann.items.take(rows), columns=ann.categories)
+
+
+# ------------------------------------------------------------- sweep over p
+def _powers(ps: np.ndarray) -> np.ndarray:
+    """[1, p, p²] for each p, shape (3, G)."""
+    return np.stack([np.ones_like(ps), ps, ps * ps])
+
+
+@dataclass(frozen=True, eq=False)
+class AugmentedSweepResult:
+    """κ′ over a grid of p, with every item's κ_x curve and class.
+
+    ``curve``: p, kappa (κ′, averaged over pairs), p_a, p_e (pair averages).
+    ``items``: item, ``kappa_0.5``, ``kappa_1.0``, ``case`` (§4 notation), ``class``
+    (see :data:`ITEM_CLASSES`). ``pairs``: per annotator pair N, ``n_left_out`` and the
+    quadratic coefficients of p(A) (``p_a_c0`` + ``p_a_c1``·p + ``p_a_c2``·p²) and p(E).
+    :meth:`item_curve` and :meth:`item_kappa` evaluate κ_x at any p from the stored
+    coefficients.
+    """
+
+    curve: pd.DataFrame
+    items: pd.DataFrame
+    pairs: pd.DataFrame
+    n_items: int
+    n_annotators: int
+    n_ratings: int
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+    _item_names: pd.Index = field(default=None, repr=False)
+    _term_item: np.ndarray = field(default=None, repr=False)   # item code per term, sorted
+    _term_pair: np.ndarray = field(default=None, repr=False)
+    _q: np.ndarray = field(default=None, repr=False)           # (T, 3) pA_x coefficients
+    _pe: np.ndarray = field(default=None, repr=False)          # (P, 3) p(E) coefficients
+
+    @property
+    def n_excluded(self) -> int:
+        return int(sum(self.excluded.values()))
+
+    def _term_kappa(self, rows, ps: np.ndarray) -> np.ndarray:
+        """κ_x of the pair terms ``rows`` at each p: (len(rows), G)."""
+        x = _powers(ps)
+        return _kappa(self._q[rows] @ x, (self._pe @ x)[self._term_pair[rows]])
+
+    def item_kappa(self, p: float) -> pd.Series:
+        """κ_x at ``p`` for every item (averaged over the pairs that rated it)."""
+        if np.ndim(p) != 0:
+            raise AgreementError("item_kappa takes one p; use item_curve for a curve")
+        k = self._term_kappa(slice(None), _check_p(p))[:, 0]
+        n = len(self._item_names)
+        counts = np.bincount(self._term_item, minlength=n)
+        kept = counts > 0
+        sums = np.bincount(self._term_item, k, minlength=n)
+        return pd.Series(sums[kept] / counts[kept], index=self.items["item"], name="kappa")
+
+    def item_curve(self, item, ps=None) -> pd.DataFrame:
+        """κ_x(p) of one item over ``ps`` (default: the sweep's grid): columns p, kappa."""
+        ps = self.curve["p"].to_numpy() if ps is None else _check_p(ps)
+        if item not in self._item_names:
+            raise AgreementError(f"unknown item {item!r}")
+        code = self._item_names.get_loc(item)
+        lo, hi = np.searchsorted(self._term_item, [code, code + 1])
+        if lo == hi:
+            raise AgreementError(f"item {item!r} is rated by fewer than two annotators")
+        return pd.DataFrame({"p": ps, "kappa": self._term_kappa(slice(lo, hi), ps).mean(0)})
+
+    def to_frame(self) -> pd.DataFrame:
+        """The corpus curve: p, kappa, p_a, p_e."""
+        return self.curve
+
+    def _repr_html_(self) -> str:
+        ends = self.curve.iloc[[0, -1]].to_html(index=False,
+                                               float_format=lambda v: f"{v:.4f}")
+        counts = self.items["class"].value_counts(sort=False).to_frame("items").to_html()
+        extra = ""
+        if self.excluded:
+            extra += "<p>excluded: " + html.escape(
+                ", ".join(f"{v} {k}" for k, v in self.excluded.items())) + "</p>"
+        if self.note:
+            extra += f"<p>{html.escape(self.note)}</p>"
+        return (f"<p>augmented κ′ sweep over {len(self.curve)} values of p, "
+                f"{self.n_items} items, {self.n_annotators} annotators</p>"
+                f"{ends}{counts}{extra}")
+
+    def __repr__(self) -> str:
+        k = self.curve["kappa"].to_numpy()
+        return (f"AugmentedSweepResult({len(k)} values of p, κ′ from {k[0]:.4f} to "
+                f"{k[-1]:.4f}, n_items={self.n_items})")
+
+
+def _classes(k05: np.ndarray, k1: np.ndarray, delta: float, tau: float) -> pd.Categorical:
+    """The four item classes of §6 from the endpoints (module docstring)."""
+    d = k1 - k05
+    code = np.select([np.isnan(d), d > delta, d < -delta, (k05 + k1) / 2 >= tau],
+                     [4, 2, 3, 0], default=1)
+    return pd.Categorical.from_codes(code, categories=list(ITEM_CLASSES))
+
+
+def _letter(k: int) -> str:
+    return chr(ord("a") + k - 1) if k <= 26 else f"[{k}]"
+
+
+def _case_types(first: np.ndarray, second: np.ndarray) -> pd.Categorical:
+    """§4 case of each item: every annotator's labels, letters by first appearance."""
+    n, m = first.shape
+    slots = np.empty((n, 2 * m), dtype=np.int64)
+    slots[:, 0::2], slots[:, 1::2] = first, second
+    letters = np.zeros((n, 2 * m), dtype=np.int64)   # 0: no label in this slot
+    seen = np.zeros(n, dtype=np.int64)
+    for j in range(2 * m):                            # loop over label slots, not items
+        s = slots[:, j]
+        lj = np.zeros(n, dtype=np.int64)
+        for i in range(j):
+            hit = (slots[:, i] == s) & (lj == 0) & (s >= 0)
+            lj[hit] = letters[hit, i]
+        new = (s >= 0) & (lj == 0)
+        seen += new
+        lj[new] = seen[new]
+        letters[:, j] = lj
+    base = 2 * m + 1
+    if base ** (2 * m) < 2 ** 62:
+        codes, inverse = np.unique(letters @ base ** np.arange(2 * m), return_inverse=True)
+        rows = (codes[:, None] // base ** np.arange(2 * m)) % base
+    else:
+        rows, inverse = np.unique(letters, axis=0, return_inverse=True)
+    names = ["{" + ",".join(_letter(r[2 * a]) + (_letter(r[2 * a + 1]) if r[2 * a + 1] else "")
+                            if r[2 * a] else "-" for a in range(m)) + "}" for r in rows]
+    return pd.Categorical.from_codes(inverse.ravel(), categories=names)
+
+
+def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
+                          **loader_args) -> AugmentedSweepResult:
+    """κ′ over a grid of p (default 0.50, 0.51, …, 1.00), exactly, from the quadratic
+    coefficients of p(A) and p(E) in p; every item's κ_x, case type and class (§4, §6).
+
+    ``delta`` (δ ≥ 0) and ``tau`` (τ) set the item classes; see the module docstring
+    for every definition.
+    """
+    grid = DEFAULT_PS if ps is None else _check_p(ps)
+    if not (np.isfinite(delta) and delta >= 0 and np.isfinite(tau)):
+        raise AgreementError(f"delta must be a number ≥ 0 and tau a finite number, got "
+                             f"delta={delta!r}, tau={tau!r}")
+    ann = _check_annotations(data, loader_args)
+    t = _pair_terms(ann)
+    ca1, ca2 = _weight_coefs(t.a2)                                 # M_A weights in p (§5.1)
+    cb1, cb2 = _weight_coefs(t.b2)
+    m11, m12, m21, m22 = t.matches()
+    q = (m11[:, None] * _poly_mul(ca1, cb1) + m12[:, None] * _poly_mul(ca1, cb2)
+         + m21[:, None] * _poly_mul(ca2, cb1) + m22[:, None] * _poly_mul(ca2, cb2))  # Σ_y Ag
+    n_pairs = len(t.pairs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = np.stack([np.bincount(t.pair, q[:, j], minlength=n_pairs) for j in range(3)],
+                      axis=1) / t.n[:, None]                     # p(A) = ΣAg / N
+        fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None, None]  # Freq_A (§5.2)
+        fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None, None]
+    pe = _poly_mul(fa, fb).sum(axis=1)                             # p(E) = Σ Freq_A Freq_B
+    x = _powers(grid)
+    p_a, p_e = pa @ x, pe @ x                                      # (P, G)
+    kappa = _kappa(p_a, p_e)
+    curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, t.n),
+                          "p_a": _pair_average(p_a, t.n), "p_e": _pair_average(p_e, t.n)})
+    ends = _powers(np.array([0.5, 1.0]))
+    k_ends = t.item_mean(_kappa(q @ ends, (pe @ ends)[t.pair]))  # κ_x at 0.5 and 1.0
+    counts = np.bincount(t.item, minlength=ann.n_items)
+    included = np.flatnonzero(counts > 0)
+    items = pd.DataFrame({"item": ann.items.take(included), "kappa_0.5": k_ends[:, 0],
+                          "kappa_1.0": k_ends[:, 1],
+                          "case": _case_types(t.first[included], t.second[included]),
+                          "class": _classes(k_ends[:, 0], k_ends[:, 1], delta, tau)})
+    coefs = {f"{name}_c{j}": c[:, j] for name, c in (("p_a", pa), ("p_e", pe))
+             for j in range(3)}
+    return AugmentedSweepResult(
+        curve=curve, items=items, pairs=_pairs_frame(ann, t).assign(**coefs),
+        n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
+        excluded=_excluded(t), params={"delta": float(delta), "tau": float(tau)},
+        note=_note(kappa[t.n > 0]), _item_names=ann.items, _term_item=t.item,
+        _term_pair=t.pair, _q=q, _pe=pe)
