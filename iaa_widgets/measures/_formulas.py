@@ -1,0 +1,176 @@
+"""The classic coefficients as pure, vectorised formulas over sufficient statistics.
+
+Two-annotator formulas take contingency tables ``t`` of shape (..., K, K) (any
+leading axes, e.g. P annotator pairs) and return arrays of shape (...). Multi-
+annotator formulas take item × category counts n_ic of the items used.
+Notation of Meyer's tutorial: A_o observed, A_e expected agreement.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import AgreementError
+
+# |1 − A_e| below this counts as A_e = 1: the coefficient is 0/0 (undefined)
+DEGENERATE_TOL = 1e-12
+
+
+def chance_corrected(a_o, a_e):
+    """(A_o − A_e) / (1 − A_e) (Meyer, "Chance-corrected Measures: Definition");
+    NaN where A_e = 1, i.e. every rating falls into one category."""
+    a_o, a_e = np.asarray(a_o, float), np.asarray(a_e, float)
+    denom = 1.0 - a_e
+    degenerate = np.abs(denom) < DEGENERATE_TOL
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(degenerate, np.nan, (a_o - a_e) / np.where(degenerate, 1.0, denom))
+
+
+def degenerate_note(a_o: float) -> str:
+    return (f"expected agreement is 1 (every rating falls into one category), so the "
+            f"coefficient is 0/0 and undefined: reported as NaN (observed agreement "
+            f"{a_o:.4g})")
+
+
+# ------------------------------------------------------------ agreement weights
+def agreement_weights(weights, k: int) -> tuple[np.ndarray, str]:
+    """K × K agreement weights w_ij (1 = full agreement) and a name for them:
+    None (identity), "linear" 1 − |i−j|/(K−1), "quadratic" 1 − (i−j)²/(K−1)²
+    (Cohen 1968; Fleiss & Cohen 1973), or a user matrix (rows: first annotator)."""
+    if weights is None:
+        return np.eye(k), "none"
+    if isinstance(weights, str):
+        d = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) / max(k - 1, 1)
+        if weights == "linear":
+            return 1.0 - d, "linear"
+        if weights == "quadratic":
+            return 1.0 - d ** 2, "quadratic"
+        raise AgreementError(f"weights must be None, 'linear', 'quadratic' or a K × K matrix "
+                             f"of agreement weights, got {weights!r}")
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (k, k):
+        raise AgreementError(f"a weight matrix must be {k} × {k} (one row and column per "
+                             f"category), got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w > 1) or \
+            np.any(np.diag(w) != 1):
+        raise AgreementError("a weight matrix holds agreement weights: finite, between 0 "
+                             "and 1, with 1 on the diagonal (full agreement)")
+    return w, "matrix"
+
+
+# --------------------------------------------------------- contingency tables
+def _proportions(t):
+    t = np.asarray(t, dtype=float)
+    n = t.sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = t / n[..., None, None]
+    return p, n
+
+
+def table_observed(t, w=None):
+    """A_o = Σ_ij w_ij p_ij (Meyer, "Percentage of Agreement"; Cohen 1968 for w);
+    NaN for a table with no items."""
+    p, _ = _proportions(t)
+    return np.einsum("...ij,ij->...", p, np.eye(p.shape[-1]) if w is None else w)
+
+
+def bennett_expected(t):
+    """A_e^S = 1/k (Bennett, Alpert & Goldstein 1954; Meyer, "Definition")."""
+    t = np.asarray(t)
+    return np.full(t.shape[:-2], 1.0 / t.shape[-1])
+
+
+def scott_expected(t):
+    """A_e^π = Σ_c ((n_c· + n_·c) / 2n)² (Scott 1955; Meyer, "Definition")."""
+    p, _ = _proportions(t)
+    pooled = (p.sum(axis=-1) + p.sum(axis=-2)) / 2
+    return np.sum(pooled ** 2, axis=-1)
+
+
+def cohen_expected(t, w=None):
+    """A_e^κ = Σ_ij w_ij p_i· p_·j (Cohen 1960; Cohen 1968 with weights)."""
+    p, _ = _proportions(t)
+    w = np.eye(p.shape[-1]) if w is None else w
+    return np.einsum("...i,ij,...j->...", p.sum(axis=-1), w, p.sum(axis=-2))
+
+
+def cohen_se(t, w=None):
+    """Asymptotic standard errors of (weighted) κ: under the alternative (for the
+    confidence interval) and under the null κ = 0 (for the test), Fleiss, Cohen &
+    Everitt (1969), eqs. 13 and 14. NaN where A_e = 1."""
+    p, n = _proportions(t)
+    w = np.eye(p.shape[-1]) if w is None else w
+    row, col = p.sum(axis=-1), p.sum(axis=-2)
+    a_o, a_e = table_observed(t, w), cohen_expected(t, w)
+    kappa = chance_corrected(a_o, a_e)
+    w_row = np.einsum("ij,...j->...i", w, col)        # w̄_i· = Σ_j p_·j w_ij
+    w_col = np.einsum("...i,ij->...j", row, w)        # w̄_·j = Σ_i p_i· w_ij
+    both = w_row[..., :, None] + w_col[..., None, :]
+    k_ = kappa[..., None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # eq. 13: var(κ̂) = [Σ p_ij (w_ij − (w̄_i· + w̄_·j)(1 − κ))² − (κ − A_e(1 − κ))²] / n(1 − A_e)²
+        alt = (np.sum(p * (w - both * (1 - k_)) ** 2, axis=(-2, -1))
+               - (kappa - a_e * (1 - kappa)) ** 2) / (n * (1 - a_e) ** 2)
+        # eq. 14: var₀(κ̂) = [Σ p_i· p_·j (w_ij − (w̄_i· + w̄_·j))² − A_e²] / n(1 − A_e)²
+        null = (np.sum(row[..., :, None] * col[..., None, :] * (w - both) ** 2, axis=(-2, -1))
+                - a_e ** 2) / (n * (1 - a_e) ** 2)
+    return np.sqrt(np.maximum(alt, 0.0)), np.sqrt(np.maximum(null, 0.0))
+
+
+# ------------------------------------------------------- item × category counts
+def item_agreement(counts):
+    """Per-item agreement Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)): the share of agreeing
+    ordered pairs of ratings (Fleiss 1971, eq. 2); items need m_i ≥ 2."""
+    c = np.asarray(counts, dtype=float)
+    m = c.sum(axis=-1)
+    return np.sum(c * (c - 1), axis=-1) / (m * (m - 1))
+
+
+def multi_observed(counts):
+    """A'_o = mean_i of the per-item agreement (Fleiss 1971; Meyer, "Multiple Raters";
+    with unequal m_i, Gwet 2014 eq. 2.14)."""
+    return float(np.mean(item_agreement(counts)))
+
+
+def category_shares(counts):
+    """p_c = mean_i n_ic / m_i: the pooled category distribution (Fleiss 1971, eq. 1;
+    Gwet 2014 for unequal m_i); with m_i = m it is n_c / (nm)."""
+    c = np.asarray(counts, dtype=float)
+    return np.mean(c / c.sum(axis=1, keepdims=True), axis=0)
+
+
+def fleiss_expected(counts):
+    """A'_e^π = Σ_c p_c² (Fleiss 1971; Meyer, "Multiple Raters")."""
+    return float(np.sum(category_shares(counts) ** 2))
+
+
+def fleiss_per_category(counts):
+    """κ_c = 1 − mean_i[n_ic(m_i − n_ic) / (m_i(m_i − 1))] / (p_c q_c) (Fleiss 1971,
+    eq. 11); NaN where p_c q_c = 0 (a category used by nobody or by everyone)."""
+    c = np.asarray(counts, dtype=float)
+    m = c.sum(axis=1, keepdims=True)
+    p = category_shares(c)
+    disagree = np.mean(c * (m - c) / (m * (m - 1)), axis=0)
+    pq = p * (1 - p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return p, np.where(pq > 0, 1 - disagree / np.where(pq > 0, pq, 1), np.nan)
+
+
+def conger_expected(rater_shares):
+    """A'_e^κ = Σ_c [(Σ_r p_rc)² − Σ_r p_rc²] / (m(m − 1)): the mean over annotator pairs
+    of Σ_c p_r1,c p_r2,c (Davies & Fleiss 1982; Conger 1980; Meyer, "Multiple Raters")."""
+    q = np.asarray(rater_shares, dtype=float)
+    m = q.shape[0]
+    return float(np.sum(q.sum(axis=0) ** 2 - np.sum(q ** 2, axis=0)) / (m * (m - 1)))
+
+
+def specific_from_counts(counts):
+    """Per-category specific agreement Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1)
+    (Uebersax 1982; for two annotators 2 n_cc / (n_c· + n_·c), Cicchetti & Feinstein
+    1990): agreements on c over the opportunities to agree on c. Returns the
+    numerators, denominators and ratios (NaN for an unused category)."""
+    c = np.asarray(counts, dtype=float)
+    m = c.sum(axis=1, keepdims=True)
+    agree = np.sum(c * (c - 1), axis=0)
+    chances = np.sum(c * (m - 1), axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return agree, chances, agree / chances

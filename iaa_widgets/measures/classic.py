@@ -1,0 +1,264 @@
+"""The classic agreement coefficients of Meyer's tutorial: percent agreement (with
+standard error and confidence interval), Bennett's S, Scott's π, Cohen's κ
+(weighted, with asymptotic standard errors), Fleiss' multi-π, Davies & Fleiss'
+multi-κ and specific (positive/negative) agreement.
+
+Every function takes :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
+annotator, label), uses the primary labels only (``params["labels"]`` says so when
+secondary labels were present), applies an explicit missing-data policy
+(``missing=``, see :mod:`iaa_widgets.measures._prepare`) and returns an
+:class:`~iaa_widgets.AgreementResult`. A chance-corrected coefficient whose expected
+agreement is 1 (every rating in one category) is 0/0: it is reported as NaN with
+``result.note`` saying why, never a ZeroDivisionError.
+"""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..errors import AgreementError
+from ..results import AgreementResult
+from . import _formulas as F
+from ._prepare import Prepared, prepare
+
+__all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
+           "davies_fleiss_kappa", "specific_agreement"]
+
+TWO_ONLY = ("listwise", "raise")
+
+
+def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
+            **fields) -> AgreementResult:
+    value = float(value)
+    if math.isnan(value) and not note:
+        note = F.degenerate_note(float(a_o))
+    params = {**prep.params, **fields.pop("params", {})}
+    return AgreementResult(measure=measure, value=value, observed=float(a_o),
+                           expected=float(a_e), n_items=prep.n_items,
+                           n_annotators=prep.ann.n_annotators, n_ratings=prep.n_ratings,
+                           excluded=prep.excluded, params=params, note=note, **fields)
+
+
+def _z(confidence: float) -> float:
+    if not 0 < confidence < 1:
+        raise AgreementError(f"confidence must be between 0 and 1, got {confidence!r}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _categories(prep: Prepared) -> pd.Index:
+    return pd.Index(prep.ann.categories, name="category")
+
+
+# ---------------------------------------------------------------- percent agreement
+def percent_agreement(data, *, missing: str = "listwise", annotators=None,
+                      confidence: float = 0.95, ci: str = "wald") -> AgreementResult:
+    """Observed agreement A_o with its standard error and a confidence interval.
+
+    Two annotators: A_o is the share of items both put in the same category (Meyer,
+    "Percentage of Agreement"). More annotators: the mean over items of the share of
+    agreeing pairs of ratings, Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)) (Fleiss 1971's
+    A'_o, Meyer "Multiple Raters").
+
+    Standard error: SE = √(Σ_i (a_i − A_o)² / n) / √n over the per-item agreements
+    a_i; for two annotators a_i is 0 or 1 and this is the binomial √(A_o(1 − A_o)/n).
+    The tutorial prints SE = √(A_o(1 − A_o)) / n, which divides by n instead of √n
+    (its 0.04 for A_o = 0.7, n = 10 should be 0.145); we implement the correct one.
+    ``ci="wald"`` (default): A_o ± z·SE, not clipped to [0, 1]; ``ci="wilson"``: the
+    Wilson score interval, defined for a binomial count, so for two annotators only.
+
+    ``missing``: "listwise" (default; items rated by every annotator), "available"
+    (items rated at least twice, each weighted equally) or "raise".
+    """
+    if ci not in ("wald", "wilson"):
+        raise AgreementError(f"ci must be 'wald' or 'wilson', got {ci!r}")
+    z = _z(confidence)
+    prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators)
+    a_i = F.item_agreement(prep.counts)
+    n = len(a_i)
+    a_o = float(np.mean(a_i))
+    se = math.sqrt(float(np.mean((a_i - a_o) ** 2)) / n)
+    if ci == "wald":
+        interval = (a_o - z * se, a_o + z * se)
+    else:
+        if prep.ann.n_annotators > 2:
+            raise AgreementError("the Wilson interval is defined for a binomial count, i.e. "
+                                 "two annotators; use ci='wald' (or bootstrap) with "
+                                 f"{prep.ann.n_annotators} annotators")
+        # Wilson (1927) score interval for a binomial proportion
+        centre = (a_o + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(a_o * (1 - a_o) / n + z * z / (4 * n * n))
+        interval = (centre - half, centre + half)
+    return _result("percent_agreement", prep, a_o, a_o, float("nan"), se=se, ci=interval,
+                   ci_method=f"{ci} {confidence:.0%}",
+                   note="percent agreement is not chance-corrected: no expected "
+                        "agreement (NaN)",
+                   params={"confidence": confidence, "ci": ci})
+
+
+# ----------------------------------------------------------------- Bennett's S
+def bennett_s(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+    """Bennett, Alpert & Goldstein's (1954) S = (A_o − 1/k) / (1 − 1/k), with k the
+    number of declared categories, used or not (Meyer, "Chance-corrected Measures").
+
+    With more than two annotators A_o is Fleiss' multi-rater A'_o, which makes S
+    Randolph's (2005) free-marginal multirater κ. One declared category: A_e = 1, the
+    value is NaN (with a note). ``missing``: "listwise" (default), "available", "raise".
+    """
+    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators)
+    k = prep.ann.n_categories
+    a_o, a_e = F.multi_observed(prep.counts), 1.0 / k
+    return _result("bennett_s", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
+                   params={"k": k})
+
+
+# ------------------------------------------------------------------ Scott's π
+def scott_pi(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+    """Scott's (1955) π for two annotators: A_e^π = Σ_c ((n_c,r1 + n_c,r2) / 2n)²
+    (Meyer, "Chance-corrected Measures"). More annotators: pick two with
+    ``annotators=(a, b)``, or use :func:`fleiss_kappa` (multi-π) or
+    :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the items both
+    rated) or "raise". Expected agreement 1: NaN with a note.
+    """
+    prep = prepare(data, "scott_pi", missing=missing, annotators=annotators, two=True,
+                   policies=TWO_ONLY, pointer=", or fleiss_kappa (multi-π)")
+    t = prep.contingency()
+    a_o, a_e = F.table_observed(t), F.scott_expected(t)
+    pooled = (t.sum(axis=0) + t.sum(axis=1)) / (2 * t.sum())
+    per_cat = pd.DataFrame({"share": pooled}, index=_categories(prep))
+    return _result("scott_pi", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
+                   per_category=per_cat)
+
+
+# ------------------------------------------------------------------ Cohen's κ
+def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
+                confidence: float = 0.95) -> AgreementResult:
+    """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
+    "linear" (1 − |i − j|/(k − 1)), "quadratic" (1 − (i − j)²/(k − 1)²) over the
+    declared category order, or a k × k matrix of agreement weights (1 on the
+    diagonal; rows are the first annotator's categories).
+
+    ``se`` is the large-sample standard error under the alternative (Fleiss, Cohen &
+    Everitt 1969, eq. 13), used for the Wald interval ``ci``; ``params["se_null"]``
+    the one under κ = 0 (eq. 14), with ``z`` = κ / se_null and its two-sided
+    ``p_value``. More annotators: ``annotators=(a, b)``, :func:`davies_fleiss_kappa`
+    (multi-κ) or :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the
+    items both rated) or "raise". Data from ``Annotations.from_counts`` is refused
+    (κ needs to know who rated what). Expected agreement 1: NaN with a note.
+    """
+    z_crit = _z(confidence)
+    prep = prepare(data, "cohen_kappa", missing=missing, annotators=annotators, two=True,
+                   identity=True, policies=TWO_ONLY,
+                   pointer=", or davies_fleiss_kappa (multi-κ)")
+    t = prep.contingency()
+    w, w_name = F.agreement_weights(weights, prep.ann.n_categories)
+    a_o, a_e = F.table_observed(t, w), F.cohen_expected(t, w)
+    kappa = float(F.chance_corrected(a_o, a_e))
+    se, se0 = (float(x) for x in F.cohen_se(t, w))
+    params = {"weights": w_name, "confidence": confidence}
+    extra = {}
+    if not math.isnan(kappa):
+        extra = {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
+                 "ci_method": f"asymptotic (Fleiss, Cohen & Everitt 1969) {confidence:.0%}"}
+        z = kappa / se0 if se0 > 0 else float("nan")
+        params.update(se_null=se0, z=z,
+                      p_value=math.erfc(abs(z) / math.sqrt(2)) if se0 > 0 else float("nan"))
+    a, b = prep.ann.annotators
+    per_cat = pd.DataFrame({f"n {a}": t.sum(axis=1), f"n {b}": t.sum(axis=0),
+                            "agreements": np.diagonal(t)}, index=_categories(prep))
+    return _result("cohen_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
+                   params=params, **extra)
+
+
+# ------------------------------------------------------------ Fleiss' multi-π
+def fleiss_kappa(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+    """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
+    per-item share of agreeing rating pairs, A'_e = Σ_c p_c² with p_c the pooled share
+    of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
+
+    ``per_category``: p_c and Fleiss' category-wise κ_c (1971, eq. 11; NaN where p_c
+    is 0 or 1). ``missing``: "listwise" (default; items rated by all, or by the most
+    annotators any item has for count data), "available" (items rated at least
+    twice; p_c = mean_i n_ic/m_i, Gwet 2014), or "raise".
+    """
+    prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators)
+    a_o, a_e = F.multi_observed(prep.counts), F.fleiss_expected(prep.counts)
+    shares, kappa_c = F.fleiss_per_category(prep.counts)
+    per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c}, index=_categories(prep))
+    return _result("fleiss_kappa", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
+                   per_category=per_cat)
+
+
+# ----------------------------------------------------- Davies & Fleiss' multi-κ
+def davies_fleiss_kappa(data, *, missing: str = "listwise",
+                        annotators=None) -> AgreementResult:
+    """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters"):
+    A'_o as in :func:`fleiss_kappa`, A'_e the mean over annotator pairs of
+    Σ_c p_r1,c p_r2,c with p_r,c each annotator's own category shares.
+
+    ``missing``: "listwise" (default), "available" (items rated at least twice; p_r,c
+    over the items annotator r rated, Gwet 2014) or "raise". Refuses anonymous data
+    from ``Annotations.from_counts``. ``per_category``: each annotator's shares.
+    """
+    prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
+                   identity=True)
+    n_rc = stats.annotator_counts(prep.ann, items=prep.used)
+    n_r = n_rc.sum(axis=1)
+    if np.any(n_r == 0):
+        idle = list(prep.ann.annotators[n_r == 0])
+        raise AgreementError(f"davies_fleiss_kappa: annotator(s) {idle!r} rated none of the "
+                             f"items used under missing={missing!r}; leave them out with "
+                             "annotators=[...]")
+    shares = n_rc / n_r[:, None]
+    a_o, a_e = F.multi_observed(prep.counts), F.conger_expected(shares)
+    per_cat = pd.DataFrame(shares.T, index=_categories(prep),
+                           columns=[f"share {a}" for a in prep.ann.annotators])
+    return _result("davies_fleiss_kappa", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
+                   per_category=per_cat)
+
+
+# --------------------------------------------------------- specific agreement
+def specific_agreement(data, *, positive=None, missing: str = "listwise",
+                       annotators=None) -> AgreementResult:
+    """Specific agreement per category: agreements on c over the opportunities to
+    agree on c, Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1) (Uebersax 1982). For two
+    annotators this is 2 n_cc / (n_c,r1 + n_c,r2); for binary data the two values are
+    the positive and negative agreement A_o+ and A_o− (Cicchetti & Feinstein 1990;
+    Meyer, "Equal Weights"). Any number of annotators and categories.
+
+    ``per_category``: agreements, opportunities and specific agreement of every
+    category (NaN, with a note, for a category nobody used). ``value`` is the specific
+    agreement of ``positive``; by default, for two categories, the category 1 (or
+    True) when the categories are {0, 1}, else the first declared category; with more
+    categories ``positive`` must be given. ``observed`` is the overall A_o; there is no
+    expected agreement (NaN). ``missing``: "listwise" (default), "available", "raise".
+    """
+    prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators)
+    cats = prep.ann.categories
+    if positive is None:
+        if len(cats) != 2:
+            raise AgreementError(f"specific_agreement: with {len(cats)} categories name the "
+                                 f"one to report with positive=, one of {list(cats)!r} "
+                                 "(per_category holds them all)")
+        positive = cats[1] if set(cats) == {0, 1} else cats[0]
+    code = cats.get_indexer([positive])[0]
+    if code < 0:
+        raise AgreementError(f"specific_agreement: positive={positive!r} is not a category; "
+                             f"the categories are {list(cats)!r}")
+    agree, chances, specific = F.specific_from_counts(prep.counts)
+    per_cat = pd.DataFrame({"agreements": agree, "opportunities": chances,
+                            "specific_agreement": specific}, index=_categories(prep))
+    note = "specific agreement is not chance-corrected: no expected agreement (NaN)"
+    unused = list(cats[chances == 0])
+    if unused:
+        note += f"; category(ies) {unused!r} never used: their specific agreement is NaN"
+    params = {"positive": positive}
+    if len(cats) == 2:
+        params.update(positive_agreement=float(specific[code]),
+                      negative_agreement=float(specific[1 - code]))
+    return _result("specific_agreement", prep, specific[code],
+                   F.multi_observed(prep.counts), float("nan"), note=note,
+                   per_category=per_cat, params=params)

@@ -1,0 +1,122 @@
+"""Annotator × annotator matrices of a two-annotator coefficient.
+
+One ``stats.pair_contingencies`` bincount gives the P × K × K contingency tables of
+all annotator pairs (each over the items both rated); the coefficient is then one
+vectorised evaluation of its formula over the leading axis.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..data import as_annotations
+from ..errors import AgreementError
+from . import _formulas as F
+
+__all__ = ["pairwise"]
+
+
+def _percent(t):
+    return F.table_observed(t)
+
+
+def _bennett(t):
+    return F.chance_corrected(F.table_observed(t), F.bennett_expected(t))
+
+
+def _scott(t):
+    return F.chance_corrected(F.table_observed(t), F.scott_expected(t))
+
+
+def _cohen(t, weights=None):
+    w, _ = F.agreement_weights(weights, t.shape[-1])
+    return F.chance_corrected(F.table_observed(t, w), F.cohen_expected(t, w))
+
+
+def _alpha(t, metric="nominal", category_values=None):
+    from .alpha import alpha_from_coincidences
+    # a pair's coincidences are its contingency table plus its transpose
+    # (Krippendorff 2011, "coincidence matrix"); items rated by one only are unpairable
+    value, _, _ = alpha_from_coincidences(t + np.swapaxes(t, -1, -2), metric,
+                                          category_values=category_values)
+    return value
+
+
+# name -> (vectorised formula over P × K × K tables, keyword arguments it accepts)
+KERNELS: dict[str, tuple[Callable, tuple]] = {
+    "percent_agreement": (_percent, ()),
+    "bennett_s": (_bennett, ()),
+    "scott_pi": (_scott, ()),
+    "cohen_kappa": (_cohen, ("weights",)),
+    "krippendorff_alpha": (_alpha, ("metric", "category_values")),
+}
+
+
+def pairwise(data, measure="cohen_kappa", *, diagonal: float = np.nan,
+             **kwargs) -> pd.DataFrame:
+    """A symmetric annotator × annotator DataFrame of ``measure`` on every pair,
+    each pair over the items both annotators rated (Datasaur's labeler/reviewer
+    matrix).
+
+    ``measure``: "percent_agreement", "bennett_s", "scott_pi", "cohen_kappa" (with
+    ``weights=``) or "krippendorff_alpha" (with ``metric=``; for "interval" and
+    "ratio" the categories' numeric values, and for a callable metric the category
+    labels, are used unless ``category_values`` is given). These are evaluated for all pairs at once from their contingency tables.
+    A callable ``measure(annotations, **kwargs)`` returning a number or an
+    AgreementResult is also accepted; it is called once per pair (a Python loop, so
+    slower). ``diagonal`` fills the annotator-with-itself cells (NaN by default). A
+    pair with no item in common, or whose expected agreement is 1, gets NaN.
+    ``result.attrs["n_items"]`` holds the number of items each pair shares (a list of
+    rows in the order of the annotators).
+    Refuses anonymous data from ``Annotations.from_counts``.
+    """
+    ann = as_annotations(data)
+    if ann.anonymous:
+        raise AgreementError("pairwise needs to know which annotator gave each label, but "
+                             "this data was built from per-item counts "
+                             "(Annotations.from_counts), where annotators are anonymous")
+    pairs = stats.all_pairs(ann.n_annotators)
+    t = stats.pair_contingencies(ann, pairs)
+    shared = t.sum(axis=(1, 2))
+    if callable(measure):
+        values = np.array([
+            float(measure(ann.select_annotators(ann.annotators[list(p)]), **kwargs))
+            if n else np.nan for p, n in zip(pairs, shared)])
+        name = getattr(measure, "__name__", "measure")
+    elif measure in KERNELS:
+        kernel, accepted = KERNELS[measure]
+        unknown = sorted(set(kwargs) - set(accepted))
+        if unknown:
+            raise AgreementError(f"pairwise {measure!r} does not take {unknown!r}; it accepts "
+                                 f"{list(accepted)!r}")
+        metric = kwargs.get("metric")
+        if measure == "krippendorff_alpha" and kwargs.get("category_values") is None:
+            if metric in ("interval", "ratio"):
+                kwargs["category_values"] = ann.category_values()
+            elif callable(metric):  # a distance callable receives the category labels
+                kwargs["category_values"] = list(ann.categories)
+        values = np.asarray(kernel(t.astype(float), **kwargs), dtype=float)
+        values = np.where(shared > 0, values, np.nan)
+        name = measure
+    else:
+        raise AgreementError(f"pairwise measure must be one of {list(KERNELS)!r} or a "
+                             f"callable, got {measure!r}; for the multi-annotator "
+                             "coefficients of all annotators at once use fleiss_kappa, "
+                             "davies_fleiss_kappa or krippendorff_alpha")
+    out = np.full((ann.n_annotators, ann.n_annotators), float(diagonal))
+    out[pairs[:, 0], pairs[:, 1]] = values
+    out[pairs[:, 1], pairs[:, 0]] = values
+    n_items = np.zeros((ann.n_annotators, ann.n_annotators), dtype=np.int64)
+    n_items[pairs[:, 0], pairs[:, 1]] = shared
+    n_items[pairs[:, 1], pairs[:, 0]] = shared
+    names = pd.Index(ann.annotators, name=None)
+    frame = pd.DataFrame(out, index=names, columns=names)
+    frame.attrs["measure"] = name
+    # attrs hold plain lists (pandas compares attrs when combining frames)
+    frame.attrs["n_items"] = n_items.tolist()
+    frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
+                             for k, v in kwargs.items()} | {"missing": "items both rated"}
+    return frame
