@@ -8,6 +8,9 @@ One import gives the whole public API::
 from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
 from .results import AgreementResult
+from .measures.classic import (bennett_s, cohen_kappa, davies_fleiss_kappa, fleiss_kappa,
+                               percent_agreement, scott_pi, specific_agreement)
+from .measures.pairwise import pairwise
 from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
 
