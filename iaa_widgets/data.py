@@ -151,6 +151,8 @@ class Annotations:
                 raise AgreementError(f"column {col!r} is missing at row(s) "
                                      f"{rows_text(df.index[bad])}")
         labels = df[label]
+        if rank is not None and labels.dtype == object:
+            _refuse_pairs(labels)
         if rank is None and labels.dtype == object:
             labels, ranks, rowpos = _expand_pairs(labels)
         else:
@@ -301,6 +303,16 @@ def _expand_pairs(labels: pd.Series):
     rowpos = np.repeat(np.arange(len(values)), lengths)
     ranks = (np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths) + 1)
     return pd.Series(flat, dtype=object), ranks.astype(np.int8), rowpos
+
+
+def _refuse_pairs(labels: pd.Series) -> None:
+    """With a rank column, a label cell holds one label, never a (primary, secondary) pair."""
+    is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in labels.to_numpy()), bool,
+                         len(labels))
+    if is_seq.any():
+        raise AgreementError(f"with a rank column each row holds one label, but row(s) "
+                             f"{rows_text(labels.index[is_seq])} hold a sequence; give one "
+                             "row per label, or drop rank= to use (primary, secondary) cells")
 
 
 def _check_ranks(col: pd.Series) -> np.ndarray:
