@@ -12,6 +12,7 @@ from .measures.classic import (bennett_s, cohen_kappa, davies_fleiss_kappa, flei
                                percent_agreement, scott_pi, specific_agreement)
 from .measures.pairwise import pairwise
 from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
+from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
 
 __version__ = "0.1.0"
