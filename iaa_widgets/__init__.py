@@ -14,6 +14,8 @@ from .measures.pairwise import pairwise
 from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
 from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
+from .measures.sparse import SparseAgreementResult, sparse_agreement, sparse_kappa
+from .measures.sparse_variance import spa_item_variance, spa_weight_curves
 
 __version__ = "0.1.0"
 

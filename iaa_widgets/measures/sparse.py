@@ -1,0 +1,182 @@
+"""Sparse Probability of Agreement (Nørregaard & Derczynski): the probability that two
+random annotators agree on a random item, estimated when annotators label different
+subsets of the items.
+
+    P̄_spa = Σ_i k_i P̂_i / Σ_i k_i,   P̂_i = Σ_c n_ic (n_ic − 1) / (n_i (n_i − 1))   (eq. 7)
+
+Items with fewer than two annotations have no P̂_i and are left out under every
+weighting (§5.5: infinite variance, weight 0); the result counts them. With complete
+data and flat weights P̄_spa is Fleiss' P̄ (eq. 2); with k_i = n_i it is Krippendorff's
+nominal observed agreement 1 − D_o (eq. 6). Only primary labels are used.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ..data import Annotations, as_annotations
+from ..errors import AgreementError
+from ..results import AgreementResult
+from ..stats import item_counts
+from .sparse_variance import SPA_SCHEMES, check_class_probs, spa_scheme_weights
+
+__all__ = ["SparseAgreementResult", "sparse_agreement", "sparse_kappa"]
+
+_EXCLUDED = "items with fewer than two annotations"
+
+
+@dataclass(frozen=True, repr=False)
+class SparseAgreementResult(AgreementResult):
+    """An :class:`AgreementResult` with the SPA breakdown: ``per_item`` (one row per
+    item of the data: n_annotations, agreement P̂_i — NaN below two annotations —,
+    weight k_i and whether the item was used), the weighting ``scheme`` and the
+    ``class_probs`` used for chance agreement and "inv_var_class"."""
+
+    per_item: pd.DataFrame | None = None
+    scheme: str = ""
+    class_probs: pd.Series | None = None
+
+    def summary(self) -> dict:
+        row = super().summary()
+        row["weights"] = self.scheme
+        return row
+
+    def _repr_html_(self) -> str:
+        out = super()._repr_html_()
+        if self.per_item is not None:
+            shown = self.per_item.head(10)
+            out += (f"<p>per item ({len(self.per_item)} items"
+                    f"{', first 10' if len(self.per_item) > 10 else ''}):</p>")
+            out += shown.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
+        return out
+
+
+def _class_shares(counts: np.ndarray) -> np.ndarray:
+    """p_c: the share of class c among all annotations (eq. 4, over every item)."""
+    totals = counts.sum(axis=0).astype(float)
+    return totals / totals.sum()
+
+
+def _resolve_class_probs(class_probs, ann: Annotations, counts: np.ndarray) -> np.ndarray:
+    if class_probs is None:
+        return _class_shares(counts)
+    if isinstance(class_probs, Mapping):
+        class_probs = pd.Series(class_probs)
+    if isinstance(class_probs, pd.Series):
+        unknown = class_probs.index.difference(ann.categories)
+        if len(unknown):
+            raise AgreementError(f"class_probs names unknown categories {list(unknown)!r}; "
+                                 f"the data has {list(ann.categories)!r}")
+        class_probs = class_probs.reindex(ann.categories, fill_value=0.0).to_numpy()
+    return check_class_probs(class_probs, ann.n_categories)
+
+
+def _item_weights(weights, ann: Annotations, n: np.ndarray, p: np.ndarray):
+    """k_i for every item (0 below two annotations) and a note on degenerate cases."""
+    if isinstance(weights, str):
+        return spa_scheme_weights(weights, n, ann.n_categories, p)
+    if isinstance(weights, pd.Series):
+        missing = ann.items.difference(weights.index)
+        if len(missing):
+            raise AgreementError(f"weights has no entry for item(s) {list(missing[:5])!r}")
+        weights = weights.reindex(ann.items).to_numpy()
+    try:
+        k = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError(f"weights must be one of {list(SPA_SCHEMES)} or an array of "
+                             f"per-item weights, got {type(weights).__name__}") from None
+    if k.shape != (ann.n_items,):
+        raise AgreementError(f"an array of weights needs one entry per item "
+                             f"({ann.n_items}), got shape {k.shape}")
+    if not np.all(np.isfinite(k)) or np.any(k < 0):
+        raise AgreementError("weights must be finite and non-negative")
+    return np.where(n >= 2, k, 0.0), ""
+
+
+def _spa(data, weights, class_probs):
+    """Shared core of sparse_agreement and sparse_kappa."""
+    ann = as_annotations(data)
+    counts = item_counts(ann)                                    # n_ic
+    n = counts.sum(axis=1)                                       # n_i
+    usable = n >= 2
+    if not usable.any():
+        raise AgreementError("no item has two or more annotations, so no pair of "
+                             "annotations can agree or disagree; SPA needs at least one "
+                             "item labelled by two annotators")
+    p = _resolve_class_probs(class_probs, ann, counts)
+    k, note = _item_weights(weights, ann, n, p)
+    total = k.sum()
+    if total <= 0:
+        raise AgreementError("the weights of all items with two or more annotations are 0")
+    pairs = (counts * (counts - 1)).sum(axis=1)                  # Σ_c n_ic(n_ic − 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_hat = np.where(usable, pairs / (n * (n - 1.0)), np.nan)  # eq. 7, P̂_i
+    value = float(k[usable] @ p_hat[usable] / total)             # eq. 7, P̄_spa
+    per_item = pd.DataFrame({"n_annotations": n, "agreement": p_hat, "weight": k,
+                             "used": usable}, index=ann.items)
+    info = dict(ann=ann, n=n, usable=usable, p=p, note=note, per_item=per_item,
+                scheme=weights if isinstance(weights, str) else "custom")
+    return value, info
+
+
+def _result(measure, value, observed, expected, info, extra_note=""):
+    ann, usable = info["ann"], info["usable"]
+    n_excl = int((~usable).sum())
+    note = " ".join(s for s in (info["note"], extra_note) if s)
+    return SparseAgreementResult(
+        measure=measure, value=value, observed=observed, expected=expected,
+        n_items=int(usable.sum()), n_annotators=ann.n_annotators,
+        n_ratings=int(info["n"][usable].sum()),
+        excluded={_EXCLUDED: n_excl} if n_excl else {},
+        params={"weights": info["scheme"]}, note=note, per_item=info["per_item"],
+        scheme=info["scheme"], class_probs=pd.Series(info["p"], index=ann.categories))
+
+
+def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> SparseAgreementResult:
+    """Sparse Probability of Agreement P̄_spa (eq. 7).
+
+    ``weights`` is a scheme of §5 — "flat" (k = 1), "annotations" (k = n_i),
+    "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
+    (k = n_i(n_i − 1)/2), "inv_var" (k = 1/Var[P̂_i] under uniform labels; exactly
+    ∝ edges, see :mod:`.sparse_variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
+    class distribution) — or an array (or item-indexed Series) of per-item weights.
+    SPA is unbiased for the agreement of the complete data when annotations are
+    missing at random and the weights depend on n_i only (§4.2, §4.3).
+
+    ``class_probs`` (array over the categories, or a mapping category → probability)
+    is the class distribution of "inv_var_class"; by default the class shares of all
+    annotations, single-annotation items included. Estimating it from the same data
+    makes the weights depend, weakly, on the labels being averaged: the unbiasedness
+    argument of §4.2 then holds only approximately (the dependence is through one
+    pooled distribution, so the bias shrinks as 1/I); pass a distribution fixed in
+    advance for exact unbiasedness. A distribution concentrated on one class has
+    Var[P̂] = 0 for every n; the weights then take their limit k ∝ n_i (noted).
+
+    ``expected`` in the result is the chance agreement Σ_c p_c² of ``class_probs``.
+    Raises :class:`AgreementError` when no item has two or more annotations.
+    """
+    value, info = _spa(data, weights, class_probs)
+    chance = float(info["p"] @ info["p"])
+    return _result("sparse probability of agreement", value, value, chance, info)
+
+
+def sparse_kappa(data, weights="annotations_m1", class_probs=None) -> SparseAgreementResult:
+    """Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
+    P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``).
+
+    This is a BIASED estimator (§4.4): a ratio of estimates is biased by Jensen's
+    inequality, and P̄_spa and P̄_e, computed on the same data, are dependent; the bias
+    is O(1/n) and vanishes only for large data. With complete data and flat weights it
+    is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
+    """
+    observed, info = _spa(data, weights, class_probs)
+    chance = float(info["p"] @ info["p"])
+    if chance >= 1.0:
+        return _result("sparse kappa", float("nan"), observed, chance, info,
+                       "chance agreement is 1 (a single category), so kappa is undefined")
+    value = (observed - chance) / (1.0 - chance)                 # eq. 3
+    return _result("sparse kappa", value, observed, chance, info,
+                   "chance-corrected SPA is biased (§4.4)")

@@ -1,0 +1,150 @@
+"""Item-agreement variances and the weighting schemes of Sparse Probability of
+Agreement (Nørregaard & Derczynski, §5).
+
+The agreement of one item with n annotations, P̂ = Σ_c n_c(n_c − 1) / (n(n − 1))
+(eq. 1/9), is the mean over the N = n(n − 1)/2 annotation pairs of the kernel
+h(x, y) = [x = y]: a U-statistic of degree 2. When the n labels are independent
+draws from a class distribution p (§5.4; uniform p_c = 1/C in §5.3), Hoeffding's
+variance of a U-statistic gives the exact closed form
+
+    Var[P̂] = 2 (2(n − 2) ζ₁ + ζ₂) / (n(n − 1)),
+    ζ₁ = Cov(h(X, Y), h(X, Z)) = s₃ − s₂²,   ζ₂ = Var h(X, Y) = s₂(1 − s₂),
+
+with s_k = Σ_c p_c^k, and E[P̂] = s₂. This equals the appendix sums (eq. 41 and 50,
+whose main-text versions eq. 20 and 22 carry typos: eq. 20 puts 2^[n₀ = n₁] where the
+appendix has 2^[n₀ ≠ n₁], eq. 22 lacks the 1/N² factor); tests/test_sparse.py checks
+all of them against brute-force enumeration of every labelling.
+
+Two consequences the paper observed but did not explain (§6.1):
+- uniform p: ζ₁ = 0, so Var[P̂] = 2(C − 1) / (C² n(n − 1)) and the inverse-variance
+  weights are exactly proportional to the number of edges n(n − 1)/2, whatever C;
+- skewed p: ζ₁ > 0 and the weight n(n − 1) / (2(n − 2)ζ₁ + ζ₂) runs from edges-like
+  (ζ₁ ≪ ζ₂) towards linear in n (ζ₁ ≫ ζ₂), and tends to n (the "annotations" scheme)
+  as p degenerates onto one class.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AgreementError
+
+__all__ = ["SPA_SCHEMES", "spa_item_variance", "spa_scheme_weights", "spa_weight_curves"]
+
+SPA_SCHEMES = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class")
+
+
+def check_class_probs(class_probs, n_classes: int | None = None) -> np.ndarray:
+    """A class distribution as a float array: finite, non-negative, summing to 1."""
+    p = np.asarray(class_probs, dtype=float).ravel()
+    if p.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise AgreementError(f"class_probs must be finite non-negative probabilities, got {p!r}")
+    if abs(p.sum() - 1.0) > 1e-6:
+        raise AgreementError(f"class_probs must sum to 1, they sum to {p.sum():.6g}")
+    if n_classes is not None and p.size != n_classes:
+        raise AgreementError(f"class_probs has {p.size} entries for {n_classes} categories")
+    return p / p.sum()
+
+
+def _zetas(p: np.ndarray) -> tuple[float, float]:
+    """ζ₁ = s₃ − s₂² and ζ₂ = s₂(1 − s₂), written without cancellation near a
+    degenerate p: s₃ − s₂² = Σ_c p_c (p_c − s₂)², p_c − s₂ = Σ_j p_j (p_c − p_j),
+    1 − s₂ = Σ_c p_c Σ_{j≠c} p_j."""
+    diff = p[:, None] - p[None, :]
+    centred = diff @ p                                     # p_c − s₂
+    zeta1 = float(p @ centred ** 2)
+    others = (p[None, :] * (1.0 - np.eye(p.size))).sum(axis=1)
+    s2 = float(p @ p)
+    return zeta1, s2 * float(p @ others)
+
+
+def spa_item_variance(n, n_classes: int | None = None, class_probs=None):
+    """Exact variance of one item's agreement P̂ with ``n`` annotations (§5.3, §5.4).
+
+    Give ``n_classes`` (labels uniform over C classes, eq. 41) or ``class_probs``
+    (labels drawn from p, eq. 50). ``n`` may be an int or an array; items with fewer
+    than two annotations have no agreement, hence infinite variance (§5.5). A class
+    distribution concentrated on one class (or C = 1) gives variance 0 for every n.
+    """
+    if (n_classes is None) == (class_probs is None):
+        raise AgreementError("give exactly one of n_classes= or class_probs=")
+    if class_probs is None:
+        if int(n_classes) != n_classes or n_classes < 1:
+            raise AgreementError(f"n_classes must be a positive integer, got {n_classes!r}")
+        c = float(n_classes)
+        zeta1, zeta2 = 0.0, (c - 1.0) / c ** 2             # uniform: s₃ = s₂² = 1/C²
+    else:
+        zeta1, zeta2 = _zetas(check_class_probs(class_probs))
+    n_arr = np.asarray(n)
+    if not np.issubdtype(n_arr.dtype, np.integer) and not np.all(n_arr == np.round(n_arr)):
+        raise AgreementError("n must be whole numbers of annotations")
+    nf = n_arr.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = 2.0 * (2.0 * (nf - 2.0) * zeta1 + zeta2) / (nf * (nf - 1.0))  # Hoeffding
+    var = np.where(nf < 2, np.inf, var)
+    return float(var) if var.ndim == 0 else var
+
+
+def spa_scheme_weights(scheme: str, n, n_classes: int | None = None,
+                       class_probs=None) -> tuple[np.ndarray, str]:
+    """Weights k(n) of a named scheme (§5.1, §5.2) for annotation counts ``n``, zero
+    below two annotations, and a note when a degenerate class distribution forced
+    a limit. Only the ratios of the weights matter."""
+    nf = np.asarray(n, dtype=float)
+    usable = nf >= 2
+    note = ""
+    if scheme == "flat":
+        w = np.ones_like(nf)
+    elif scheme == "annotations":
+        w = nf.copy()
+    elif scheme == "annotations_m1":
+        w = nf - 1.0
+    elif scheme == "edges":
+        w = nf * (nf - 1.0) / 2.0
+    elif scheme in ("inv_var", "inv_var_class"):
+        if scheme == "inv_var":
+            if n_classes is None:
+                raise AgreementError("the 'inv_var' scheme needs n_classes")
+            var = spa_item_variance(np.where(usable, nf, 2.0), n_classes=n_classes)
+        else:
+            if class_probs is None:
+                raise AgreementError("the 'inv_var_class' scheme needs class_probs")
+            var = spa_item_variance(np.where(usable, nf, 2.0), class_probs=class_probs)
+        var = np.atleast_1d(var)
+        if np.any(usable) and np.all(var[np.atleast_1d(usable)] == 0):
+            # one class only: Var[P̂] ≡ 0; use the limit of the normalised weights
+            if scheme == "inv_var":    # uniform: k ∝ n(n − 1) for every C ≥ 2
+                w, note = nf * (nf - 1.0), ("one category only: 'inv_var' uses its "
+                                            "C-independent limit, the edges weights")
+            else:                      # p → one class: Var[P̂] ≈ 4ε/n, so k ∝ n
+                w, note = nf.copy(), ("degenerate class distribution (one class has "
+                                      "probability 1): 'inv_var_class' uses its limit, "
+                                      "the 'annotations' weights k = n")
+        else:
+            with np.errstate(divide="ignore"):
+                w = (1.0 / var).reshape(nf.shape)
+    else:
+        raise AgreementError(f"unknown weighting scheme {scheme!r}; use one of "
+                             f"{list(SPA_SCHEMES)} or an array of per-item weights")
+    return np.where(usable, w, 0.0), note
+
+
+def spa_weight_curves(max_annotations: int, schemes: Sequence[str] = SPA_SCHEMES[1:5],
+                      n_classes: int | None = None, class_probs=None) -> pd.DataFrame:
+    """Normalised weight curves (Figures 4 and 5): the weight of an item with
+    n = 1 … ``max_annotations`` annotations under each scheme, divided by the
+    largest weight of that scheme. Rows are n; columns the schemes. "inv_var" needs
+    ``n_classes`` (its curve is the same for every C ≥ 2, §6.1), "inv_var_class"
+    needs ``class_probs``."""
+    if isinstance(schemes, str):
+        schemes = [schemes]
+    if int(max_annotations) != max_annotations or max_annotations < 2:
+        raise AgreementError(f"max_annotations must be an integer ≥ 2, got {max_annotations!r}")
+    n = np.arange(1, int(max_annotations) + 1)
+    cols = {}
+    for scheme in schemes:
+        w, _ = spa_scheme_weights(scheme, n, n_classes, class_probs)
+        cols[scheme] = w / w.max()
+    return pd.DataFrame(cols, index=pd.Index(n, name="n_annotations"))

@@ -1,0 +1,313 @@
+"""Sparse Probability of Agreement (Nørregaard & Derczynski; seed paper in
+/work/shared/seeds/norregaard-derczynski-sparse-probability-of-agreement.txt).
+
+Sources of expected numbers: hand counts from eq. 1/7 (stated inline), Fleiss' P̄ by
+its direct formula and through statsmodels' fleiss_kappa, Krippendorff's coincidences
+through the `krippendorff` package, and brute-force enumeration of every labelling
+for the item variances (the authority where the printed equations have typos).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets import AgreementError, Annotations
+from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+
+SCHEMES = list(SPA_SCHEMES)
+
+
+# ----------------------------------------------------------------- helpers
+def enumerate_item(n: int, p: np.ndarray) -> tuple[float, float]:
+    """E[P̂] and Var[P̂] of one item by brute force over all C^n labellings, each with
+    probability Π_j p[x_j] (Appendix A/B, eq. 25/42, computed literally)."""
+    c = len(p)
+    labels = np.array(list(itertools.product(range(c), repeat=n)))        # C^n × n
+    prob = np.prod(p[labels], axis=1)
+    counts = np.stack([(labels == k).sum(axis=1) for k in range(c)], axis=1)
+    p_hat = (counts * (counts - 1)).sum(axis=1) / (n * (n - 1))             # eq. 9
+    mean = prob @ p_hat
+    return float(mean), float(prob @ (p_hat - mean) ** 2)
+
+
+def appendix_eq41(n: int, c: int) -> float:
+    """Appendix A.3 eq. 41 exactly as printed (with K_sps eq. 31, K_csp eq. 37) and
+    E[P̂] = 1/C."""
+    big_n = n * (n - 1) / 2
+    k_sps = lambda v: comb(n, v) * c * (c - 1) ** (n - v)                   # eq. 31
+    k_csp = lambda a, b: comb(n, a) * comb(n - a, b) * c * (c - 1) * (c - 2) ** (n - a - b)
+    cross = sum(2 ** (a != b) * k_csp(a, b) * a * b * (a - 1) * (b - 1)
+                for a in range(n + 1) for b in range(min(a, n - a) + 1))
+    self_ = sum(k_sps(v) * v ** 2 * (v - 1) ** 2 for v in range(n + 1))
+    return (cross + self_) / (4 * big_n ** 2 * c ** n) - (1 / c) ** 2
+
+
+def main_text_eq20(n: int, c: int) -> float:
+    """Main-text eq. 20/21 as printed: K_csp carries 2^[n₀ = n₁] and the sum has no
+    2^[n₀ ≠ n₁] factor."""
+    big_n = n * (n - 1) / 2
+    k_sps = lambda v: comb(n, v) * c * (c - 1) ** (n - v)
+    k_csp = lambda a, b: (2 ** (a == b) * comb(n, a) * comb(n - a, b) * c * (c - 1)
+                          * (c - 2) ** (n - a - b))
+    cross = sum(k_csp(a, b) * a * b * (a - 1) * (b - 1)
+                for a in range(n + 1) for b in range(min(a, n - a) + 1))
+    self_ = sum(k_sps(v) * v ** 2 * (v - 1) ** 2 for v in range(n + 1))
+    return (cross + self_) / (big_n ** 2 * c ** n * 4) - (1 / c) ** 2
+
+
+def appendix_eq50(n: int, p: np.ndarray, with_n2: bool = True) -> float:
+    """Appendix B.4 eq. 50 (probabilities eq. 45, 48) with E[P̂] = Σ p_c²; without the
+    1/N² factor it is main-text eq. 22 as printed."""
+    big_n = n * (n - 1) / 2 if with_n2 else 1.0
+    c = len(p)
+    cross = 0.0
+    for i in range(c):
+        for j in range(c):
+            if i == j:
+                continue
+            for a in range(n + 1):
+                for b in range(n - a + 1):
+                    pr = (comb(n, a) * comb(n - a, b) * p[i] ** a * p[j] ** b
+                          * (1 - p[i] - p[j]) ** (n - a - b))
+                    cross += pr * a * b * (a - 1) * (b - 1)
+    self_ = sum(comb(n, v) * p[i] ** v * (1 - p[i]) ** (n - v) * v ** 2 * (v - 1) ** 2
+                for i in range(c) for v in range(n + 1))
+    return (cross + self_) / (4 * big_n ** 2) - float(p @ p) ** 2
+
+
+def wide(matrix, categories=None) -> Annotations:
+    """Items × annotators matrix with None for a missing rating."""
+    return Annotations.from_wide(pd.DataFrame(matrix), categories=categories)
+
+
+def random_complete(rng, n_items, n_annotators, probs):
+    """Complete data whose items have their own label distribution (so that item
+    agreements differ), labels drawn independently per annotation."""
+    c = len(probs)
+    item_p = rng.dirichlet(np.asarray(probs) * 3.0, size=n_items)
+    u = rng.random((n_items, n_annotators, 1))
+    return (u > np.cumsum(item_p, axis=1)[:, None, :]).sum(axis=2).clip(max=c - 1)
+
+
+SKEWED = [np.array(p) for p in ([0.7, 0.3], [0.6, 0.3, 0.1], [0.85, 0.05, 0.05, 0.05],
+                                [0.4, 0.3, 0.15, 0.1, 0.05], [0.5, 0.5, 0.0])]
+
+
+# ----------------------------------------------------------------- item variances
+@pytest.mark.parametrize("c", [2, 3, 4, 5])
+@pytest.mark.parametrize("n", range(2, 9))
+def test_uniform_variance_equals_enumeration(n, c):
+    # authority: enumeration of all C^n labellings (Appendix A, eq. 25)
+    mean, var = enumerate_item(n, np.full(c, 1 / c))
+    assert mean == pytest.approx(1 / c, abs=1e-12)        # E[P̂] = 1/C
+    assert iaa.spa_item_variance(n, n_classes=c) == pytest.approx(var, rel=1e-10, abs=1e-15)
+    # closed form 2(C − 1)/(C² n(n − 1)) (module docstring), and appendix eq. 41 as printed
+    assert var == pytest.approx(2 * (c - 1) / (c ** 2 * n * (n - 1)), rel=1e-10)
+    assert appendix_eq41(n, c) == pytest.approx(var, rel=1e-10, abs=1e-15)
+
+
+@pytest.mark.parametrize("p", SKEWED, ids=lambda p: "-".join(map(str, p)))
+@pytest.mark.parametrize("n", range(2, 9))
+def test_class_variance_equals_enumeration(n, p):
+    # authority: enumeration weighted by Π p[x_j] (Appendix B, eq. 42)
+    mean, var = enumerate_item(n, p)
+    assert mean == pytest.approx(p @ p, abs=1e-12)        # E[P̂] = Σ p_c²
+    assert iaa.spa_item_variance(n, class_probs=p) == pytest.approx(var, rel=1e-10, abs=1e-15)
+    assert appendix_eq50(n, p) == pytest.approx(var, rel=1e-9, abs=1e-15)   # eq. 50 holds
+
+
+def test_exact_fraction_small_case():
+    # n = 3, C = 2 by hand: 2 of 8 labellings agree fully (P̂ = 1), 6 have one agreeing
+    # pair of 3 (P̂ = 1/3): E = 1/2, Var = 2/8 + 6/8·1/9 − 1/4 = 1/12 (eq. 25)
+    e = Fraction(2, 8) + Fraction(6, 8) * Fraction(1, 3)
+    v = Fraction(2, 8) + Fraction(6, 8) * Fraction(1, 9) - e ** 2
+    assert v == Fraction(1, 12)
+    assert iaa.spa_item_variance(3, n_classes=2) == pytest.approx(float(v), rel=1e-14)
+
+
+def test_printed_main_text_equations_are_typos():
+    # eq. 20 (2^[n₀ = n₁] inside K_csp) and eq. 22 (no 1/N²) do not reproduce the
+    # enumeration; the appendix versions (eq. 41, 50) do — we trust enumeration.
+    _, var = enumerate_item(4, np.full(2, 0.5))
+    assert abs(main_text_eq20(4, 2) - var) > 1e-3
+    p = SKEWED[1]
+    _, var = enumerate_item(4, p)
+    assert abs(appendix_eq50(4, p, with_n2=False) - var) > 1e-3
+
+
+def test_variance_below_two_annotations_is_infinite():
+    # §5.5: one annotation → infinite variance → weight 0
+    v = iaa.spa_item_variance(np.array([0, 1, 2]), n_classes=3)
+    assert np.isinf(v[0]) and np.isinf(v[1]) and np.isfinite(v[2])
+
+
+def test_variance_argument_errors():
+    with pytest.raises(AgreementError):
+        iaa.spa_item_variance(3)
+    with pytest.raises(AgreementError):
+        iaa.spa_item_variance(3, n_classes=2, class_probs=[0.5, 0.5])
+    with pytest.raises(AgreementError, match="sum to 1"):
+        iaa.spa_item_variance(3, class_probs=[0.5, 0.6])
+
+
+def test_degenerate_class_distribution_has_zero_variance():
+    # all labels in one class: P̂ = 1 always (enumeration would have a single labelling)
+    assert iaa.spa_item_variance(5, class_probs=[0.0, 1.0, 0.0]) == 0.0
+    assert iaa.spa_item_variance(5, n_classes=1) == 0.0
+
+
+# ----------------------------------------------------------------- weight curves
+def test_weight_curves_figure4_inv_var_is_edges_for_every_c():
+    # §6.1 observes inv_var ≈ edges and ≈ constant in C; the closed form makes both exact
+    curves = [iaa.spa_weight_curves(10, ["edges", "inv_var"], n_classes=c) for c in range(2, 8)]
+    for cur in curves:
+        np.testing.assert_allclose(cur["inv_var"], cur["edges"], rtol=1e-12)
+    # normalised: largest weight 1 (Figure 4 caption); n = 1 has weight 0 (§5.5)
+    cur = iaa.spa_weight_curves(10, ["annotations", "annotations_m1", "edges"])
+    assert (cur.max() == 1).all() and (cur.loc[1] == 0).all()
+    assert cur.loc[5, "annotations"] == pytest.approx(0.5)       # 5/10
+    assert cur.loc[5, "edges"] == pytest.approx(10 / 45)         # C(5,2)/C(10,2)
+
+
+def test_weight_curves_figure5_inv_var_class_between_annotations_and_edges():
+    # §6.1: inv_var_class runs from the annotations curve to the edges curve
+    rng = np.random.default_rng(5)
+    for c in range(2, 8):
+        p = np.exp(rng.uniform(-2, 4, c))
+        p /= p.sum()                                  # softmax of U(−2, 4) logits (§6.1)
+        cur = iaa.spa_weight_curves(10, ["annotations", "edges", "inv_var_class"],
+                                    class_probs=p)
+        assert np.all(cur["inv_var_class"] >= cur["edges"] - 1e-12)
+        assert np.all(cur["inv_var_class"] <= cur["annotations"] + 1e-12)
+
+
+def test_unknown_scheme_rejected():
+    with pytest.raises(AgreementError, match="unknown weighting scheme"):
+        iaa.spa_weight_curves(5, ["edge"])
+
+
+# ----------------------------------------------------------------- SPA values
+def test_hand_example_every_scheme():
+    # item 1: x x y (P̂ = 2/6 = 1/3), item 2: x y (P̂ = 0), item 3: one label (excluded)
+    data = wide({"a": ["x", "x", None], "b": ["x", "y", None], "c": ["y", None, "y"]})
+    expected = {"flat": (1 / 3) / 2,                       # (1/3 + 0)/2
+                "annotations": 3 * (1 / 3) / 5,            # k = 3, 2
+                "annotations_m1": 2 * (1 / 3) / 3,         # k = 2, 1
+                "edges": 3 * (1 / 3) / 4,                  # k = 3, 1
+                "inv_var": 3 * (1 / 3) / 4}                # ∝ edges
+    for scheme, value in expected.items():
+        r = iaa.sparse_agreement(data, scheme)
+        assert r.value == pytest.approx(value, rel=1e-12), scheme
+        assert r.excluded == {"items with fewer than two annotations": 1}
+        assert r.n_items == 2 and r.n_ratings == 5
+    r = iaa.sparse_agreement(data, [2.0, 1.0, 5.0])       # custom: item 3 still excluded
+    assert r.value == pytest.approx(2 * (1 / 3) / 3)
+    frame = r.per_item
+    assert list(frame["n_annotations"]) == [3, 2, 1]
+    assert frame["agreement"].iloc[0] == pytest.approx(1 / 3) and np.isnan(frame["agreement"].iloc[2])
+    assert list(frame["weight"]) == [2.0, 1.0, 0.0] and list(frame["used"]) == [True, True, False]
+
+
+def test_inv_var_class_default_and_given_distribution():
+    data = wide({"a": ["x", "x", "x", "y"], "b": ["x", "y", "x", None],
+                 "c": ["x", None, "x", None], "d": [None, None, "y", None]})
+    # class shares of all annotations: x 7, y 3 of 10 (§5.4 default)
+    r = iaa.sparse_agreement(data, "inv_var_class")
+    np.testing.assert_allclose(r.class_probs.to_numpy(), [0.7, 0.3])
+    k = 1 / iaa.spa_item_variance(np.array([3, 2, 4]), class_probs=[0.7, 0.3])
+    p_hat = np.array([1.0, 0.0, 0.5])                     # xxx, xy, xxxy (6 of 12 ordered pairs)
+    assert r.value == pytest.approx(k @ p_hat / k.sum(), rel=1e-12)
+    r2 = iaa.sparse_agreement(data, "inv_var_class", class_probs={"x": 0.5, "y": 0.5})
+    # uniform distribution → inv_var_class = inv_var = edges (B.5)
+    assert r2.value == pytest.approx(iaa.sparse_agreement(data, "edges").value, rel=1e-12)
+
+
+def test_flat_weights_equal_fleiss_p_bar_on_complete_data():
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+    rng = np.random.default_rng(1)
+    x = random_complete(rng, 60, 5, [0.5, 0.3, 0.2])
+    table = np.stack([(x == k).sum(axis=1) for k in range(3)], axis=1)
+    m = 5
+    p_bar = np.mean(((table ** 2).sum(axis=1) - m) / (m * (m - 1)))     # Fleiss 1971, P̄
+    p_e = ((table.sum(axis=0) / table.sum()) ** 2).sum()
+    # statsmodels' κ recovers the same P̄: P̄ = κ(1 − P̄_e) + P̄_e (eq. 3)
+    assert sm_fleiss_kappa(table) * (1 - p_e) + p_e == pytest.approx(p_bar, rel=1e-12)
+    data = wide(x)
+    for scheme in SCHEMES:   # with equal n_i every scheme reduces to the flat mean
+        assert iaa.sparse_agreement(data, scheme).value == pytest.approx(p_bar, rel=1e-12)
+    kappa = iaa.sparse_kappa(data, "flat")
+    assert kappa.value == pytest.approx(sm_fleiss_kappa(table), rel=1e-10)   # statsmodels
+
+
+def test_annotations_weights_equal_krippendorff_observed_agreement():
+    from krippendorff.krippendorff import _coincidences, _reliability_data_to_value_counts
+    rng = np.random.default_rng(2)
+    x = random_complete(rng, 80, 6, [0.4, 0.3, 0.2, 0.1]).astype(float)
+    x[rng.random(x.shape) < 0.55] = np.nan            # sparse: many items with 0–2 labels
+    value_counts = _reliability_data_to_value_counts(x.T, np.arange(4.0))
+    o = _coincidences(value_counts)                   # krippendorff package's o_ck
+    one_minus_d_o = np.trace(o) / o.sum()             # nominal: 1 − D_o = Σ_c o_cc / n..
+    data = wide(pd.DataFrame(x).astype(object).where(~np.isnan(x), None))
+    r = iaa.sparse_agreement(data, "annotations")
+    assert r.excluded["items with fewer than two annotations"] > 0
+    assert r.value == pytest.approx(one_minus_d_o, rel=1e-12)
+
+
+# ----------------------------------------------------------------- edge cases
+def test_no_item_with_two_annotations_raises():
+    # decision: no pair of annotations exists, so SPA is undefined → AgreementError
+    data = wide({"a": ["x", None], "b": [None, "y"]})
+    with pytest.raises(AgreementError, match="no item has two or more annotations"):
+        iaa.sparse_agreement(data)
+
+
+def test_degenerate_class_distribution_uses_annotations_limit():
+    # decision: p on one class → Var[P̂] ≡ 0; weights take their limit k ∝ n (documented)
+    data = wide({"a": ["x", "x", "y"], "b": ["x", "y", "y"], "c": ["x", None, None]})
+    r = iaa.sparse_agreement(data, "inv_var_class", class_probs=[1.0, 0.0])
+    assert r.value == pytest.approx(iaa.sparse_agreement(data, "annotations").value)
+    assert "degenerate class distribution" in r.note
+    # the limit is continuous: a nearly degenerate p gives nearly the annotations weights
+    near = iaa.spa_weight_curves(8, ["inv_var_class"], class_probs=[1 - 1e-9, 1e-9])
+    ann = iaa.spa_weight_curves(8, ["annotations"])
+    np.testing.assert_allclose(near.iloc[1:, 0], ann.iloc[1:, 0], rtol=1e-6)
+    # data with one label only: every P̂_i = 1, so SPA is 1 under the default shares
+    one = wide({"a": ["x", "x"], "b": ["x", "x"]})
+    assert iaa.sparse_agreement(one, "inv_var_class").value == 1.0
+    assert np.isnan(iaa.sparse_kappa(one).value)
+
+
+def test_annotator_labelling_an_item_twice_raises():
+    df = pd.DataFrame({"item": [1, 1, 1], "annotator": ["a", "a", "b"],
+                       "label": ["x", "y", "x"]})
+    with pytest.raises(AgreementError, match="rated more than once"):
+        iaa.sparse_agreement(df)
+
+
+def test_bad_weights_rejected():
+    data = wide({"a": ["x", "x"], "b": ["x", "y"]})
+    with pytest.raises(AgreementError, match="one entry per item"):
+        iaa.sparse_agreement(data, [1.0, 2.0, 3.0])
+    with pytest.raises(AgreementError, match="non-negative"):
+        iaa.sparse_agreement(data, [1.0, -2.0])
+    with pytest.raises(AgreementError, match="are 0"):
+        iaa.sparse_agreement(data, [0.0, 0.0])
+    with pytest.raises(AgreementError, match="unknown categories"):
+        iaa.sparse_agreement(data, "inv_var_class", class_probs={"z": 1.0})
+
+
+def test_result_frame_and_html_escape_labels():
+    data = wide({"a": ["<b>", "x"], "b": ["<b>", "x"]}, categories=["<b>", "x"])
+    data = Annotations.from_long(pd.DataFrame({"item": ["<i>", "<i>", "j", "j"],
+                                               "annotator": ["a", "b", "a", "b"],
+                                               "label": ["<b>", "<b>", "x", "x"]}))
+    r = iaa.sparse_agreement(data, "flat")
+    assert r.to_frame().loc["sparse probability of agreement", "weights"] == "flat"
+    page = r._repr_html_()
+    assert "&lt;i&gt;" in page and "<i>" not in page
