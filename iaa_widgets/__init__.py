@@ -21,7 +21,10 @@ __version__ = "0.1.0"
 
 # Parts that import heavy dependencies (scipy, anywidget, altair) load on first use,
 # so that `import iaa_widgets` stays fast: public name -> module that defines it.
-_LAZY: dict[str, str] = {}
+_LAZY: dict[str, str] = {
+    "Continuum": ".continuum",
+    "read_continuum_csv": ".continuum",
+}
 
 
 def __getattr__(name):

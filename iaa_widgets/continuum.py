@@ -1,0 +1,204 @@
+"""Continuum: units (annotator, category, start, end) that annotators put on a line.
+
+The data of Mathet's γ family (Mathet, Widlöcher & Métivier 2015; Mathet 2017):
+each annotator places units of various lengths and categories on a continuum
+(text, audio, video). Units are stored integer-coded, like :class:`Annotations`,
+and sorted by (annotator, start, end). Build one with a loader:
+:meth:`Continuum.from_frame`, :meth:`Continuum.from_items` or
+:func:`read_continuum_csv`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from os import PathLike
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import AgreementError, rows_text
+
+__all__ = ["Continuum", "read_continuum_csv", "random_continuum"]
+
+
+@dataclass(frozen=True, eq=False)
+class Continuum:
+    """Units on a continuum, one entry per unit, integer-coded.
+
+    ``annotator`` and ``category`` are int codes into ``annotators`` and
+    ``categories``; ``start`` and ``end`` are float bounds (``end >= start``).
+    Identical duplicate units from one annotator are kept: each counts.
+    """
+
+    annotator: np.ndarray
+    category: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    annotators: pd.Index
+    categories: pd.Index
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_units(self) -> int:
+        return len(self.start)
+
+    @property
+    def n_annotators(self) -> int:
+        return len(self.annotators)
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(first start, last end) of all units."""
+        return float(self.start.min()), float(self.end.max())
+
+    def units_per_annotator(self) -> np.ndarray:
+        return np.bincount(self.annotator, minlength=self.n_annotators)
+
+    def __len__(self) -> int:
+        return self.n_units
+
+    def __repr__(self) -> str:
+        return (f"Continuum({self.n_units} units, {self.n_annotators} annotators, "
+                f"{self.n_categories} categories)")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table: annotator, category, start, end (one row per unit)."""
+        return pd.DataFrame({"annotator": self.annotators.take(self.annotator),
+                             "category": self.categories.take(self.category),
+                             "start": self.start, "end": self.end})
+
+    # ------------------------------------------------------------- loaders
+    @classmethod
+    def from_codes(cls, annotator, category, start, end, annotators: Sequence,
+                   categories: Sequence) -> "Continuum":
+        """From integer codes (used by the samplers); sorts units by annotator, start, end."""
+        annotator = np.asarray(annotator, dtype=np.int64)
+        start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+        order = np.lexsort((end, start, annotator))
+        return cls(annotator[order], np.asarray(category, dtype=np.int64)[order],
+                   start[order], end[order], pd.Index(annotators), pd.Index(categories))
+
+    @classmethod
+    def from_frame(cls, df: pd.DataFrame, annotator: str = "annotator",
+                   category: str = "category", start: str = "start", end: str = "end",
+                   categories: Sequence | None = None) -> "Continuum":
+        """From a tidy table with one row per unit.
+
+        ``categories`` declares the category set (and its order, which a category
+        distance matrix follows); by default the sorted distinct categories.
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise AgreementError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        missing = [c for c in (annotator, category, start, end) if c not in df.columns]
+        if missing:
+            raise AgreementError(f"column(s) {missing!r} not found; the table has "
+                                 f"{list(df.columns)!r} (pass annotator=, category=, "
+                                 "start=, end= to name them)")
+        if len(df) == 0:
+            raise AgreementError("the continuum is empty: give at least one unit from "
+                                 "each of two annotators")
+        for col in (annotator, category):
+            bad = df.index[df[col].isna().to_numpy()]
+            if len(bad):
+                raise AgreementError(f"column {col!r} is missing in row(s) {rows_text(bad)}; "
+                                     "every unit needs an annotator and a category")
+        bounds = {}
+        for col in (start, end):
+            values = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
+            bad = df.index[~np.isfinite(values)]
+            if len(bad):
+                shown = [df[col].iloc[df.index.get_loc(b)] for b in bad[:3]]
+                raise AgreementError(f"column {col!r} has non-numeric or missing bounds "
+                                     f"{shown!r} in row(s) {rows_text(bad)}; unit bounds "
+                                     "must be finite numbers")
+            bounds[col] = values
+        bad = df.index[bounds[end] < bounds[start]]
+        if len(bad):
+            raise AgreementError(f"end < start in row(s) {rows_text(bad)}; a unit must end "
+                                 "at or after its start")
+        ann_codes, ann_names = pd.factorize(df[annotator], sort=True)
+        if len(ann_names) < 2:
+            raise AgreementError(f"γ needs at least two annotators, the continuum has "
+                                 f"{len(ann_names)} ({list(ann_names)!r})")
+        if categories is None:
+            cat_codes, cat_names = pd.factorize(df[category], sort=True)
+        else:
+            cat_names = pd.Index(list(categories))
+            if not cat_names.is_unique:
+                raise AgreementError("declared categories must be distinct")
+            cat_codes = cat_names.get_indexer(df[category])
+            bad = df.index[cat_codes < 0]
+            if len(bad):
+                raise AgreementError(f"category not among the declared {list(cat_names)!r} "
+                                     f"in row(s) {rows_text(bad)}")
+        return cls.from_codes(ann_codes, cat_codes, bounds[start], bounds[end],
+                              ann_names, cat_names)
+
+    @classmethod
+    def from_items(cls, data, **loader_args) -> "Continuum":
+        """Predefined items as a continuum: item i occupies [i, i + 1) (Mathet 2017, §5.1).
+
+        ``data`` is an :class:`Annotations` or a tidy (item, annotator, label) table;
+        primary labels become units whose category is the label.
+        """
+        from .data import as_annotations
+        ann = as_annotations(data, **loader_args).primary()
+        if ann.n_annotators < 2:
+            raise AgreementError(f"γ needs at least two annotators, the items have "
+                                 f"{ann.n_annotators}")
+        if ann.n_ratings == 0:
+            raise AgreementError("the items carry no labels: the continuum would be empty")
+        item = ann.item.astype(float)
+        return cls.from_codes(ann.annotator, ann.label, item, item + 1.0,
+                              ann.annotators, ann.categories)
+
+
+def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
+                       delimiter: str = ",") -> Continuum:
+    """Read the gamma software's CSV format: one unit per line,
+    ``annotator,category,start,end``, no header (a header line naming the four
+    columns is accepted). Rows are numbered from 0 in error messages."""
+    df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
+                     keep_default_na=False)
+    if df.shape[1] != 4:
+        raise AgreementError(f"{path}: expected 4 comma-separated columns (annotator, "
+                             f"category, start, end), found {df.shape[1]}")
+    df.columns = ["annotator", "category", "start", "end"]
+    first = [str(v).strip().lower() for v in df.iloc[0]] if len(df) else []
+    if first[2:] == ["start", "end"]:
+        df = df.iloc[1:].reset_index(drop=True)
+    df = df.replace("", np.nan)
+    return Continuum.from_frame(df, categories=categories)
+
+
+def random_continuum(n_annotators: int, n_units: int, n_categories: int = 3,
+                     seed=None, shift: float = 0.3, flip: float = 0.2,
+                     miss: float = 0.1) -> Continuum:
+    """A seeded synthetic continuum in the spirit of Mathet's Corpus Shuffling Tool.
+
+    A reference of ``n_units`` units (lengths 5–25, gaps 0–20) is copied by each
+    annotator with its bounds moved by up to ``shift`` × the unit's length, its
+    category changed with probability ``flip`` and the unit left out with
+    probability ``miss`` (each annotator keeps at least one unit).
+    """
+    rng = np.random.default_rng(seed)
+    lengths = rng.uniform(5, 25, n_units)
+    starts = np.cumsum(rng.uniform(0, 20, n_units) + np.r_[0, lengths[:-1]])
+    cats = rng.integers(0, n_categories, n_units)
+    ann = np.repeat(np.arange(n_annotators), n_units)
+    s = np.tile(starts, n_annotators)
+    length = np.tile(lengths, n_annotators)
+    s = s + rng.uniform(-shift, shift, s.size) * length
+    e = s + length * (1 + rng.uniform(-shift, shift, s.size))
+    c = np.tile(cats, n_annotators)
+    flipped = rng.random(c.size) < flip
+    c = np.where(flipped, rng.integers(0, n_categories, c.size), c)
+    keep = rng.random(c.size) >= miss
+    keep[np.arange(n_annotators) * n_units] = True
+    return Continuum.from_codes(ann[keep], c[keep], s[keep], e[keep],
+                                [f"a{i}" for i in range(n_annotators)],
+                                [f"c{k}" for k in range(n_categories)])
