@@ -16,6 +16,7 @@ from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
 from .measures.sparse import SparseAgreementResult, sparse_agreement, sparse_kappa
 from .measures.sparse_variance import spa_item_variance, spa_weight_curves
+from .measures.sparse_curves import spa_variance_curve
 
 __version__ = "0.1.0"
 
@@ -24,6 +25,7 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Continuum": ".continuum",
     "read_continuum_csv": ".continuum",
+    "ContingencyMatrix": ".widgets.contingency",
 }
 
 

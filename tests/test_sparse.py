@@ -311,3 +311,130 @@ def test_result_frame_and_html_escape_labels():
     assert r.to_frame().loc["sparse probability of agreement", "weights"] == "flat"
     page = r._repr_html_()
     assert "&lt;i&gt;" in page and "<i>" not in page
+
+
+# ----------------------------------------------------------------- unbiasedness (§4.2)
+def _complete_example(seed=3, n_items=40, n_annotators=6):
+    rng = np.random.default_rng(seed)
+    x = random_complete(rng, n_items, n_annotators, [0.5, 0.3, 0.2])
+    table = np.stack([(x == k).sum(axis=1) for k in range(3)], axis=1)
+    m = n_annotators
+    p_full = np.mean(((table ** 2).sum(axis=1) - m) / (m * (m - 1)))   # Fleiss' P̄, eq. 2
+    return x, p_full
+
+
+def test_random_sparsification_keeps_mean_spa_for_every_scheme():
+    # §4.2: removing annotations at random leaves E[P̄_spa] = P̄ of the complete data
+    # for weights that depend on n_i only. Each round removes every annotation with
+    # probability 1/2 and calls sparse_agreement on what is left; the mean over rounds
+    # must lie within 4 standard errors of P̄ (a seeded run: fails only for a bias).
+    x, p_full = _complete_example()
+    rng = np.random.default_rng(11)
+    rounds = 250
+    fixed_p = np.bincount(x.ravel(), minlength=3) / x.size     # fixed in advance
+    values = {sc: [] for sc in SCHEMES + ["inv_var_class (estimated p)"]}
+    biased = []
+    items, annotators = np.nonzero(np.ones_like(x, dtype=bool))
+    for _ in range(rounds):
+        keep = rng.random(x.size) < 0.5
+        df = pd.DataFrame({"item": items[keep], "annotator": annotators[keep],
+                           "label": x.ravel()[keep]})
+        data = Annotations.from_long(df, categories=[0, 1, 2])
+        for sc in SCHEMES:
+            cp = fixed_p if sc == "inv_var_class" else None
+            values[sc].append(iaa.sparse_agreement(data, sc, class_probs=cp).value)
+        values["inv_var_class (estimated p)"].append(
+            iaa.sparse_agreement(data, "inv_var_class").value)
+        own = iaa.sparse_agreement(data, "flat").per_item["agreement"].fillna(0.0)
+        biased.append(iaa.sparse_agreement(data, (1.0 + own).to_numpy()).value)
+    for sc, v in values.items():
+        v = np.asarray(v)
+        se = v.std(ddof=1) / np.sqrt(rounds)
+        assert abs(v.mean() - p_full) < 4 * se, (sc, v.mean(), p_full, se)
+    # negative control, so the check above can fail: weights k_i = 1 + P̂_i depend on
+    # the item agreements (breaking k ⊥ P, §4.2) and the same test rejects them
+    biased = np.asarray(biased)
+    assert biased.mean() - p_full > 4 * biased.std(ddof=1) / np.sqrt(rounds)
+
+
+# ----------------------------------------------------------------- variance curves
+def _reference_random_curve(x, tau, rounds, rng, class_probs):
+    """Figure 6/7 experiment by a plain loop over rounds: each annotation present with
+    probability τ (arrival time < τ), SPA per scheme by eq. 7 with the weights of §5."""
+    m = x.shape[1]
+    out = {sc: [] for sc in SCHEMES}
+    var_c = iaa.spa_item_variance(np.arange(m + 1), class_probs=class_probs)
+    var_u = iaa.spa_item_variance(np.arange(m + 1), n_classes=3)
+    for _ in range(rounds):
+        present = rng.random(x.shape) < tau
+        counts = np.stack([((x == k) & present).sum(axis=1) for k in range(3)], axis=1)
+        n = counts.sum(axis=1)
+        ok = n >= 2
+        if not ok.any():
+            continue
+        p_hat = (counts * (counts - 1)).sum(axis=1)[ok] / (n[ok] * (n[ok] - 1))
+        nk = n[ok].astype(float)
+        k = {"flat": np.ones_like(nk), "annotations": nk, "annotations_m1": nk - 1,
+             "edges": nk * (nk - 1) / 2, "inv_var": 1 / var_u[n[ok]],
+             "inv_var_class": 1 / var_c[n[ok]]}
+        for sc in SCHEMES:
+            out[sc].append(k[sc] @ p_hat / k[sc].sum())
+    return {sc: (np.mean(v), np.var(v, ddof=1)) for sc, v in out.items()}
+
+
+def test_variance_curve_random_mode_matches_a_plain_simulation():
+    x, p_full = _complete_example(n_items=30, n_annotators=5)
+    data = wide(x, categories=[0, 1, 2])
+    shares = np.bincount(x.ravel(), minlength=3) / x.size
+    curve = iaa.spa_variance_curve(data, SCHEMES, n_rounds=4000, seed=7, n_points=4)
+    ref = _reference_random_curve(x, 0.5, 2000, np.random.default_rng(8), shares)
+    half = curve[curve["fraction"] == 0.5].set_index("scheme")
+    for sc in SCHEMES:
+        mean, var = ref[sc]
+        # variance estimates from 4000 and 2000 rounds: relative SE ≈ 3.9%; allow 20%
+        assert half.loc[sc, "variance"] == pytest.approx(var, rel=0.2), sc
+        # unbiasedness (§4.2) of the vectorised rounds, within 4 SE
+        se = np.sqrt(half.loc[sc, "variance"] / half.loc[sc, "n_rounds"])
+        assert abs(half.loc[sc, "mean"] - p_full) < 4 * se, sc
+    # x of Figure 6: expected usable annotations at τ = 1/2 with m = 5 per item:
+    # Σ_{j≥2} j·C(5,j)/32 per item = (5·16/32 − 5/32) = 75/32, times 30 items
+    assert half["n_usable"].iloc[0] == pytest.approx(30 * 75 / 32, rel=0.02)
+    # at τ = 1 every round holds the complete data: SPA = P̄ exactly, variance 0
+    end = curve[curve["fraction"] == 1.0]
+    np.testing.assert_allclose(end["mean"], p_full, rtol=1e-12)
+    assert (end["variance"] < 1e-25).all() and (end["n_usable"] == x.size).all()
+
+
+def test_variance_curve_per_item_mode():
+    x, p_full = _complete_example(n_items=30, n_annotators=5)
+    data = wide(x, categories=[0, 1, 2])
+    curve = iaa.spa_variance_curve(data, ["flat", "edges"], n_rounds=3000, seed=4,
+                                   mode="per_item", n_points=5)
+    assert set(curve["annotations_per_item"]) == {2, 3, 4, 5}
+    assert (curve["n_usable"] == curve["annotations_per_item"] * curve["n_items"]).all()
+    flat = curve[curve["scheme"] == "flat"].reset_index(drop=True)
+    edges = curve[curve["scheme"] == "edges"].reset_index(drop=True)
+    np.testing.assert_array_equal(flat["variance"], edges["variance"])  # equal n_i (§6.3)
+    # one item with a random pair: P̂ ∈ {0, 1}, so Var = P̄(1 − P̄) over items (eq. 1)
+    m = 5
+    table = np.stack([(x == k).sum(axis=1) for k in range(3)], axis=1)
+    p_i = ((table ** 2).sum(axis=1) - m) / (m * (m - 1))
+    one = flat[(flat["annotations_per_item"] == 2) & (flat["n_items"] == 1)].iloc[0]
+    assert one["variance"] == pytest.approx(p_full * (1 - p_full), rel=0.1)  # 3000 rounds
+    # all items with all annotations: SPA is the complete P̄ in every round
+    full = flat[(flat["annotations_per_item"] == 5) & (flat["n_items"] == 30)].iloc[0]
+    assert full["mean"] == pytest.approx(p_full, rel=1e-12) and full["variance"] < 1e-25
+    # variance falls with more annotations per item at a fixed number of items (Fig. 6)
+    last = flat.groupby("annotations_per_item")["variance"].apply(lambda v: v.iloc[1])
+    assert np.all(np.diff(last.to_numpy()) < 0)
+
+
+def test_variance_curve_errors():
+    data = wide({"a": ["x", None], "b": [None, "y"]})
+    with pytest.raises(AgreementError, match="no item has two"):
+        iaa.spa_variance_curve(data, ["flat"], n_rounds=10, seed=0)
+    ok = wide({"a": ["x", "y"], "b": ["x", "y"]})
+    with pytest.raises(AgreementError, match="mode"):
+        iaa.spa_variance_curve(ok, ["flat"], n_rounds=10, seed=0, mode="sometimes")
+    with pytest.raises(AgreementError, match="schemes"):
+        iaa.spa_variance_curve(ok, ["edge"], n_rounds=10, seed=0)
