@@ -25,7 +25,6 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Continuum": ".continuum",
     "read_continuum_csv": ".continuum",
-    "ContingencyMatrix": ".widgets.contingency",
 }
 
 
