@@ -358,3 +358,18 @@ def test_pair_without_shared_items_is_left_out_of_the_average():
     assert res.value == pytest.approx(valid.mean(), abs=1e-15)
     sweep = iaa.augmented_kappa_sweep(df, ps=[0.6])
     assert sweep.curve["kappa"].iloc[0] == pytest.approx(res.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("n_annotators", [3, 4])  # 3: lookup table of cases; 4: np.unique
+def test_case_notation_with_more_annotators(n_annotators):
+    # §4 notation extended: one entry per annotator in order, "-" where one did not rate
+    cells = {("x", "A"): ("q", "s"), ("x", "B"): ("s", "q"), ("x", "C"): "q",
+             ("y", "A"): "s", ("y", "B"): ("t", "s"), ("y", "C"): ("u", "t")}
+    expected = {"x": "{ab,ba,a}", "y": "{a,ba,cb}"}
+    if n_annotators == 4:
+        cells[("y", "D")] = "u"
+        expected = {"x": "{ab,ba,a,-}", "y": "{a,ba,cb,c}"}
+    df = pd.DataFrame([(i, a, lab) for (i, a), lab in cells.items()],
+                      columns=["item", "annotator", "label"])
+    items = iaa.augmented_kappa_sweep(df).items.set_index("item")
+    assert items["case"].astype(str).to_dict() == expected

@@ -115,6 +115,8 @@ class _Terms:
         counts = np.bincount(self.item, minlength=n_items)
         keep = counts > 0
         values = values.reshape(len(self.item), -1)
+        if len(self.item) == np.count_nonzero(keep):   # one pair per item: nothing to average
+            return values
         sums = np.stack([np.bincount(self.item, values[:, j], minlength=n_items)
                          for j in range(values.shape[1])], axis=1)
         return sums[keep] / counts[keep, None]
@@ -144,27 +146,25 @@ def _weights(second: np.ndarray, p: float):
 
 
 def _weight_coefs(second: np.ndarray):
-    """The same weights as linear polynomials c0 + c1·p, shape (T, 2) each."""
+    """The same weights as linear polynomials c0 + c1·p: coefficients first, (2, T) each."""
     has = (second >= 0).astype(float)
-    return np.stack([1.0 - has, has], axis=1), np.stack([has, -has], axis=1)
+    return np.stack([1.0 - has, has]), np.stack([has, -has])
 
 
 def _poly_mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Product of linear polynomials (..., 2) × (..., 2) → quadratic (..., 3)."""
-    return np.stack([u[..., 0] * v[..., 0], u[..., 0] * v[..., 1] + u[..., 1] * v[..., 0],
-                     u[..., 1] * v[..., 1]], axis=-1)
+    """Product of linear polynomials (2, ...) × (2, ...) → quadratic (3, ...)."""
+    return np.stack([u[0] * v[0], u[0] * v[1] + u[1] * v[0], u[1] * v[1]])
 
 
 def _column_totals(t: _Terms, first, second, w1, w2) -> np.ndarray:
     """Σ_x M[x, y] per pair and category (§5.2 before dividing by N), for weights of
-    shape (T,) or (T, d): one bincount per coefficient over the stacked pairs → (P, K, d)."""
+    shape (d, T): one bincount per coefficient over the stacked pairs → (d, P, K)."""
     k, n_pairs = t.n_categories, len(t.pairs)
     has = second >= 0
     keys = np.concatenate([t.pair * k + first, (t.pair * k + second)[has]])
-    w = np.concatenate([w1.reshape(len(first), -1), w2.reshape(len(first), -1)[has]])
-    out = np.stack([np.bincount(keys, w[:, j], minlength=n_pairs * k)
-                    for j in range(w.shape[1])], axis=-1)
-    return out.reshape(n_pairs, k, -1)
+    w = np.concatenate([w1, w2[:, has]], axis=1)
+    return np.stack([np.bincount(keys, wj, minlength=n_pairs * k).reshape(n_pairs, k)
+                     for wj in w])
 
 
 def _kappa(p_a, p_e):
@@ -237,8 +237,8 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
     n_pairs = len(t.pairs)
     with np.errstate(divide="ignore", invalid="ignore"):
         p_a = np.bincount(t.pair, ag, minlength=n_pairs) / t.n    # p(A) = ΣAg / N
-        freq_a = _column_totals(t, t.a1, t.a2, va1, va2)[..., 0] / t.n[:, None]  # Freq_A
-        freq_b = _column_totals(t, t.b1, t.b2, vb1, vb2)[..., 0] / t.n[:, None]  # Freq_B
+        freq_a = _column_totals(t, t.a1, t.a2, va1[None], va2[None])[0] / t.n[:, None]
+        freq_b = _column_totals(t, t.b1, t.b2, vb1[None], vb2[None])[0] / t.n[:, None]
     p_e = np.sum(freq_a * freq_b, axis=1)                          # p(E) = Σ Freq_A Freq_B
     kappa = _kappa(p_a, p_e)
     kappa_x = _kappa(ag, p_e[t.pair])
@@ -312,8 +312,8 @@ class AugmentedSweepResult:
     _item_names: pd.Index = field(default=None, repr=False)
     _term_item: np.ndarray = field(default=None, repr=False)   # item code per term, sorted
     _term_pair: np.ndarray = field(default=None, repr=False)
-    _q: np.ndarray = field(default=None, repr=False)           # (T, 3) pA_x coefficients
-    _pe: np.ndarray = field(default=None, repr=False)          # (P, 3) p(E) coefficients
+    _q: np.ndarray = field(default=None, repr=False)           # (3, T) pA_x coefficients
+    _pe: np.ndarray = field(default=None, repr=False)          # (3, P) p(E) coefficients
 
     @property
     def n_excluded(self) -> int:
@@ -322,7 +322,7 @@ class AugmentedSweepResult:
     def _term_kappa(self, rows, ps: np.ndarray) -> np.ndarray:
         """κ_x of the pair terms ``rows`` at each p: (len(rows), G)."""
         x = _powers(ps)
-        return _kappa(self._q[rows] @ x, (self._pe @ x)[self._term_pair[rows]])
+        return _kappa(self._q[:, rows].T @ x, (self._pe.T @ x)[self._term_pair[rows]])
 
     def item_kappa(self, p: float) -> pd.Series:
         """κ_x at ``p`` for every item (averaged over the pairs that rated it)."""
@@ -392,17 +392,18 @@ def _case_types(first: np.ndarray, second: np.ndarray) -> pd.Categorical:
     for j in range(2 * m):                            # loop over label slots, not items
         s = slots[:, j]
         lj = np.zeros(n, dtype=np.int64)
-        for i in range(j):
-            hit = (slots[:, i] == s) & (lj == 0) & (s >= 0)
-            lj[hit] = letters[hit, i]
+        for i in range(j - 1, -1, -1):                # the earliest equal slot wins
+            lj = np.where(slots[:, i] == s, letters[:, i], lj)
         new = (s >= 0) & (lj == 0)
         seen += new
-        lj[new] = seen[new]
-        letters[:, j] = lj
+        letters[:, j] = np.where(new, seen, lj)
     base = 2 * m + 1
-    if base ** (2 * m) < 2 ** 62:
-        codes, inverse = np.unique(letters @ base ** np.arange(2 * m), return_inverse=True)
-        rows = (codes[:, None] // base ** np.arange(2 * m)) % base
+    if base ** (2 * m) <= 1 << 20:                     # few possible cases: a lookup table
+        code = letters @ base ** np.arange(2 * m)
+        present = np.flatnonzero(np.bincount(code))
+        lookup = np.zeros(present[-1] + 1, dtype=np.int64)
+        lookup[present] = np.arange(len(present))
+        rows, inverse = (present[:, None] // base ** np.arange(2 * m)) % base, lookup[code]
     else:
         rows, inverse = np.unique(letters, axis=0, return_inverse=True)
     names = ["{" + ",".join(_letter(r[2 * a]) + (_letter(r[2 * a + 1]) if r[2 * a + 1] else "")
@@ -427,29 +428,28 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
     ca1, ca2 = _weight_coefs(t.a2)                                 # M_A weights in p (§5.1)
     cb1, cb2 = _weight_coefs(t.b2)
     m11, m12, m21, m22 = t.matches()
-    q = (m11[:, None] * _poly_mul(ca1, cb1) + m12[:, None] * _poly_mul(ca1, cb2)
-         + m21[:, None] * _poly_mul(ca2, cb1) + m22[:, None] * _poly_mul(ca2, cb2))  # Σ_y Ag
+    q = (m11 * _poly_mul(ca1, cb1) + m12 * _poly_mul(ca1, cb2)
+         + m21 * _poly_mul(ca2, cb1) + m22 * _poly_mul(ca2, cb2))  # Σ_y Ag[x, y], (3, T)
     n_pairs = len(t.pairs)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa = np.stack([np.bincount(t.pair, q[:, j], minlength=n_pairs) for j in range(3)],
-                      axis=1) / t.n[:, None]                     # p(A) = ΣAg / N
-        fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None, None]  # Freq_A (§5.2)
-        fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None, None]
-    pe = _poly_mul(fa, fb).sum(axis=1)                             # p(E) = Σ Freq_A Freq_B
+        pa = np.stack([np.bincount(t.pair, qj, minlength=n_pairs) for qj in q]) / t.n
+        fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None]  # Freq_A (§5.2), (2, P, K)
+        fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None]
+    pe = _poly_mul(fa, fb).sum(axis=2)                             # p(E) = Σ Freq_A Freq_B
     x = _powers(grid)
-    p_a, p_e = pa @ x, pe @ x                                      # (P, G)
+    p_a, p_e = pa.T @ x, pe.T @ x                                  # (P, G)
     kappa = _kappa(p_a, p_e)
     curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, t.n),
                           "p_a": _pair_average(p_a, t.n), "p_e": _pair_average(p_e, t.n)})
     ends = _powers(np.array([0.5, 1.0]))
-    k_ends = t.item_mean(_kappa(q @ ends, (pe @ ends)[t.pair]))  # κ_x at 0.5 and 1.0
+    k_ends = t.item_mean(_kappa(q.T @ ends, (pe.T @ ends)[t.pair]))  # κ_x at 0.5 and 1.0
     counts = np.bincount(t.item, minlength=ann.n_items)
     included = np.flatnonzero(counts > 0)
     items = pd.DataFrame({"item": ann.items.take(included), "kappa_0.5": k_ends[:, 0],
                           "kappa_1.0": k_ends[:, 1],
                           "case": _case_types(t.first[included], t.second[included]),
                           "class": _classes(k_ends[:, 0], k_ends[:, 1], delta, tau)})
-    coefs = {f"{name}_c{j}": c[:, j] for name, c in (("p_a", pa), ("p_e", pe))
+    coefs = {f"{name}_c{j}": c[j] for name, c in (("p_a", pa), ("p_e", pe))
              for j in range(3)}
     return AugmentedSweepResult(
         curve=curve, items=items, pairs=_pairs_frame(ann, t).assign(**coefs),
