@@ -145,8 +145,10 @@ class Annotations:
                                  "label= and rank=)")
         if len(df) == 0:
             raise AgreementError("the table is empty: at least two annotators must rate an item")
+        factorized = {}  # one hash pass per column: codes (−1 where missing) and names
         for col in (item, annotator):
-            bad = np.flatnonzero(pd.isna(df[col]).to_numpy())
+            factorized[col] = _factorize(df[col].to_numpy())
+            bad = np.flatnonzero(factorized[col][0] < 0)
             if len(bad):
                 raise AgreementError(f"column {col!r} is missing at row(s) "
                                      f"{rows_text(df.index[bad])}")
@@ -158,15 +160,18 @@ class Annotations:
         else:
             rowpos = np.arange(len(df))
             ranks = np.ones(len(df), np.int8) if rank is None else _check_ranks(df[rank])
-        _check_no_nan(labels, label, df.index[rowpos])
-        cats = _declared_categories(labels, categories)
-        codes = _encode(labels, cats, label, df.index[rowpos])
-        item_codes, item_names = pd.factorize(df[item].to_numpy()[rowpos])
-        ann_codes, ann_names = pd.factorize(df[annotator].to_numpy()[rowpos])
-        out = cls(item_codes.astype(np.int64), ann_codes.astype(np.int64), codes,
-                  ranks.astype(np.int8), pd.Index(item_names, name=item),
+        identity = len(rowpos) == len(df)  # no (primary, secondary) cell was expanded
+        index = df.index if identity else df.index[rowpos]
+        _check_no_nan(labels, label, index)
+        codes, cats = _label_codes(labels, categories, label, index)
+        item_codes, item_names = factorized[item]
+        ann_codes, ann_names = factorized[annotator]
+        if not identity:
+            item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
+        out = cls(item_codes.astype(np.int64, copy=False), ann_codes.astype(np.int64, copy=False),
+                  codes, ranks.astype(np.int8, copy=False), pd.Index(item_names, name=item),
                   pd.Index(ann_names, name=annotator), cats)
-        _validate(out, df.index[rowpos])
+        _validate(out, index)
         return out
 
     @classmethod
@@ -291,6 +296,8 @@ def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | 
 def _expand_pairs(labels: pd.Series):
     """Expand ``(primary, secondary)`` cells into two ranked ratings."""
     values = labels.to_numpy()
+    if _no_sequences(values):
+        return labels, np.ones(len(values), np.int8), np.arange(len(values))
     is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in values), bool, len(values))
     if not is_seq.any():
         return labels, np.ones(len(values), np.int8), np.arange(len(values))
@@ -305,8 +312,17 @@ def _expand_pairs(labels: pd.Series):
     return pd.Series(flat, dtype=object), ranks.astype(np.int8), rowpos
 
 
+def _no_sequences(values: np.ndarray) -> bool:
+    """True when an object array holds only scalars (a C-speed type scan, no Python loop)."""
+    return pd.api.types.infer_dtype(values, skipna=True) in (
+        "string", "bytes", "integer", "floating", "mixed-integer-float", "decimal", "boolean",
+        "datetime", "date", "time", "timedelta", "empty")
+
+
 def _refuse_pairs(labels: pd.Series) -> None:
     """With a rank column, a label cell holds one label, never a (primary, secondary) pair."""
+    if _no_sequences(labels.to_numpy()):
+        return
     is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in labels.to_numpy()), bool,
                          len(labels))
     if is_seq.any():
@@ -332,7 +348,62 @@ def _check_no_nan(labels: pd.Series, name: str, index) -> None:
                              "is a row that is absent, never a NaN category)")
 
 
-def _declared_categories(labels: pd.Series, categories) -> pd.Index:
+def _dense_ints(values: np.ndarray):
+    """(lowest value, which values of the range occur) for integers in a compact range,
+    else None: distinct values by one bincount instead of a hash table."""
+    if values.dtype.kind not in "iu" or len(values) == 0:
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo > 4 * len(values) + 1024:
+        return None
+    return lo, np.bincount(values - lo, minlength=hi - lo + 1) > 0
+
+
+def _factorize(values: np.ndarray):
+    """``pd.factorize`` (codes in order of first appearance); integer ids whose first
+    appearances come in increasing order (e.g. a table sorted by item) take a dense
+    look-up table instead of hashing."""
+    dense = _dense_ints(values)
+    if dense is not None:
+        lo, present = dense
+        codes = (np.cumsum(present) - 1)[values - lo]
+        # first appearances increase iff every code exceeds the running maximum by ≤ 1
+        if codes[0] == 0 and np.all(codes[1:] <= np.maximum.accumulate(codes)[:-1] + 1):
+            return codes, (lo + np.flatnonzero(present)).astype(values.dtype)
+    if values.dtype == object and len(values):
+        # hash the object pointers (ints: fast), then the few distinct objects (equal
+        # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
+        ptr_codes, _ = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
+        firsts = np.flatnonzero(np.diff(np.maximum.accumulate(ptr_codes), prepend=-1))
+        value_codes, uniques = pd.factorize(values[firsts])
+        return value_codes[ptr_codes], uniques
+    return pd.factorize(values)
+
+
+def _label_codes(labels: pd.Series, categories, name: str, index):
+    """The declared categories and each label's code, from one pass over the labels."""
+    if isinstance(labels.dtype, pd.CategoricalDtype):
+        value_codes, uniques = labels.cat.codes.to_numpy(), labels.cat.categories
+    else:
+        values = labels.to_numpy()
+        dense = _dense_ints(values)
+        if dense is not None:
+            lo, present = dense
+            value_codes = (np.cumsum(present) - 1)[values - lo]
+            uniques = (lo + np.flatnonzero(present)).astype(values.dtype)
+        else:
+            value_codes, uniques = _factorize(values)
+    cats = _declared_categories(labels, categories, uniques)
+    codes = cats.get_indexer(uniques)[value_codes]  # look up each distinct label once
+    bad = np.flatnonzero(codes < 0)
+    if len(bad):
+        values = pd.unique(labels.to_numpy()[bad])[:5].tolist()
+        raise AgreementError(f"column {name!r} holds label(s) {values!r} outside the declared "
+                             f"categories {list(cats)!r} at row(s) {rows_text(index[bad])}")
+    return codes.astype(np.int64, copy=False), cats
+
+
+def _declared_categories(labels: pd.Series, categories, uniques) -> pd.Index:
     if categories is not None:
         cats = pd.Index(list(categories))
         if not cats.is_unique:
@@ -342,25 +413,21 @@ def _declared_categories(labels: pd.Series, categories) -> pd.Index:
         return cats
     if isinstance(labels.dtype, pd.CategoricalDtype):
         return pd.Index(labels.cat.categories)
-    uniques = pd.unique(labels.to_numpy())
+    uniques = np.asarray(uniques)
     try:
         return pd.Index(np.sort(uniques))
     except TypeError:  # mixed, unorderable labels keep their order of appearance
         return pd.Index(uniques)
 
 
-def _encode(labels: pd.Series, cats: pd.Index, name: str, index) -> np.ndarray:
-    codes = cats.get_indexer(pd.Index(labels.to_numpy()))
-    bad = np.flatnonzero(codes < 0)
-    if len(bad):
-        values = pd.unique(labels.to_numpy()[bad])[:5].tolist()
-        raise AgreementError(f"column {name!r} holds label(s) {values!r} outside the declared "
-                             f"categories {list(cats)!r} at row(s) {rows_text(index[bad])}")
-    return codes.astype(np.int64)
-
-
 def _validate(ann: Annotations, index) -> None:
     """Duplicates, ranks and the number of annotators of a freshly loaded table."""
+    if not ann.has_secondary and ann.n_items * ann.n_annotators <= 8 * ann.n_ratings + (1 << 20):
+        seen = np.zeros(ann.n_items * ann.n_annotators, dtype=bool)  # dense (item, annotator) grid
+        seen[ann.item * ann.n_annotators + ann.annotator] = True
+        if np.count_nonzero(seen) == ann.n_ratings:  # no pair twice: no sort needed
+            _check_annotators(ann)
+            return
     slot = (ann.item * ann.n_annotators + ann.annotator) * 2 + (ann.rank - 1)
     order = np.argsort(slot, kind="stable")
     s = slot[order]
@@ -382,6 +449,10 @@ def _validate(ann: Annotations, index) -> None:
         if same.any():
             raise AgreementError(f"a secondary label equal to its primary at row(s) "
                                  f"{rows_text(index[order[same]])}")
+    _check_annotators(ann)
+
+
+def _check_annotators(ann: Annotations) -> None:
     if ann.n_annotators < 2:
         raise AgreementError(f"only one annotator ({ann.annotators[0]!r}); agreement needs at "
                              "least two")

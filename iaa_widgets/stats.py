@@ -66,10 +66,9 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
 def coincidences(counts: np.ndarray) -> np.ndarray:
     """Krippendorff's coincidence matrix o_ck = Σ_i n_ic (n_ik − [c = k]) / (m_i − 1)
     over pairable items (m_i ≥ 2); items with one value contribute nothing."""
-    m = counts.sum(axis=1)
-    keep = m >= 2
-    c = counts[keep].astype(float)
-    weighted = c / (m[keep] - 1)[:, None]
-    o = weighted.T @ c
-    o[np.diag_indices_from(o)] -= weighted.sum(axis=0)
+    c = counts.astype(float)
+    m = c.sum(axis=1)
+    w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 1/(m_i − 1), 0 if unpairable
+    o = (c * w[:, None]).T @ c
+    o[np.diag_indices_from(o)] -= w @ c
     return o
