@@ -25,6 +25,10 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Continuum": ".continuum",
     "read_continuum_csv": ".continuum",
+    "gamma": ".measures.gamma.coefficients",
+    "gamma_cat": ".measures.gamma.coefficients",
+    "gamma_k": ".measures.gamma.coefficients",
+    "gamma_family": ".measures.gamma.coefficients",
 }
 
 

@@ -36,7 +36,8 @@ import pandas as pd
 from ...continuum import Continuum
 from .dissimilarity import Dissimilarity
 
-__all__ = ["Alignment", "best_alignment", "candidate_alignments", "unitary_disorders"]
+__all__ = ["Alignment", "best_alignment", "candidate_alignments", "unitary_disorders",
+           "alignment_from_members"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,8 +99,11 @@ def unitary_disorders(continuum: Continuum, members: np.ndarray,
     return total / k
 
 
-def _alignment(continuum: Continuum, members: np.ndarray, dissimilarity,
-               n_candidates: int) -> Alignment:
+def alignment_from_members(continuum: Continuum, members: np.ndarray,
+                           dissimilarity: Dissimilarity = Dissimilarity(),
+                           n_candidates: int = 0) -> Alignment:
+    """An :class:`Alignment` from its m × n unit indices (−1 = empty), any partition."""
+    members = np.asarray(members, dtype=np.int64)
     disorders = unitary_disorders(continuum, members, dissimilarity)
     mean_units = continuum.n_units / continuum.n_annotators
     return Alignment(continuum, members, disorders, float(disorders.sum() / mean_units),
@@ -254,7 +258,7 @@ def best_alignment(continuum: Continuum,
         solve = _solve_pairs if n == 2 else _solve_partition
         chosen.append(idx[solve(members[idx], cost[idx], c.annotator)])
     chosen = np.sort(np.concatenate(chosen))
-    return _alignment(c, members[chosen], dis, len(members))
+    return alignment_from_members(c, members[chosen], dis, len(members))
 
 
 def _solve_partition(members, cost, annotator):

@@ -1,0 +1,234 @@
+"""γ, γ_cat and γ_k (Mathet, Widlöcher & Métivier 2015; Mathet 2017).
+
+γ = 1 − δ_o / δ_e, with δ_o the disorder of the best alignment and δ_e its mean
+over random continua (:mod:`.sampling`). γ_cat and γ_k reuse γ's best alignment
+and judge categories only (2017, §4.2–4.3, Algorithm 1): in each unitary
+alignment with n_v ≥ 2 real units, every pair of real units has weight
+1/(n_v − 1) (value level, as Krippendorff's α) × max(0, 1 − d_pos) (pairing
+confidence), and δ_cat is the weighted mean of dist_cat over these pairs. γ_k
+keeps the pairs with at least one unit of category k. Pairs with an empty unit
+are not pairs of values and add nothing.
+
+Differences from pygamma-agreement 0.5.9 (``Alignment.gamma_k_disorder``): it
+adds, for every pair of a real unit and an empty unit, a disorder Δ∅² with
+weight Δ∅ (its comment calls it "experimental"); Mathet's Algorithm 1 has no
+such term, so our δ_cat equals Krippendorff's D_o on predefined items when the
+alignment follows the items. It also returns δ = 1 when no pair exists and
+takes the confidence from α·d_pos; we report NaN and use d_pos (2017, §4.2.3).
+
+Krippendorff's 2011 data as a continuum (2017, §5.1): the best alignment is
+*not* item by item. Annotator B's lone unit in item 12 joins C's and D's units
+of item 11, because with a lone unit costing Δ∅ the merge lowers the total
+disorder (2 − 2·(2 − 1)/6 < 2, in units of Δ∅). The added pairs have
+confidence 0 but the (C, D) pair's value weight halves, so δ_cat = 4/19.5 ≈
+0.2051, not α's D_o = 0.2; aligned by items, δ_cat is exactly 0.2
+(tests/test_gamma_coefficients.py shows both).
+"""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ...continuum import Continuum
+from ...errors import AgreementError
+from ...results import AgreementResult
+from .alignment import Alignment, best_alignment
+from .dissimilarity import Dissimilarity
+from .sampling import expected_disorder
+
+__all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
+           "gamma_k", "gamma_family", "category_disorder"]
+
+
+# ---------------------------------------------------------------- γ_cat disorder
+def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissimilarity()):
+    """Weighted categorial disagreement of an alignment (2017, Algorithm 1).
+
+    Returns ``(num, den, num_k, den_k)``: Σ w·dist_cat and Σ w over the pairs of
+    real units (γ_cat), and the same per category over the pairs holding at least
+    one unit of that category (γ_k); δ_cat = num / den.
+    """
+    c, members = alignment.continuum, alignment.members
+    n, k = members.shape[1], c.n_categories
+    matrix = dissimilarity.category_matrix(c)
+    n_v = (members >= 0).sum(axis=1)
+    value_w = np.where(n_v >= 2, 1.0 / np.maximum(n_v - 1, 1), 0.0)  # 1/(n_v − 1), §4.2.2
+    parts = []
+    for a in range(n):  # column pairs, vectorised over unitary alignments
+        for b in range(a + 1, n):
+            both = (members[:, a] >= 0) & (members[:, b] >= 0)
+            u, v = members[both, a], members[both, b]
+            conf = np.maximum(0.0, 1.0 - dissimilarity.positional(c, u, v))  # §4.2.3
+            parts.append((value_w[both] * conf, matrix[c.category[u], c.category[v]],
+                          c.category[u], c.category[v]))
+    w, d, cu, cv = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    num_k = np.bincount(cu, w * d, k) + np.bincount(cv, w * d * (cv != cu), k)
+    den_k = np.bincount(cu, w, k) + np.bincount(cv, w * (cv != cu), k)
+    return float(np.sum(w * d)), float(np.sum(w)), num_k, den_k
+
+
+def _ratio(num, den):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.asarray(den) > 0, np.asarray(num) / np.asarray(den), np.nan)
+
+
+def _statistics(c: Continuum, dissimilarity: Dissimilarity) -> np.ndarray:
+    """One sample's [δ, δ_cat, δ_k per category] (NaN where no pair exists)."""
+    al = best_alignment(c, dissimilarity)
+    num, den, num_k, den_k = category_disorder(al, dissimilarity)
+    return np.r_[al.disorder, _ratio(num, den), _ratio(num_k, den_k)]
+
+
+# ---------------------------------------------------------------- results
+@dataclass(frozen=True)
+class GammaResult(AgreementResult):
+    """γ or γ_cat: value, observed and expected disorder (``scale="disagreement"``),
+    samples used, the precision reached on δ_e (relative 95 % half-width) and the
+    best alignment (one row per unitary alignment). ``n_items`` counts unitary
+    alignments, ``n_ratings`` units."""
+
+    n_samples: int = 0
+    precision: float = math.nan
+    best_alignment: pd.DataFrame | None = field(default=None, repr=False)
+
+    def summary(self) -> dict:
+        row = super().summary()
+        row.update(n_samples=self.n_samples, precision=self.precision)
+        return row
+
+    def _repr_html_(self) -> str:
+        out = super()._repr_html_()
+        if self.best_alignment is not None:
+            out += (f"<details><summary>best alignment ({len(self.best_alignment)} unitary "
+                    f"alignments)</summary>{self.best_alignment.to_html(max_rows=50)}"
+                    "</details>")
+        return out
+
+
+@dataclass(frozen=True)
+class GammaKResult:
+    """γ_k for every category: ``per_category`` has value, observed and expected
+    disorder and the number of samples where the category was paired."""
+
+    per_category: pd.DataFrame
+    n_samples: int
+    precision: float
+    params: dict = field(default_factory=dict)
+
+    def __getitem__(self, category) -> float:
+        return float(self.per_category.loc[category, "value"])
+
+    @property
+    def values(self) -> pd.Series:
+        return self.per_category["value"]
+
+    def to_frame(self) -> pd.DataFrame:
+        df = self.per_category.copy()
+        df.index = [f"gamma_k({k})" for k in df.index]
+        df.index.name = "measure"
+        return df
+
+    def _repr_html_(self) -> str:
+        return ("<p>γ_k per category (" + html.escape(f"{self.n_samples} samples") + ")</p>"
+                + self.per_category.to_html(float_format=lambda v: f"{v:.4f}"))
+
+
+@dataclass(frozen=True)
+class GammaFamilyResult:
+    """γ, γ_cat and γ_k from one best alignment and one set of samples."""
+
+    gamma: GammaResult
+    gamma_cat: GammaResult
+    gamma_k: GammaKResult
+
+    def to_frame(self) -> pd.DataFrame:
+        head = pd.concat([self.gamma.to_frame(), self.gamma_cat.to_frame()])
+        k = self.gamma_k.to_frame().rename(columns={"observed": "D_o", "expected": "D_e"})
+        return pd.concat([head, k[["value", "D_o", "D_e"]]])
+
+    def _repr_html_(self) -> str:
+        return (self.to_frame().to_html(float_format=lambda v: f"{v:.4f}")
+                + self.gamma._repr_html_().split("</table>", 1)[1])
+
+
+# ---------------------------------------------------------------- entry points
+def _as_continuum(data, loader_args) -> Continuum:
+    if isinstance(data, Continuum):
+        if loader_args:
+            raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame")
+        return data
+    if isinstance(data, pd.DataFrame):
+        return Continuum.from_frame(data, **loader_args)
+    raise AgreementError(f"expected a Continuum or a DataFrame (annotator, category, start, "
+                         f"end), got {type(data).__name__}")
+
+
+def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
+                 category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
+                 precision: float | None = None, seed=None, n_jobs: int = 1,
+                 **loader_args) -> GammaFamilyResult:
+    """γ, γ_cat and γ_k (every category) from one best alignment and one set of
+    samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
+    end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
+    ``category_distance`` None (nominal) or a matrix. Sampling: see
+    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder`."""
+    c = _as_continuum(data, loader_args)
+    dis = Dissimilarity(alpha, beta, delta_empty, category_distance)
+    dis.category_matrix(c)  # validate before sampling
+    observed = best_alignment(c, dis)
+    num, den, num_k, den_k = category_disorder(observed, dis)
+    exp = expected_disorder(c, partial(_statistics, dissimilarity=dis), sampler, n_samples,
+                            precision, seed, n_jobs)
+    s = exp.samples
+    params = dict(alpha=alpha, beta=beta, delta_empty=delta_empty,
+                  category_distance="nominal" if category_distance is None else "matrix",
+                  sampler=sampler, seed=seed, precision_target=precision)
+    frame = observed.to_frame()
+    common = dict(n_items=len(observed), n_annotators=c.n_annotators, n_ratings=c.n_units,
+                  scale="disagreement", n_samples=exp.n_samples, precision=exp.precision,
+                  best_alignment=frame)
+
+    def value(d_o, d_e):
+        return 1.0 - d_o / d_e if d_e > 0 else math.nan
+
+    g = GammaResult("gamma", value(observed.disorder, exp.mean), observed.disorder, exp.mean,
+                    params=params, **common)
+    d_cat, cat_samples = float(_ratio(num, den)), s[:, 1]
+    ok = np.isfinite(cat_samples)
+    e_cat = float(cat_samples[ok].mean()) if ok.any() else math.nan
+    note = "" if den > 0 else "no pair of aligned real units: γ_cat undefined"
+    gc = GammaResult("gamma_cat", value(d_cat, e_cat), d_cat, e_cat,
+                     params=params, note=note,
+                     excluded={"samples without aligned pairs": int((~ok).sum())} if (~ok).any()
+                     else {}, **common)
+    d_k = _ratio(num_k, den_k)
+    ks = s[:, 2:]
+    defined = np.isfinite(ks).sum(axis=0)
+    e_k = np.where(defined > 0, np.nansum(ks, axis=0) / np.maximum(defined, 1), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v_k = np.where(e_k > 0, 1.0 - d_k / e_k, np.nan)
+    per = pd.DataFrame({"value": v_k, "observed": d_k, "expected": e_k,
+                        "pair_weight": den_k, "samples_defined": defined},
+                       index=pd.Index(c.categories, name="category"))
+    gk = GammaKResult(per, exp.n_samples, exp.precision, params)
+    return GammaFamilyResult(g, gc, gk)
+
+
+def gamma(data, **kwargs) -> GammaResult:
+    """Mathet's γ = 1 − δ_o / δ_e on a continuum (2015); options as :func:`gamma_family`."""
+    return gamma_family(data, **kwargs).gamma
+
+
+def gamma_cat(data, **kwargs) -> GammaResult:
+    """γ_cat: agreement on categories over γ's best alignment (2017, §4.2)."""
+    return gamma_family(data, **kwargs).gamma_cat
+
+
+def gamma_k(data, **kwargs) -> GammaKResult:
+    """γ_k for every category k (2017, §4.3)."""
+    return gamma_family(data, **kwargs).gamma_k
