@@ -259,3 +259,19 @@ def test_result_rendering():
     assert "&lt;b&gt;" in html and "<b>" not in html
     row = r.to_frame()
     assert row.loc["cohen_kappa", "se"] == r.se and "ci_low" in row
+
+
+def test_pairwise_missing_policies():
+    # Krippendorff (2011) data: units 2–9 are rated by all four observers
+    df = krippendorff_2011()
+    listwise = iaa.pairwise(df, "cohen_kappa", missing="listwise")
+    complete = iaa.pairwise(df[df.item.between(2, 9)], "cohen_kappa")
+    np.testing.assert_allclose(listwise.to_numpy(), complete.to_numpy(), atol=1e-12)
+    assert listwise.attrs["n_items"][0][1] == 8
+    default = iaa.pairwise(df, "cohen_kappa")
+    assert default.attrs["params"]["missing"] == "pairwise"
+    assert default.attrs["n_items"][0][1] == 9  # A and B share units 1–9
+    with pytest.raises(AgreementError, match="lack a rating"):
+        iaa.pairwise(df, "cohen_kappa", missing="raise")
+    with pytest.raises(AgreementError, match="missing must be one of"):
+        iaa.pairwise(df, "cohen_kappa", missing="available")

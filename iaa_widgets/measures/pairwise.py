@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import stats
 from ..data import as_annotations
-from ..errors import AgreementError
+from ..errors import AgreementError, rows_text
 from . import _formulas as F
 
 __all__ = ["pairwise"]
@@ -55,11 +55,14 @@ KERNELS: dict[str, tuple[Callable, tuple]] = {
 }
 
 
-def pairwise(data, measure="cohen_kappa", *, diagonal: float = np.nan,
-             **kwargs) -> pd.DataFrame:
-    """A symmetric annotator × annotator DataFrame of ``measure`` on every pair,
-    each pair over the items both annotators rated (Datasaur's labeler/reviewer
-    matrix).
+def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
+             diagonal: float = np.nan, **kwargs) -> pd.DataFrame:
+    """A symmetric annotator × annotator DataFrame of ``measure`` on every pair
+    (Datasaur's labeler/reviewer matrix).
+
+    ``missing``: "pairwise" (default) uses, for each pair, the items both annotators
+    rated; "listwise" only the items rated by every annotator, so that all cells
+    share the same items; "raise" refuses data with a missing rating.
 
     ``measure``: "percent_agreement", "bennett_s", "scott_pi", "cohen_kappa" (with
     ``weights=``) or "krippendorff_alpha" (with ``metric=``; for "interval" and
@@ -78,6 +81,17 @@ def pairwise(data, measure="cohen_kappa", *, diagonal: float = np.nan,
         raise AgreementError("pairwise needs to know which annotator gave each label, but "
                              "this data was built from per-item counts "
                              "(Annotations.from_counts), where annotators are anonymous")
+    if missing not in ("pairwise", "listwise", "raise"):
+        raise AgreementError(f"pairwise: missing must be one of ['pairwise', 'listwise', "
+                             f"'raise'], got {missing!r}")
+    rated = np.bincount(ann.primary().item, minlength=ann.n_items)
+    complete = rated == ann.n_annotators
+    if missing == "raise" and not complete.all():
+        raise AgreementError(f"pairwise: {int((~complete).sum())} item(s) lack a rating by "
+                             f"some annotator (items {rows_text(ann.items[~complete])}); pass "
+                             "missing='pairwise' or 'listwise'")
+    if missing == "listwise":
+        ann = ann._take(complete[ann.item])
     pairs = stats.all_pairs(ann.n_annotators)
     t = stats.pair_contingencies(ann, pairs)
     shared = t.sum(axis=(1, 2))
@@ -118,5 +132,5 @@ def pairwise(data, measure="cohen_kappa", *, diagonal: float = np.nan,
     # attrs hold plain lists (pandas compares attrs when combining frames)
     frame.attrs["n_items"] = n_items.tolist()
     frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
-                             for k, v in kwargs.items()} | {"missing": "items both rated"}
+                             for k, v in kwargs.items()} | {"missing": missing}
     return frame
