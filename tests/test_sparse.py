@@ -359,14 +359,15 @@ def test_random_sparsification_keeps_mean_spa_for_every_scheme():
 
 # ----------------------------------------------------------------- variance curves
 def _reference_random_curve(x, tau, rounds, rng, class_probs):
-    """Figure 6/7 experiment by a plain loop over rounds: each annotation present with
-    probability τ (arrival time < τ), SPA per scheme by eq. 7 with the weights of §5."""
+    """Figure 6/7 experiment by a plain loop over rounds: each annotation (x ≥ 0)
+    present with probability τ (arrival time < τ), SPA per scheme by eq. 7 with the
+    weights of §5."""
     m = x.shape[1]
     out = {sc: [] for sc in SCHEMES}
     var_c = iaa.spa_item_variance(np.arange(m + 1), class_probs=class_probs)
     var_u = iaa.spa_item_variance(np.arange(m + 1), n_classes=3)
     for _ in range(rounds):
-        present = rng.random(x.shape) < tau
+        present = (rng.random(x.shape) < tau) & (x >= 0)
         counts = np.stack([((x == k) & present).sum(axis=1) for k in range(3)], axis=1)
         n = counts.sum(axis=1)
         ok = n >= 2
@@ -438,3 +439,61 @@ def test_variance_curve_errors():
         iaa.spa_variance_curve(ok, ["flat"], n_rounds=10, seed=0, mode="sometimes")
     with pytest.raises(AgreementError, match="schemes"):
         iaa.spa_variance_curve(ok, ["edge"], n_rounds=10, seed=0)
+
+
+def test_variance_curve_random_mode_on_sparse_data():
+    # items with 2 … 7 annotations (and some with 1, never usable): groups of unequal m
+    rng = np.random.default_rng(21)
+    x = random_complete(rng, 40, 7, [0.6, 0.3, 0.1])
+    x[rng.random(x.shape) < 0.4] = -1
+    data = Annotations.from_long(pd.DataFrame(
+        {"item": np.nonzero(x >= 0)[0], "annotator": np.nonzero(x >= 0)[1],
+         "label": x[x >= 0]}), categories=[0, 1, 2])
+    shares = np.bincount(x[x >= 0], minlength=3) / (x >= 0).sum()
+    curve = iaa.spa_variance_curve(data, SCHEMES, n_rounds=4000, seed=9, n_points=4)
+    ref = _reference_random_curve(x, 0.75, 2000, np.random.default_rng(10), shares)
+    at = curve[curve["fraction"] == 0.75].set_index("scheme")
+    for sc in SCHEMES:
+        mean, var = ref[sc]
+        assert at.loc[sc, "variance"] == pytest.approx(var, rel=0.2), sc   # rel. SE ≈ 4%
+        se = np.sqrt(var / 2000 + at.loc[sc, "variance"] / at.loc[sc, "n_rounds"])
+        assert abs(at.loc[sc, "mean"] - mean) < 4 * se, sc
+    # τ = 1: the data as given, SPA exactly as sparse_agreement computes it (eq. 7)
+    end = curve[curve["fraction"] == 1.0].set_index("scheme")
+    for sc in SCHEMES:
+        assert end.loc[sc, "mean"] == pytest.approx(
+            iaa.sparse_agreement(data, sc).value, rel=1e-12), sc
+
+
+def test_variance_curve_per_item_mode_many_annotations():
+    # m = 10 > 8 takes the sorting-network path for random orders; m = 3 the table path.
+    # Every a-subset is uniform, so the mean SPA at each (a, t) is the mean of the
+    # items' complete agreements P_i over the items with m_i ≥ a (§4.1, eq. 14).
+    rng = np.random.default_rng(30)
+    x = random_complete(rng, 16, 10, [0.5, 0.3, 0.2])
+    x[8:, 3:] = -1                                            # items 8–15: 3 annotations
+    data = Annotations.from_long(pd.DataFrame(
+        {"item": np.nonzero(x >= 0)[0], "annotator": np.nonzero(x >= 0)[1],
+         "label": x[x >= 0]}), categories=[0, 1, 2])
+    counts = np.stack([(x == k).sum(axis=1) for k in range(3)], axis=1)
+    n = counts.sum(axis=1)
+    p_i = (counts * (counts - 1)).sum(axis=1) / (n * (n - 1))
+    curve = iaa.spa_variance_curve(data, ["flat"], n_rounds=3000, seed=2,
+                                   mode="per_item", n_points=3)
+    for _, row in curve.iterrows():
+        target = p_i[n >= row["annotations_per_item"]].mean()
+        se = np.sqrt(row["variance"] / row["n_rounds"])
+        assert abs(row["mean"] - target) <= 4 * se + 1e-12, row.to_dict()
+    assert set(curve["annotations_per_item"]) == set(range(2, 11))
+    full = curve[(curve["annotations_per_item"] == 10) & (curve["n_items"] == 8)].iloc[0]
+    assert full["mean"] == pytest.approx(p_i[:8].mean(), rel=1e-12)
+
+
+def test_sorting_network_sorts_every_column():
+    from iaa_widgets.measures.sparse_curves import _sort_columns
+    rng = np.random.default_rng(0)
+    for m in (2, 3, 6, 9, 12):
+        x = rng.integers(0, 50, size=(m, 7, 11))
+        expected = np.sort(x, axis=0)                       # numpy's sort as reference
+        _sort_columns(x)
+        np.testing.assert_array_equal(x, expected)
