@@ -349,14 +349,16 @@ def _check_no_nan(labels: pd.Series, name: str, index) -> None:
 
 
 def _dense_ints(values: np.ndarray):
-    """(lowest value, which values of the range occur) for integers in a compact range,
-    else None: distinct values by one bincount instead of a hash table."""
+    """(values − lowest, which values of the range occur, the distinct values) for
+    integers in a compact range, else None: one bincount instead of a hash table."""
     if values.dtype.kind not in "iu" or len(values) == 0:
         return None
     lo, hi = int(values.min()), int(values.max())
     if hi - lo > 4 * len(values) + 1024:
         return None
-    return lo, np.bincount(values - lo, minlength=hi - lo + 1) > 0
+    shifted = values - lo
+    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
 
 
 def _factorize(values: np.ndarray):
@@ -365,36 +367,51 @@ def _factorize(values: np.ndarray):
     look-up table instead of hashing."""
     dense = _dense_ints(values)
     if dense is not None:
-        lo, present = dense
-        codes = (np.cumsum(present) - 1)[values - lo]
-        # first appearances increase iff every code exceeds the running maximum by ≤ 1
-        if codes[0] == 0 and np.all(codes[1:] <= np.maximum.accumulate(codes)[:-1] + 1):
-            return codes, (lo + np.flatnonzero(present)).astype(values.dtype)
+        shifted, present, uniques = dense
+        codes = (np.cumsum(present) - 1)[shifted]
+        # first appearances increase if the ids are sorted, or, generally, iff every code
+        # exceeds the running maximum before it by at most 1
+        if np.all(values[1:] >= values[:-1]) or (codes[0] == 0 and np.all(
+                codes[1:] <= np.maximum.accumulate(codes)[:-1] + 1)):
+            return codes, uniques
     if values.dtype == object and len(values):
         # hash the object pointers (ints: fast), then the few distinct objects (equal
         # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
-        ptr_codes, _ = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
-        firsts = np.flatnonzero(np.diff(np.maximum.accumulate(ptr_codes), prepend=-1))
-        value_codes, uniques = pd.factorize(values[firsts])
+        ptr_codes, ptrs = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
+        value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
         return value_codes[ptr_codes], uniques
     return pd.factorize(values)
 
 
+def _first_positions(codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """Where each code first appears, for codes numbered in order of first appearance:
+    found in a growing prefix (few distinct values show up early), else by one scan."""
+    length = 1 << 12
+    while length < len(codes):
+        found, where = np.unique(codes[:length], return_index=True)
+        if len(found) == n_codes:
+            return where
+        length <<= 3
+    return np.flatnonzero(np.diff(np.maximum.accumulate(codes), prepend=-1))
+
+
 def _label_codes(labels: pd.Series, categories, name: str, index):
     """The declared categories and each label's code, from one pass over the labels."""
+    dense = None
     if isinstance(labels.dtype, pd.CategoricalDtype):
         value_codes, uniques = labels.cat.codes.to_numpy(), labels.cat.categories
     else:
-        values = labels.to_numpy()
-        dense = _dense_ints(values)
-        if dense is not None:
-            lo, present = dense
-            value_codes = (np.cumsum(present) - 1)[values - lo]
-            uniques = (lo + np.flatnonzero(present)).astype(values.dtype)
+        dense = _dense_ints(labels.to_numpy())
+        if dense is None:
+            value_codes, uniques = _factorize(labels.to_numpy())
         else:
-            value_codes, uniques = _factorize(values)
+            value_codes, present, uniques = dense  # codes into the value range
     cats = _declared_categories(labels, categories, uniques)
-    codes = cats.get_indexer(uniques)[value_codes]  # look up each distinct label once
+    lookup = cats.get_indexer(uniques)  # each distinct label looked up once
+    if dense is not None:  # spread over the value range
+        lookup = np.where(present, 0, -1).astype(np.intp)
+        lookup[present] = cats.get_indexer(uniques)
+    codes = lookup[value_codes]
     bad = np.flatnonzero(codes < 0)
     if len(bad):
         values = pd.unique(labels.to_numpy()[bad])[:5].tolist()

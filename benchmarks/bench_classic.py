@@ -1,0 +1,204 @@
+"""The classic coefficients against peer libraries, all from the same tidy DataFrame.
+
+Sizes: 5 raters × 1e3 items, 5 × 1e5 and 10 × 1e6, 10 % of ratings missing, 5
+categories; item ids are integers, annotator names strings, labels integers 1–5 (the
+krippendorff package needs numeric values). Every timing starts from the tidy table and
+includes each library's own reshaping (pivot, crosstab, triples). Peers:
+krippendorff, statsmodels, nltk, irrCAC. A peer whose time, extrapolated linearly from
+the previous size, would exceed ``--budget`` seconds is skipped and the output says so.
+
+Goals (issue 2), nominal α at 10 × 1e6 from the tidy table: ≥ 10× faster than the
+krippendorff package including its pivot; our core (α from Annotations) within 3× of a
+bare ``np.bincount`` over the codes (``np.bincount(item * K + label)``, the item ×
+category table and nothing more). Peak memory of α on 1e7 ratings is measured in a
+fresh subprocess (ru_maxrss), beside the krippendorff package's.
+
+    PYTHONPATH=. python benchmarks/bench_classic.py [--quick] [--budget 60]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+import iaa_widgets as iaa
+
+K = 5
+
+
+def make_tidy(n_raters: int, n_items: int, missing: float = 0.1, seed: int = 0) -> pd.DataFrame:
+    """Ratings that agree more than chance: each item has a true class that each rater
+    reports with probability 0.7, else a uniformly random class."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, K + 1, n_items)
+    x = np.where(rng.random((n_items, n_raters)) < 0.7, truth[:, None],
+                 rng.integers(1, K + 1, (n_items, n_raters)))
+    rows, cols = np.nonzero(rng.random((n_items, n_raters)) >= missing)
+    names = np.array([f"rater_{j}" for j in range(n_raters)], dtype=object)
+    return pd.DataFrame({"item": rows, "annotator": names[cols], "label": x[rows, cols]})
+
+
+def timed(fn, repeat: int):
+    best, out = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+# ------------------------------------------------------------------ peers
+def wide(df):  # items × raters, NaN missing (what most peers take)
+    return df.pivot(index="item", columns="annotator", values="label")
+
+
+def kripp_alpha(df):
+    import krippendorff
+    return krippendorff.alpha(reliability_data=wide(df).to_numpy(dtype=float).T,
+                              level_of_measurement="nominal")
+
+
+def nltk_task(df):
+    from nltk.metrics.agreement import AnnotationTask
+    return AnnotationTask([(a, i, v) for i, a, v in
+                           zip(df["item"].tolist(), df["annotator"].tolist(),
+                               df["label"].tolist())])
+
+
+def irr_cac(df):
+    from irrCAC.raw import CAC
+    return CAC(wide(df))
+
+
+def sm_fleiss(df):
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+    complete = wide(df).dropna().to_numpy(dtype=int)  # listwise, as ours
+    return fleiss_kappa(aggregate_raters(complete)[0])
+
+
+def two(df):
+    first = sorted(df["annotator"].unique())[:2]
+    return df[df["annotator"].isin(first)]
+
+
+def two_complete(df):  # nltk's kappa needs every item rated by both
+    d = two(df)
+    return d[d.groupby("item")["item"].transform("size") == 2]
+
+
+def sm_cohen(df):
+    from statsmodels.stats.inter_rater import cohens_kappa
+    w = wide(two(df)).dropna()
+    table = pd.crosstab(w.iloc[:, 0], w.iloc[:, 1]).reindex(
+        index=range(1, K + 1), columns=range(1, K + 1), fill_value=0)
+    return cohens_kappa(table.to_numpy()).kappa
+
+
+MEASURES = {
+    "alpha nominal": {
+        "ours": lambda df: iaa.krippendorff_alpha(df).value,
+        "krippendorff": kripp_alpha,
+        "nltk": lambda df: nltk_task(df).alpha(),
+        "irrCAC": lambda df: float(irr_cac(df).krippendorff()["est"]["coefficient_value"]),
+    },
+    "Fleiss kappa": {
+        "ours": lambda df: iaa.fleiss_kappa(df).value,
+        "statsmodels": sm_fleiss,
+        "irrCAC": lambda df: float(irr_cac(df).fleiss()["est"]["coefficient_value"]),
+    },
+    "Cohen kappa (2 raters)": {
+        "ours": lambda df: iaa.cohen_kappa(two(df), missing="listwise").value,
+        "statsmodels": sm_cohen,
+        "nltk": lambda df: nltk_task(two_complete(df)).kappa(),
+    },
+}
+
+
+# ------------------------------------------------------------------ memory
+def peak_memory(who: str, n_raters: int, n_items: int) -> dict:
+    """Peak RSS of one α run on a fresh interpreter (the child prints JSON)."""
+    out = subprocess.run([sys.executable, __file__, "--memory-child", who, str(n_raters),
+                          str(n_items)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def memory_child(who: str, n_raters: int, n_items: int) -> None:
+    def rss_mb():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+    df = make_tidy(n_raters, n_items, missing=0.0)
+    base = rss_mb()
+    if who == "ours":
+        for metric in ("nominal", "ordinal", "interval", "ratio"):
+            iaa.krippendorff_alpha(df, metric)
+    else:
+        kripp_alpha(df)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"who": who, "ratings": len(df), "table_mb": round(base),
+                      "peak_mb": round(peak)}))
+
+
+# ------------------------------------------------------------------ main
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="the two small sizes only")
+    ap.add_argument("--budget", type=float, default=60.0,
+                    help="skip a peer whose extrapolated time exceeds this many seconds")
+    ap.add_argument("--memory-child", nargs=3, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.memory_child:
+        memory_child(args.memory_child[0], int(args.memory_child[1]),
+                     int(args.memory_child[2]))
+        return
+    sizes = [(5, 1_000), (5, 100_000)] + ([] if args.quick else [(10, 1_000_000)])
+    with open("/proc/loadavg") as f:
+        print(f"load average at start: {f.read().split()[:3]}")
+    last: dict[tuple[str, str], tuple[int, float]] = {}
+    for n_raters, n_items in sizes:
+        df = make_tidy(n_raters, n_items)
+        repeat = 5 if len(df) < 1e5 else (3 if len(df) < 1e6 else 1)
+        print(f"\n== {n_raters} raters × {n_items:,} items, {len(df):,} ratings "
+              f"(10 % missing), {K} categories; best of {repeat}")
+        for measure, peers in MEASURES.items():
+            t_ours, v_ours = timed(lambda: peers["ours"](df), repeat)
+            print(f"  {measure:<24} ours {t_ours:9.4f} s   value {v_ours:.6f}")
+            for peer, fn in peers.items():
+                if peer == "ours":
+                    continue
+                prev = last.get((measure, peer))
+                guess = None if prev is None else prev[1] * len(df) / prev[0]
+                if guess is not None and guess > args.budget:
+                    print(f"  {'':<24} {peer:<12} skipped: ~{guess:,.0f} s extrapolated from "
+                          f"{prev[0]:,} ratings (budget {args.budget:.0f} s)")
+                    last[(measure, peer)] = (len(df), guess)
+                    continue
+                t, v = timed(lambda: fn(df), repeat if len(df) < 1e6 else 1)
+                last[(measure, peer)] = (len(df), t)
+                print(f"  {'':<24} {peer:<12} {t:9.4f} s   value {v:.6f}   "
+                      f"ours is {t / t_ours:7.1f}× faster")
+        if n_items == 1_000_000:
+            ann = iaa.Annotations.from_long(df)
+            t_core, _ = timed(lambda: iaa.krippendorff_alpha(ann), 3)
+            t_bin, _ = timed(lambda: np.bincount(ann.item * ann.n_categories + ann.label,
+                                                 minlength=ann.n_items * ann.n_categories), 3)
+            t_load, _ = timed(lambda: iaa.Annotations.from_long(df), 1)
+            print(f"  core: α from Annotations {t_core:.4f} s, bare np.bincount over the codes "
+                  f"{t_bin:.4f} s → {t_core / t_bin:.2f}× (goal ≤ 3×); "
+                  f"loading (from_long) {t_load:.4f} s")
+    if not args.quick:
+        print("\n== peak memory, 10 raters × 1e6 items (1e7 ratings), fresh subprocess")
+        for who in ("ours", "krippendorff"):
+            m = peak_memory(who, 10, 1_000_000)
+            what = "α, all four metrics" if who == "ours" else "α nominal incl. pivot"
+            print(f"  {who:<12} {what:<24} peak RSS {m['peak_mb']:,} MB "
+                  f"(tidy table alone {m['table_mb']:,} MB; goal < 2048 MB)")
+
+
+if __name__ == "__main__":
+    main()

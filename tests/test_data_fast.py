@@ -1,0 +1,67 @@
+"""The loaders' fast paths give exactly what the plain pandas ways give."""
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from iaa_widgets import AgreementError, Annotations
+from iaa_widgets.data import _factorize
+
+
+def same_as_pandas(values):
+    codes, uniques = _factorize(values)
+    ref_codes, ref_uniques = pd.factorize(values)  # the reference: order of first appearance
+    np.testing.assert_array_equal(codes, ref_codes)
+    assert list(uniques) == list(ref_uniques)
+
+
+@pytest.mark.parametrize("values", [
+    np.array([0, 0, 1, 1, 2, 5, 5]),               # sorted ids
+    np.array([5, 3, 5, 9, 3, -2]),                  # unsorted, negative: appearance order
+    np.array([1, 0, 1, 2]),                         # dense but first appearances not sorted
+    np.array([10**12, 1, 10**12]),                  # huge range: hashed
+    np.array([3, 3, 4], dtype=np.int32),
+    np.array([2.5, 1.0, 2.5]),
+    np.array([True, False, True]),
+])
+def test_factorize_numbers(values):
+    same_as_pandas(values)
+
+
+def test_factorize_objects():
+    # equal strings that are different objects merge; None and NaN are missing (−1)
+    a1, a2 = "".join(["ra", "ter"]), "".join(["rat", "er"])
+    assert a1 == a2 and a1 is not a2
+    same_as_pandas(np.array([a1, "b", a2, None, "b", np.nan, a2], dtype=object))
+    same_as_pandas(np.array([1, "x", 1.5, "x"], dtype=object))
+    # a value that first appears late (beyond the first prefixes searched)
+    late = np.array(["a"] * 40_000 + ["b"] + ["a"] * 10, dtype=object)
+    same_as_pandas(late)
+    many = np.array([f"item {i % 50_000}" for i in range(120_000)], dtype=object)
+    same_as_pandas(many)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-5, 30), min_size=1, max_size=60))
+def test_factorize_ints_property(xs):
+    same_as_pandas(np.array(xs))
+    same_as_pandas(np.array([f"v{x}" for x in xs], dtype=object))
+
+
+@pytest.mark.parametrize("n_items", [5, 2_000_000])  # dense bitmap check, and sorting
+def test_duplicates_found_on_both_paths(n_items):
+    # 2e6 items × 3 annotators with only 5 ratings: too sparse for the bitmap
+    df = pd.DataFrame({"item": [0, 0, 1, 1, n_items - 1], "annotator": list("abaab"),
+                       "label": [1, 2, 1, 2, 1]})
+    with pytest.raises(AgreementError, match=r"rated more than once at row\(s\) 2, 3"):
+        Annotations.from_long(df)
+    ok = Annotations.from_long(df.drop(index=3))
+    assert ok.n_ratings == 4
+
+
+def test_integer_labels_with_declared_categories():
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": list("abab"), "label": [3, 1, 3, 7]})
+    ann = Annotations.from_long(df, categories=[7, 3, 1, 0])
+    np.testing.assert_array_equal(ann.label, [1, 2, 1, 0])
+    with pytest.raises(AgreementError, match=r"label\(s\) \[7\] outside the declared"):
+        Annotations.from_long(df, categories=[1, 3])
