@@ -278,7 +278,7 @@ tables = st.integers(0, 10**6).map(lambda s: random_table(np.random.default_rng(
 @settings(max_examples=30, deadline=None)
 @given(df=tables)
 def test_symmetric_between_annotators(df):
-    swapped = df.iloc[::-1]  # B now appears first, so the pair is (B, A)
+    swapped = df.iloc[::-1].copy()  # B now appears first, so the pair is (B, A)
     x, y = iaa.augmented_kappa_sweep(df), iaa.augmented_kappa_sweep(swapped)
     np.testing.assert_allclose(x.curve[["kappa", "p_a", "p_e"]], y.curve[["kappa", "p_a", "p_e"]],
                                rtol=0, atol=1e-12)
@@ -373,3 +373,32 @@ def test_case_notation_with_more_annotators(n_annotators):
                       columns=["item", "annotator", "label"])
     items = iaa.augmented_kappa_sweep(df).items.set_index("item")
     assert items["case"].astype(str).to_dict() == expected
+
+
+def test_sweep_views_match_direct_computation():
+    df, _ = random_table(np.random.default_rng(12), n_items=40, n_annotators=3, p_missing=0.2)
+    sweep = iaa.augmented_kappa_sweep(df)
+    pair_curves = sweep.pair_curves(ps=[0.5, 0.83, 1.0])
+    assert len(pair_curves) == 3 * 3  # 3 pairs × 3 values of p
+    for p in (0.5, 0.83, 1.0):
+        direct = iaa.augmented_kappa(df, p=p)
+        at = sweep.at(p)
+        for field in ("value", "observed", "expected"):
+            assert abs(getattr(at, field) - getattr(direct, field)) < 1e-12
+        assert at.excluded == direct.excluded and at.params == {"p": p}
+        here = pair_curves[pair_curves["p"] == p]
+        for col in ("kappa", "p_a", "p_e"):
+            np.testing.assert_allclose(here[col], direct.pairs[col], rtol=0, atol=1e-12)
+    # all items at once, one item, one p: the same numbers
+    curves = sweep.item_curves()
+    assert curves.shape == (sweep.n_items, 51)
+    some = list(sweep.items["item"].iloc[[3, 0, 3]])
+    np.testing.assert_allclose(sweep.item_curves(some, ps=[0.6, 0.9]),
+                               curves.loc[some, [0.6, 0.9]], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(sweep.item_curve(some[0])["kappa"], curves.loc[some[0]],
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(sweep.item_kappa(0.6), curves[0.6], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(curves[0.5], sweep.items["kappa_0.5"], rtol=0, atol=1e-12)
+    assert sweep.item_curves([]).shape == (0, 51)
+    with pytest.raises(AgreementError, match="unknown item"):
+        sweep.item_curves(["nope"])

@@ -296,8 +296,9 @@ class AugmentedSweepResult:
     ``items``: item, ``kappa_0.5``, ``kappa_1.0``, ``case`` (§4 notation), ``class``
     (see :data:`ITEM_CLASSES`). ``pairs``: per annotator pair N, ``n_left_out`` and the
     quadratic coefficients of p(A) (``p_a_c0`` + ``p_a_c1``·p + ``p_a_c2``·p²) and p(E).
-    :meth:`item_curve` and :meth:`item_kappa` evaluate κ_x at any p from the stored
-    coefficients.
+    From the stored coefficients, at any p: :meth:`at` (the corpus values),
+    :meth:`pair_curves`, :meth:`item_curves`, :meth:`item_curve` and :meth:`item_kappa`
+    (κ_x, cheap enough for a slider).
     """
 
     curve: pd.DataFrame
@@ -324,27 +325,73 @@ class AugmentedSweepResult:
         x = _powers(ps)
         return _kappa(self._q[:, rows].T @ x, (self._pe.T @ x)[self._term_pair[rows]])
 
-    def item_kappa(self, p: float) -> pd.Series:
-        """κ_x at ``p`` for every item (averaged over the pairs that rated it)."""
+    def _grid(self, ps) -> np.ndarray:
+        return self.curve["p"].to_numpy() if ps is None else _check_p(ps)
+
+    def _pair_curves(self, ps: np.ndarray):
+        cols = self.pairs
+        pa = cols[["p_a_c0", "p_a_c1", "p_a_c2"]].to_numpy().T
+        return _pair_curves(pa, self._pe, ps)
+
+    def at(self, p: float) -> AgreementResult:
+        """κ′, p(A) and p(E) at one p, from the closed form (pair averages)."""
         if np.ndim(p) != 0:
-            raise AgreementError("item_kappa takes one p; use item_curve for a curve")
-        k = self._term_kappa(slice(None), _check_p(p))[:, 0]
-        n = len(self._item_names)
-        counts = np.bincount(self._term_item, minlength=n)
-        kept = counts > 0
-        sums = np.bincount(self._term_item, k, minlength=n)
-        return pd.Series(sums[kept] / counts[kept], index=self.items["item"], name="kappa")
+            raise AgreementError("at takes one p; pass a grid to augmented_kappa_sweep")
+        grid = _check_p(p)
+        p_a, p_e, kappa = self._pair_curves(grid)
+        n = self.pairs["n_items"].to_numpy()
+        return AgreementResult(
+            measure="augmented kappa", value=float(_pair_average(kappa, n)[0]),
+            observed=float(_pair_average(p_a, n)[0]),
+            expected=float(_pair_average(p_e, n)[0]), n_items=self.n_items,
+            n_annotators=self.n_annotators, n_ratings=self.n_ratings,
+            excluded=self.excluded, params={"p": float(grid[0])}, note=_note(kappa[n > 0]))
+
+    def pair_curves(self, ps=None) -> pd.DataFrame:
+        """Every annotator pair's curve (long): annotator_a, annotator_b, p, kappa, p_a, p_e."""
+        grid = self._grid(ps)
+        p_a, p_e, kappa = self._pair_curves(grid)
+        reps = len(grid)
+        return pd.DataFrame({"annotator_a": np.repeat(self.pairs["annotator_a"].to_numpy(), reps),
+                             "annotator_b": np.repeat(self.pairs["annotator_b"].to_numpy(), reps),
+                             "p": np.tile(grid, len(self.pairs)), "kappa": kappa.ravel(),
+                             "p_a": p_a.ravel(), "p_e": p_e.ravel()})
+
+    def item_curves(self, items=None, ps=None) -> pd.DataFrame:
+        """κ_x(p) of ``items`` (default: all kept items) over ``ps`` (default: the sweep's
+        grid), averaged over the pairs that rated each item: items × p."""
+        grid = self._grid(ps)
+        if items is None:
+            items = self.items["item"]
+        items = list(items)
+        codes = self._item_names.get_indexer(items)
+        if np.any(codes < 0):
+            unknown = [i for i, c in zip(items, codes) if c < 0][:5]
+            raise AgreementError(f"unknown item(s) {unknown!r}")
+        lo = np.searchsorted(self._term_item, codes)            # terms are item-sorted
+        counts = np.searchsorted(self._term_item, codes + 1) - lo
+        if np.any(counts == 0):
+            lone = [i for i, c in zip(items, counts) if c == 0][:5]
+            raise AgreementError(f"item(s) {lone!r} are rated by fewer than two annotators")
+        starts = np.cumsum(counts) - counts
+        if len(items) == 0:
+            return pd.DataFrame(index=pd.Index([], name="item"), columns=pd.Index(grid, name="p"),
+                                dtype=float)
+        rows = np.repeat(lo - starts, counts) + np.arange(counts.sum())
+        sums = np.add.reduceat(self._term_kappa(rows, grid), starts, axis=0)
+        return pd.DataFrame(sums / counts[:, None], index=pd.Index(items, name="item"),
+                            columns=pd.Index(grid, name="p"))
 
     def item_curve(self, item, ps=None) -> pd.DataFrame:
         """κ_x(p) of one item over ``ps`` (default: the sweep's grid): columns p, kappa."""
-        ps = self.curve["p"].to_numpy() if ps is None else _check_p(ps)
-        if item not in self._item_names:
-            raise AgreementError(f"unknown item {item!r}")
-        code = self._item_names.get_loc(item)
-        lo, hi = np.searchsorted(self._term_item, [code, code + 1])
-        if lo == hi:
-            raise AgreementError(f"item {item!r} is rated by fewer than two annotators")
-        return pd.DataFrame({"p": ps, "kappa": self._term_kappa(slice(lo, hi), ps).mean(0)})
+        row = self.item_curves([item], ps).iloc[0]
+        return pd.DataFrame({"p": row.index.to_numpy(), "kappa": row.to_numpy()})
+
+    def item_kappa(self, p: float) -> pd.Series:
+        """κ_x at one ``p`` for every kept item (averaged over the pairs that rated it)."""
+        if np.ndim(p) != 0:
+            raise AgreementError("item_kappa takes one p; use item_curves for curves")
+        return self.item_curves(ps=[p]).iloc[:, 0].rename("kappa")
 
     def to_frame(self) -> pd.DataFrame:
         """The corpus curve: p, kappa, p_a, p_e."""
@@ -368,6 +415,13 @@ class AugmentedSweepResult:
         k = self.curve["kappa"].to_numpy()
         return (f"AugmentedSweepResult({len(k)} values of p, κ′ from {k[0]:.4f} to "
                 f"{k[-1]:.4f}, n_items={self.n_items})")
+
+
+def _pair_curves(pa: np.ndarray, pe: np.ndarray, ps: np.ndarray):
+    """p(A), p(E) and κ′ of every pair at every p from the (3, P) coefficients: (P, G)."""
+    x = _powers(ps)
+    p_a, p_e = pa.T @ x, pe.T @ x
+    return p_a, p_e, _kappa(p_a, p_e)
 
 
 def _classes(k05: np.ndarray, k1: np.ndarray, delta: float, tau: float) -> pd.Categorical:
@@ -436,9 +490,7 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
         fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None]  # Freq_A (§5.2), (2, P, K)
         fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None]
     pe = _poly_mul(fa, fb).sum(axis=2)                             # p(E) = Σ Freq_A Freq_B
-    x = _powers(grid)
-    p_a, p_e = pa.T @ x, pe.T @ x                                  # (P, G)
-    kappa = _kappa(p_a, p_e)
+    p_a, p_e, kappa = _pair_curves(pa, pe, grid)
     curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, t.n),
                           "p_a": _pair_average(p_a, t.n), "p_e": _pair_average(p_e, t.n)})
     ends = _powers(np.array([0.5, 1.0]))
