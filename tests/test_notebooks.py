@@ -18,6 +18,10 @@ QUOTING = {"01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb",
            "05_labelers_and_reviewers.ipynb"}
 
 
+def test_every_notebook_of_the_tour_is_there():
+    assert "00_tour.ipynb" in NAMES and QUOTING <= set(NAMES)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NAMES)
 def test_committed_without_outputs_or_widget_state(path):
     nb = nbformat.read(path, as_version=4)
