@@ -273,12 +273,15 @@ def test_class_thresholds_are_parameters():
 # ------------------------------------------------------------ properties
 tables = st.integers(0, 10**6).map(lambda s: random_table(np.random.default_rng(s),
                                                           n_items=25, k=4)[0])
+several = st.tuples(st.integers(0, 10**6), st.integers(2, 4)).map(
+    lambda a: random_table(np.random.default_rng(a[0]), n_items=25, n_annotators=a[1], k=4,
+                           p_missing=0.15)[0])
 
 
 @settings(max_examples=30, deadline=None)
-@given(df=tables)
+@given(df=several)
 def test_symmetric_between_annotators(df):
-    swapped = df.iloc[::-1].copy()  # B now appears first, so the pair is (B, A)
+    swapped = df.iloc[::-1].copy()  # annotators now appear in reverse order: (B, A)
     x, y = iaa.augmented_kappa_sweep(df), iaa.augmented_kappa_sweep(swapped)
     np.testing.assert_allclose(x.curve[["kappa", "p_a", "p_e"]], y.curve[["kappa", "p_a", "p_e"]],
                                rtol=0, atol=1e-12)
@@ -402,3 +405,14 @@ def test_sweep_views_match_direct_computation():
     assert sweep.item_curves([]).shape == (0, 51)
     with pytest.raises(AgreementError, match="unknown item"):
         sweep.item_curves(["nope"])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_without_secondary_labels_the_curve_is_flat_cohen_kappa(seed):
+    # no secondary label: every weight is 1 whatever p (§5.1), so κ′(p) is Cohen's κ
+    table = np.random.default_rng(seed).integers(0, 6, size=(4, 4))
+    ann = Annotations.from_contingency(table)
+    first, second = ann.label_matrix().T
+    expected = cohen_kappa_score(first, second)  # scikit-learn, independent
+    np.testing.assert_allclose(iaa.augmented_kappa_sweep(ann).curve["kappa"], expected,
+                               rtol=0, atol=1e-12)
