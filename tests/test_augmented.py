@@ -359,8 +359,11 @@ def test_pair_without_shared_items_is_left_out_of_the_average():
     assert pairs.loc[("A", "C"), "n_items"] == 0 and np.isnan(pairs.loc[("A", "C"), "kappa"])
     valid = pairs.loc[[("A", "B"), ("B", "C")], "kappa"]
     assert res.value == pytest.approx(valid.mean(), abs=1e-15)
+    assert "1 annotator pair(s) share no item and are left out of the averages: (A, C)" \
+        in res.note
     sweep = iaa.augmented_kappa_sweep(df, ps=[0.6])
     assert sweep.curve["kappa"].iloc[0] == pytest.approx(res.value, abs=1e-12)
+    assert sweep.note == res.note == sweep.at(0.6).note
 
 
 @pytest.mark.parametrize("n_annotators", [3, 4])  # 3: lookup table of cases; 4: np.unique
@@ -389,6 +392,7 @@ def test_sweep_views_match_direct_computation():
         for field in ("value", "observed", "expected"):
             assert abs(getattr(at, field) - getattr(direct, field)) < 1e-12
         assert at.excluded == direct.excluded and at.params == {"p": p}
+        assert at.note == direct.note
         here = pair_curves[pair_curves["p"] == p]
         for col in ("kappa", "p_a", "p_e"):
             np.testing.assert_allclose(here[col], direct.pairs[col], rtol=0, atol=1e-12)

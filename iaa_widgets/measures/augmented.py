@@ -190,11 +190,20 @@ def _excluded(t: _Terms) -> dict:
     return {"rated by fewer than two annotators": n_out} if n_out else {}
 
 
-def _note(kappa_values) -> str:
-    if np.any(np.isnan(kappa_values)):
-        return ("κ′ is undefined (NaN) where p(E) = 1: both annotators of a pair put all "
-                "weight on one category")
-    return ""
+def _note(kappa: np.ndarray, pairs: pd.DataFrame) -> str:
+    """Say which pairs are left out of the averages and where κ′ is undefined."""
+    n = pairs["n_items"].to_numpy()
+    parts = []
+    if np.any(n == 0):
+        empty = pairs[n == 0]
+        names = ", ".join(f"({a}, {b})" for a, b in
+                          zip(empty["annotator_a"][:5], empty["annotator_b"][:5]))
+        parts.append(f"{len(empty)} annotator pair(s) share no item and are left out of the "
+                     f"averages: {names}{' …' if len(empty) > 5 else ''}.")
+    if np.any(np.isnan(kappa[n > 0])):
+        parts.append("κ′ is undefined (NaN) where p(E) = 1: both annotators of a pair put "
+                     "all weight on one category.")
+    return " ".join(parts)
 
 
 # ------------------------------------------------------------ one value of p
@@ -259,7 +268,7 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
         measure="augmented kappa", value=float(value),
         observed=float(_pair_average(p_a, t.n)), expected=float(_pair_average(p_e, t.n)),
         n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
-        excluded=_excluded(t), params={"p": p}, note=_note(kappa[t.n > 0]),
+        excluded=_excluded(t), params={"p": p}, note=_note(kappa, pairs),
         items=items, pairs=pairs, freq=freq)
 
 
@@ -345,7 +354,8 @@ class AugmentedSweepResult:
             observed=float(_pair_average(p_a, n)[0]),
             expected=float(_pair_average(p_e, n)[0]), n_items=self.n_items,
             n_annotators=self.n_annotators, n_ratings=self.n_ratings,
-            excluded=self.excluded, params={"p": float(grid[0])}, note=_note(kappa[n > 0]))
+            excluded=self.excluded, params={"p": float(grid[0])},
+            note=_note(kappa, self.pairs))
 
     def pair_curves(self, ps=None) -> pd.DataFrame:
         """Every annotator pair's curve (long): annotator_a, annotator_b, p, kappa, p_a, p_e."""
@@ -503,9 +513,10 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
                           "class": _classes(k_ends[:, 0], k_ends[:, 1], delta, tau)})
     coefs = {f"{name}_c{j}": c[j] for name, c in (("p_a", pa), ("p_e", pe))
              for j in range(3)}
+    pairs = _pairs_frame(ann, t).assign(**coefs)
     return AugmentedSweepResult(
-        curve=curve, items=items, pairs=_pairs_frame(ann, t).assign(**coefs),
+        curve=curve, items=items, pairs=pairs,
         n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
         excluded=_excluded(t), params={"delta": float(delta), "tau": float(tau)},
-        note=_note(kappa[t.n > 0]), _item_names=ann.items, _term_item=t.item,
+        note=_note(kappa, pairs), _item_names=ann.items, _term_item=t.item,
         _term_pair=t.pair, _q=q, _pe=pe)
