@@ -100,7 +100,7 @@ def _spa(data, weights, class_probs):
     """Shared core of sparse_agreement and sparse_kappa."""
     ann = as_annotations(data)
     counts = item_counts(ann)                                    # n_ic
-    n = counts.sum(axis=1)                                       # n_i
+    n = np.einsum("ic->i", counts)                               # n_i
     usable = n >= 2
     if not usable.any():
         raise AgreementError("no item has two or more annotations, so no pair of "
@@ -111,10 +111,10 @@ def _spa(data, weights, class_probs):
     total = k.sum()
     if total <= 0:
         raise AgreementError("the weights of all items with two or more annotations are 0")
-    pairs = (counts * (counts - 1)).sum(axis=1)                  # Σ_c n_ic(n_ic − 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_hat = np.where(usable, pairs / (n * (n - 1.0)), np.nan)  # eq. 7, P̂_i
-    value = float(k[usable] @ p_hat[usable] / total)             # eq. 7, P̄_spa
+    pairs = np.einsum("ic,ic->i", counts, counts) - n           # Σ_c n_ic(n_ic − 1)
+    p_hat = pairs / np.maximum(n * (n - 1.0), 1.0)               # eq. 7, P̂_i (0 if n_i < 2)
+    value = float(k @ p_hat / total)                             # eq. 7, P̄_spa (k = 0 if n_i < 2)
+    p_hat[~usable] = np.nan
     per_item = pd.DataFrame({"n_annotations": n, "agreement": p_hat, "weight": k,
                              "used": usable}, index=ann.items)
     info = dict(ann=ann, n=n, usable=usable, p=p, note=note, per_item=per_item,
