@@ -30,7 +30,7 @@ def test_fleiss_wikipedia_example():
 
 
 def test_fleiss_per_category_kappa_is_kappa_of_the_dichotomised_data():
-    # Fleiss (1971) eq. 11 κ_j equals Fleiss' κ of "category j vs the rest"
+    # Fleiss' (1971) category-wise κ_j equals Fleiss' κ of "category j vs the rest"
     # (statsmodels fleiss_kappa on the collapsed two-column table)
     from statsmodels.stats.inter_rater import fleiss_kappa
     table = np.array(FLEISS_EXAMPLE)

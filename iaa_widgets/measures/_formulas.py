@@ -96,7 +96,7 @@ def cohen_expected(t, w=None):
 def cohen_se(t, w=None):
     """Asymptotic standard errors of (weighted) κ: under the alternative (for the
     confidence interval) and under the null κ = 0 (for the test), Fleiss, Cohen &
-    Everitt (1969), eqs. 13 and 14. NaN where A_e = 1."""
+    Everitt (1969). NaN where A_e = 1."""
     p, n = _proportions(t)
     w = np.eye(p.shape[-1]) if w is None else w
     row, col = p.sum(axis=-1), p.sum(axis=-2)
@@ -107,10 +107,10 @@ def cohen_se(t, w=None):
     both = w_row[..., :, None] + w_col[..., None, :]
     k_ = kappa[..., None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        # eq. 13: var(κ̂) = [Σ p_ij (w_ij − (w̄_i· + w̄_·j)(1 − κ))² − (κ − A_e(1 − κ))²] / n(1 − A_e)²
+        # alternative: var(κ̂) = [Σ p_ij (w_ij − (w̄_i· + w̄_·j)(1 − κ))² − (κ − A_e(1 − κ))²] / n(1 − A_e)²
         alt = (np.sum(p * (w - both * (1 - k_)) ** 2, axis=(-2, -1))
                - (kappa - a_e * (1 - kappa)) ** 2) / (n * (1 - a_e) ** 2)
-        # eq. 14: var₀(κ̂) = [Σ p_i· p_·j (w_ij − (w̄_i· + w̄_·j))² − A_e²] / n(1 − A_e)²
+        # null κ = 0: var₀(κ̂) = [Σ p_i· p_·j (w_ij − (w̄_i· + w̄_·j))² − A_e²] / n(1 − A_e)²
         null = (np.sum(row[..., :, None] * col[..., None, :] * (w - both) ** 2, axis=(-2, -1))
                 - a_e ** 2) / (n * (1 - a_e) ** 2)
     return np.sqrt(np.maximum(alt, 0.0)), np.sqrt(np.maximum(null, 0.0))
@@ -119,7 +119,7 @@ def cohen_se(t, w=None):
 # ------------------------------------------------------- item × category counts
 def item_agreement(counts):
     """Per-item agreement Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)): the share of agreeing
-    ordered pairs of ratings (Fleiss 1971, eq. 2); items need m_i ≥ 2."""
+    ordered pairs of ratings (Fleiss 1971, P_i); items need m_i ≥ 2."""
     c = np.asarray(counts, dtype=float)
     m = c.sum(axis=-1)
     return np.sum(c * (c - 1), axis=-1) / (m * (m - 1))
@@ -127,12 +127,12 @@ def item_agreement(counts):
 
 def multi_observed(counts):
     """A'_o = mean_i of the per-item agreement (Fleiss 1971; Meyer, "Multiple Raters";
-    with unequal m_i, Gwet 2014 eq. 2.14)."""
+    with unequal m_i, Gwet 2014)."""
     return float(np.mean(item_agreement(counts)))
 
 
 def category_shares(counts):
-    """p_c = mean_i n_ic / m_i: the pooled category distribution (Fleiss 1971, eq. 1;
+    """p_c = mean_i n_ic / m_i: the pooled category distribution (Fleiss 1971, p_j;
     Gwet 2014 for unequal m_i); with m_i = m it is n_c / (nm)."""
     c = np.asarray(counts, dtype=float)
     return np.mean(c / c.sum(axis=1, keepdims=True), axis=0)
@@ -145,7 +145,9 @@ def fleiss_expected(counts):
 
 def fleiss_per_category(counts):
     """κ_c = 1 − mean_i[n_ic(m_i − n_ic) / (m_i(m_i − 1))] / (p_c q_c) (Fleiss 1971,
-    eq. 11); NaN where p_c q_c = 0 (a category used by nobody or by everyone)."""
+    category-wise κ_j; for unequal m_i under missing="available" each item's term is
+    scaled by its own m_i(m_i − 1), our extension); NaN where p_c q_c = 0 (a category
+    used by nobody or by everyone)."""
     c = np.asarray(counts, dtype=float)
     m = c.sum(axis=1, keepdims=True)
     p = category_shares(c)

@@ -142,8 +142,8 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     diagonal; rows are the first annotator's categories).
 
     ``se`` is the large-sample standard error under the alternative (Fleiss, Cohen &
-    Everitt 1969, eq. 13), used for the Wald interval ``ci``; ``params["se_null"]``
-    the one under κ = 0 (eq. 14), with ``z`` = κ / se_null and its two-sided
+    Everitt 1969), used for the Wald interval ``ci``; ``params["se_null"]``
+    the one under κ = 0, with ``z`` = κ / se_null and its two-sided
     ``p_value``. More annotators: ``annotators=(a, b)``, :func:`davies_fleiss_kappa`
     (multi-κ) or :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the
     items both rated) or "raise". Data from ``Annotations.from_counts`` is refused
@@ -179,7 +179,7 @@ def fleiss_kappa(data, *, missing: str = "listwise", annotators=None) -> Agreeme
     per-item share of agreeing rating pairs, A'_e = Σ_c p_c² with p_c the pooled share
     of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
 
-    ``per_category``: p_c and Fleiss' category-wise κ_c (1971, eq. 11; NaN where p_c
+    ``per_category``: p_c and Fleiss' category-wise κ_c (1971; NaN where p_c
     is 0 or 1). ``missing``: "listwise" (default; items rated by all, or by the most
     annotators any item has for count data), "available" (items rated at least
     twice; p_c = mean_i n_ic/m_i, Gwet 2014), or "raise".
