@@ -169,7 +169,8 @@ def test_weight_curves_figure4_inv_var_is_edges_for_every_c():
     for cur in curves:
         np.testing.assert_allclose(cur["inv_var"], cur["edges"], rtol=1e-12)
     # normalised: largest weight 1 (Figure 4 caption); n = 1 has weight 0 (§5.5)
-    cur = iaa.spa_weight_curves(10, ["annotations", "annotations_m1", "edges"])
+    cur = iaa.spa_weight_curves(10)          # defaults: Figure 4 top, inv_var with C = 2
+    assert list(cur.columns) == ["annotations", "annotations_m1", "edges", "inv_var"]
     assert (cur.max() == 1).all() and (cur.loc[1] == 0).all()
     assert cur.loc[5, "annotations"] == pytest.approx(0.5)       # 5/10
     assert cur.loc[5, "edges"] == pytest.approx(10 / 45)         # C(5,2)/C(10,2)
@@ -280,6 +281,7 @@ def test_degenerate_class_distribution_uses_annotations_limit():
     # data with one label only: every P̂_i = 1, so SPA is 1 under the default shares
     one = wide({"a": ["x", "x"], "b": ["x", "x"]})
     assert iaa.sparse_agreement(one, "inv_var_class").value == 1.0
+    assert "one category only" in iaa.sparse_agreement(one, "inv_var").note   # C = 1
     assert np.isnan(iaa.sparse_kappa(one).value)
 
 
@@ -298,6 +300,11 @@ def test_bad_weights_rejected():
         iaa.sparse_agreement(data, [1.0, -2.0])
     with pytest.raises(AgreementError, match="are 0"):
         iaa.sparse_agreement(data, [0.0, 0.0])
+    with pytest.raises(AgreementError, match="no entry for item"):
+        iaa.sparse_agreement(data, pd.Series([1.0], index=[0]))
+    r = iaa.sparse_agreement(data, pd.Series([3.0, 1.0], index=[1, 0]))   # by item name
+    assert list(r.per_item["weight"]) == [1.0, 3.0]
+    assert r.value == pytest.approx((1 * 1.0 + 3 * 0.0) / 4)             # P̂ = 1, 0
     with pytest.raises(AgreementError, match="unknown categories"):
         iaa.sparse_agreement(data, "inv_var_class", class_probs={"z": 1.0})
 
@@ -497,3 +504,28 @@ def test_sorting_network_sorts_every_column():
         expected = np.sort(x, axis=0)                       # numpy's sort as reference
         _sort_columns(x)
         np.testing.assert_array_equal(x, expected)
+
+
+# ----------------------------------------------------------------- properties
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([None, "a", "b", "c"]), min_size=4, max_size=4),
+                min_size=2, max_size=12),
+       st.sampled_from(SCHEMES))
+def test_spa_properties(rows, scheme):
+    # a probability; invariant under renaming categories and reordering items (eq. 7)
+    frame = pd.DataFrame(rows)
+    usable = frame.notna().sum(axis=1) >= 2
+    if not usable.any() or frame.notna().sum().gt(0).sum() < 2:
+        return
+    try:
+        data = Annotations.from_wide(frame)
+    except AgreementError:
+        return                                     # e.g. fewer than two annotators
+    value = iaa.sparse_agreement(data, scheme).value
+    assert -1e-12 <= value <= 1 + 1e-12
+    renamed = frame.replace({"a": "z", "b": "a", "c": "b"}).iloc[::-1]
+    other = iaa.sparse_agreement(Annotations.from_wide(renamed), scheme).value
+    assert other == pytest.approx(value, rel=1e-12, abs=1e-15)

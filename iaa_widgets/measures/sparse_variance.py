@@ -135,11 +135,12 @@ def spa_weight_curves(max_annotations: int, schemes: Sequence[str] = SPA_SCHEMES
                       n_classes: int | None = None, class_probs=None) -> pd.DataFrame:
     """Normalised weight curves (Figures 4 and 5): the weight of an item with
     n = 1 … ``max_annotations`` annotations under each scheme, divided by the
-    largest weight of that scheme. Rows are n; columns the schemes. "inv_var" needs
-    ``n_classes`` (its curve is the same for every C ≥ 2, §6.1), "inv_var_class"
-    needs ``class_probs``."""
+    largest weight of that scheme. Rows are n; columns the schemes. "inv_var" uses
+    ``n_classes`` (default 2, as in Figure 4; its curve is the same for every C ≥ 2),
+    "inv_var_class" needs ``class_probs``."""
     if isinstance(schemes, str):
         schemes = [schemes]
+    n_classes = 2 if n_classes is None else n_classes
     if int(max_annotations) != max_annotations or max_annotations < 2:
         raise AgreementError(f"max_annotations must be an integer ≥ 2, got {max_annotations!r}")
     n = np.arange(1, int(max_annotations) + 1)
