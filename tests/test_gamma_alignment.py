@@ -89,3 +89,17 @@ def test_candidates_never_scan_the_full_product():
     c = random_continuum(5, 200, seed=1)
     members, _ = candidate_alignments(c)
     assert len(members) < 100_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reduced_cost_solver_equals_mip_over_all_candidates(seed):
+    # reference: one HiGHS MIP over every candidate (no LP shortcut, no components),
+    # on observed and resampled continua (shuffles make fractional LPs likely)
+    from iaa_widgets.measures.gamma.alignment import _cover_matrix, _milp
+    from iaa_widgets.measures.gamma.sampling import shuffle_sample
+    c = random_continuum(4, 40, seed=seed)
+    for cc in [c] + [shuffle_sample(c, np.random.default_rng(seed * 10 + i)) for i in range(4)]:
+        members, weights = candidate_alignments(cc)
+        _, total = _milp(6 + weights, _cover_matrix(members))  # K = C(4, 2) = 6, Δ∅ = 1
+        assert best_alignment(cc).disorder == pytest.approx(total / 6 / (cc.n_units / 4),
+                                                            abs=1e-12)

@@ -261,22 +261,65 @@ def best_alignment(continuum: Continuum,
     return alignment_from_members(c, members[chosen], dis, len(members))
 
 
-def _solve_partition(members, cost, annotator):
-    """Exact set partition: min Σ cost·x, each unit covered once, x binary (HiGHS)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
+def _cover_matrix(members):
+    """Units × candidates 0/1 matrix (CSC) of a component's candidates."""
     from scipy.sparse import csc_matrix
 
     m, n = members.shape
-    rows_all = members.ravel()
-    real = rows_all >= 0
-    units, row = np.unique(rows_all[real], return_inverse=True)
+    flat = members.ravel()
+    real = flat >= 0
+    _, row = np.unique(flat[real], return_inverse=True)
     col = np.repeat(np.arange(m), n)[real]
-    A = csc_matrix((np.ones(len(row)), (row, col)), shape=(len(units), m))
-    res = milp(cost, constraints=LinearConstraint(A, 1, 1), integrality=np.ones(m),
-               bounds=Bounds(0, 1))
-    if res.status != 0 or res.x is None:
-        raise RuntimeError(f"the MIP solver failed on the alignment: {res.message}")
-    return np.flatnonzero(res.x > 0.5)
+    return csc_matrix((np.ones(len(row)), (row, col)), shape=(row.max() + 1, m))
+
+
+def _milp(cost, A):
+    """min cost·x subject to A x = 1, x binary (HiGHS branch and cut). HiGHS's
+    presolve in SciPy 1.12 can call a feasible set-partition model infeasible;
+    it is then solved again without presolve."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    for options in ({}, {"presolve": False}):
+        res = milp(cost, constraints=LinearConstraint(A, 1, 1),
+                   integrality=np.ones(len(cost)), bounds=Bounds(0, 1), options=options)
+        if res.status == 0 and res.x is not None:
+            return np.flatnonzero(res.x > 0.5), float(res.fun)
+    raise RuntimeError(f"the MIP solver failed on the alignment: {res.message}")
+
+
+def _solve_partition(members, cost, annotator):
+    """Exact set partition of one component: min Σ cost·x, A x = 1, x binary.
+
+    The LP relaxation (HiGHS dual simplex) gives a bound LB, duals y and reduced
+    costs rc = cost − Aᵀy ≥ 0; any partition using candidate S costs at least
+    LB + rc(S). An integral LP solution is optimal as it is. Otherwise the MIP
+    over the LP's support, the candidates with rc ≈ 0 and the lone units gives a
+    partition of cost UB, and the MIP is solved again over every candidate with
+    rc ≤ UB − LB if that adds any: reduced-cost fixing, exact.
+    """
+    from scipy.optimize import linprog
+
+    A = _cover_matrix(members)
+    tol = 1e-9 * max(1.0, float(np.abs(cost).max())) * A.shape[0]
+    lp = linprog(cost, A_eq=A, b_eq=np.ones(A.shape[0]), bounds=(0, None),
+                 method="highs-ds")
+    if lp.status != 0:
+        return _milp(cost, A)[0]
+    x, lower = lp.x, float(lp.fun)
+    if np.all((x < 1e-9) | (x > 1 - 1e-9)):
+        picked = np.flatnonzero(x > 0.5)
+        if (np.all(np.asarray(A[:, picked].sum(axis=1)).ravel() == 1)
+                and cost[picked].sum() <= lower + tol):
+            return picked
+    rc = cost - A.T @ lp.eqlin.marginals
+    size = np.diff(A.indptr)
+    core = np.flatnonzero((x > 1e-9) | (rc <= tol) | (size == 1))
+    picked, upper = _milp(cost[core], A[:, core])
+    wide = np.flatnonzero(rc <= upper - lower + tol)
+    if np.isin(wide, core).all():
+        return core[picked]
+    wide = np.union1d(wide, core)
+    return wide[_milp(cost[wide], A[:, wide])[0]]
 
 
 def _solve_pairs(members, cost, annotator):
