@@ -176,19 +176,21 @@ def _per_item_block(rng, groups, n_rounds, checkpoints, n_labels):
     parts = []
     for m, labels in groups.items():
         s = _same_before(_shuffled(rng, labels, n_rounds, n_labels))
-        agree = np.cumsum(s, axis=0, dtype=np.float64)          # A after q + 1 arrivals
-        a = np.arange(1, m_max + 1)[:, None, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p_hat = np.full((m_max,) + s.shape[1:], np.nan)
-            p_hat[:m] = agree / (a[:m] * (a[:m] - 1) / 2.0)     # P̂_i(a), eq. 1
+        p_hat = np.full((m_max,) + s.shape[1:], np.nan)         # row a − 1: P̂_i(a)
+        agree = np.zeros(s.shape[1:], np.int32)
+        for q in range(m):
+            agree += s[q]                                       # A after q + 1 arrivals
+            if q:
+                p_hat[q] = agree / (q * (q + 1) / 2.0)          # P̂_i(q + 1), eq. 1
         parts.append(p_hat)
-    p_hat = np.concatenate(parts, axis=2)                       # a × R × all items
+    p_hat = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)  # a × R × items
     order = np.broadcast_to(np.arange(p_hat.shape[2]), p_hat.shape[1:]).copy()
     rng.permuted(order, axis=1, out=order)                      # item order per round
     out = {}
     for a, ts in checkpoints.items():
         vals = np.take_along_axis(p_hat[a - 1], order, axis=1)
-        vals = vals[~np.isnan(vals)].reshape(n_rounds, -1)      # items with m_i ≥ a
+        if len(ts) and ts[-1] < vals.shape[1]:
+            vals = vals[~np.isnan(vals)].reshape(n_rounds, -1)  # items with m_i ≥ a
         seg = np.add.reduceat(vals, np.r_[0, ts[:-1]], axis=1)  # sums between checkpoints
         out[a] = np.cumsum(seg, axis=1) / ts
     return out
