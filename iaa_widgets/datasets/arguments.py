@@ -14,7 +14,7 @@ ARGUMENT_CATEGORIES = ("claim", "premise", "rebuttal")
 _CATEGORY_SHARE = np.array([.4, .45, .15])
 
 
-def argument_units(n_annotators: int = 3, n_units: int = 20, seed: int = 2015,
+def argument_units(n_annotators: int = 3, n_units: int = 30, seed: int = 2015,
                    miss: float = .1, relabel: float = .15, jitter: float = 3.0,
                    extra: float = 1.0) -> pd.DataFrame:
     """Argument units (claim, premise, rebuttal) placed by ``n_annotators`` on one text,
@@ -30,7 +30,7 @@ def argument_units(n_annotators: int = 3, n_units: int = 20, seed: int = 2015,
     number (mean ``extra``) of spurious units of random category. Units of one
     annotator may overlap, as in the γ papers.
 
-    The defaults (3 annotators × about 20 units) keep an exact γ fast enough for a
+    The defaults (3 annotators × about 30 units) keep an exact γ fast enough for a
     notebook.
     """
     check_count("n_annotators", n_annotators, 2, 26)
