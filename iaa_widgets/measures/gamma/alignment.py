@@ -86,17 +86,13 @@ def unitary_disorders(continuum: Continuum, members: np.ndarray,
     its C(n, 2) pairs, Δ∅ for a pair with an empty unit (2015, eq. 4)."""
     members = np.asarray(members)
     n = members.shape[1]
-    k = n * (n - 1) / 2
-    matrix = dissimilarity.category_matrix(continuum)
-    total = np.zeros(len(members))
-    for a in range(n):  # n(n−1)/2 vectorised column pairs
-        for b in range(a + 1, n):
-            u, v = members[:, a], members[:, b]
-            both = (u >= 0) & (v >= 0)
-            d = np.full(len(members), dissimilarity.delta_empty)
-            d[both] = dissimilarity.combined(continuum, u[both], v[both], matrix)
-            total += d
-    return total / k
+    a, b = np.triu_indices(n, 1)
+    u, v = members[:, a], members[:, b]  # m × C(n, 2) unit pairs
+    both = (u >= 0) & (v >= 0)
+    d = np.full(u.shape, float(dissimilarity.delta_empty))
+    d[both] = dissimilarity.combined(continuum, u[both], v[both],
+                                     dissimilarity.category_matrix(continuum))
+    return d.sum(axis=1) / len(a)
 
 
 def alignment_from_members(continuum: Continuum, members: np.ndarray,
@@ -184,12 +180,12 @@ def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity()):
         new_v = nbr[pos]
         new_m = members[rows].copy()
         new_e = excess[rows].copy()
-        for a in range(j):  # members of earlier annotators
-            has = new_m[:, a] >= 0
-            ww = np.zeros(len(rows))
-            ww[has] = dis.combined(c, new_m[has, a], new_v[has], matrix) - de
-            new_e[:, a] += ww
-            new_e[:, j] += ww
+        prev = new_m[:, :j]  # members of earlier annotators
+        r, col = np.nonzero(prev >= 0)
+        ww = np.zeros(prev.shape)
+        ww[r, col] = dis.combined(c, prev[r, col], new_v[r], matrix) - de
+        new_e[:, :j] += ww
+        new_e[:, j] += ww.sum(axis=1)
         new_m[:, j] = new_v
         real = new_m >= 0
         fut = np.where(real, future[np.where(real, new_m, 0), j], 0.0)
@@ -217,13 +213,14 @@ def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity()):
 def _pair_weights(c, dis, matrix, members):
     """m × n × n array of w(u, v) = d − Δ∅ between members (0 where empty)."""
     m, n = members.shape
+    a, b = np.triu_indices(n, 1)
+    u, v = members[:, a], members[:, b]
+    both = (u >= 0) & (v >= 0)
+    ww = np.zeros(u.shape)
+    ww[both] = dis.combined(c, u[both], v[both], matrix) - dis.delta_empty
     W = np.zeros((m, n, n))
-    for a in range(n):
-        for b in range(a + 1, n):
-            both = (members[:, a] >= 0) & (members[:, b] >= 0)
-            ww = dis.combined(c, members[both, a], members[both, b], matrix) - dis.delta_empty
-            W[both, a, b] = ww
-            W[both, b, a] = ww
+    W[:, a, b] = ww
+    W[:, b, a] = ww
     return W
 
 

@@ -58,15 +58,13 @@ def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissi
     matrix = dissimilarity.category_matrix(c)
     n_v = (members >= 0).sum(axis=1)
     value_w = np.where(n_v >= 2, 1.0 / np.maximum(n_v - 1, 1), 0.0)  # 1/(n_v − 1), §4.2.2
-    parts = []
-    for a in range(n):  # column pairs, vectorised over unitary alignments
-        for b in range(a + 1, n):
-            both = (members[:, a] >= 0) & (members[:, b] >= 0)
-            u, v = members[both, a], members[both, b]
-            conf = np.maximum(0.0, 1.0 - dissimilarity.positional(c, u, v))  # §4.2.3
-            parts.append((value_w[both] * conf, matrix[c.category[u], c.category[v]],
-                          c.category[u], c.category[v]))
-    w, d, cu, cv = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    a, b = np.triu_indices(n, 1)
+    row, pair = np.nonzero((members[:, a] >= 0) & (members[:, b] >= 0))  # real pairs
+    u, v = members[row, a[pair]], members[row, b[pair]]
+    conf = np.maximum(0.0, 1.0 - dissimilarity.positional(c, u, v))  # §4.2.3
+    w = value_w[row] * conf
+    d = matrix[c.category[u], c.category[v]]
+    cu, cv = c.category[u], c.category[v]
     num_k = np.bincount(cu, w * d, k) + np.bincount(cv, w * d * (cv != cu), k)
     den_k = np.bincount(cu, w, k) + np.bincount(cv, w * (cv != cu), k)
     return float(np.sum(w * d)), float(np.sum(w)), num_k, den_k
