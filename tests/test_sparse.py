@@ -211,7 +211,8 @@ def test_hand_example_every_scheme():
     assert r.value == pytest.approx(2 * (1 / 3) / 3)
     frame = r.per_item
     assert list(frame["n_annotations"]) == [3, 2, 1]
-    assert frame["agreement"].iloc[0] == pytest.approx(1 / 3) and np.isnan(frame["agreement"].iloc[2])
+    assert frame["agreement"].iloc[0] == pytest.approx(1 / 3)
+    assert np.isnan(frame["agreement"].iloc[2])
     assert list(frame["weight"]) == [2.0, 1.0, 0.0] and list(frame["used"]) == [True, True, False]
 
 

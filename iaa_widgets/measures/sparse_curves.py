@@ -233,7 +233,8 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     rng = np.random.default_rng(seed)
     per_round = sum(lab.size for lab in groups.values())
     block = max(1, min(int(n_rounds), _BLOCK_ELEMENTS // per_round))
-    sizes = [block] * (int(n_rounds) // block) + ([int(n_rounds) % block] if n_rounds % block else [])
+    sizes = [block] * (int(n_rounds) // block)
+    sizes += [int(n_rounds) % block] if n_rounds % block else []
     if mode == "random":
         p = _resolve_class_probs(class_probs, ann, item_counts(ann))
         w, h = _scheme_table(schemes, max(groups), ann.n_categories, p)
