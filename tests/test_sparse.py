@@ -284,6 +284,9 @@ def test_degenerate_class_distribution_uses_annotations_limit():
     assert iaa.sparse_agreement(one, "inv_var_class").value == 1.0
     assert "one category only" in iaa.sparse_agreement(one, "inv_var").note   # C = 1
     assert np.isnan(iaa.sparse_kappa(one).value)
+    curve = iaa.spa_variance_curve(data, ["inv_var_class"], n_rounds=20, seed=0,
+                                   n_points=2, class_probs=[1.0, 0.0])
+    assert "degenerate class distribution" in curve.attrs["notes"][0]
 
 
 def test_annotator_labelling_an_item_twice_raises():

@@ -111,12 +111,14 @@ def _shuffled(rng, labels: np.ndarray, n_rounds: int, n_labels: int) -> np.ndarr
 
 
 def _scheme_table(schemes, m_max, n_classes, p):
-    """w(n) for n = 0 … m_max + 1 per scheme (zero below 2) and h(n) = w(n)/C(n, 2)."""
+    """w(n) for n = 0 … m_max + 1 per scheme (zero below 2), h(n) = w(n)/C(n, 2), and
+    the notes of schemes that fell back to a limit (degenerate class distribution)."""
     n = np.arange(m_max + 2)
-    w = np.stack([spa_scheme_weights(sc, n, n_classes, p)[0] for sc in schemes], axis=1)
+    made = [spa_scheme_weights(sc, n, n_classes, p) for sc in schemes]
+    w = np.stack([weights for weights, _ in made], axis=1)
     pairs = n * (n - 1) / 2.0
     h = np.divide(w, pairs[:, None], out=np.zeros_like(w), where=pairs[:, None] > 0)
-    return w, h
+    return w, h, [note for _, note in made if note]
 
 
 def _states(m: int):
@@ -213,7 +215,8 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     ``schemes`` are names of §5 (arrays of weights are not meaningful under
     resampling). "inv_var_class" uses ``class_probs``, by default the class shares of
     all annotations of the full data, fixed across rounds. Figure 7 is the variance of
-    each scheme minus that of "flat" at equal ``fraction``. See the module docstring
+    each scheme minus that of "flat" at equal ``fraction``. ``attrs["notes"]`` names
+    schemes that used a limit (see :func:`sparse_agreement`). See the module docstring
     for the vectorised sampling scheme.
     """
     if mode not in ("random", "per_item"):
@@ -237,7 +240,7 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     sizes += [int(n_rounds) % block] if n_rounds % block else []
     if mode == "random":
         p = _resolve_class_probs(class_probs, ann, item_counts(ann))
-        w, h = _scheme_table(schemes, max(groups), ann.n_categories, p)
+        w, h, notes = _scheme_table(schemes, max(groups), ann.n_categories, p)
         cum = np.concatenate([_random_block(rng, groups, r, int(n_points), w, h,
                                             ann.n_categories)
                               for r in sizes])
@@ -252,7 +255,9 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
             "scheme": sc, "fraction": frac, "n_usable": used.mean(axis=0),
             "n_usable_sd": used.std(axis=0, ddof=1), **_moments(spa[..., j])})
             for j, sc in enumerate(schemes)]
-        return pd.concat(frames, ignore_index=True)
+        out = pd.concat(frames, ignore_index=True)
+        out.attrs["notes"] = notes                               # degenerate-limit notes
+        return out
     checkpoints = {}
     for a in range(2, max(groups) + 1):
         n_a = sum(lab.shape[1] for m, lab in groups.items() if m >= a)
