@@ -29,6 +29,7 @@ _LAZY: dict[str, str] = {
     "gamma_cat": ".measures.gamma.coefficients",
     "gamma_k": ".measures.gamma.coefficients",
     "gamma_family": ".measures.gamma.coefficients",
+    "ContingencyMatrix": ".widgets.contingency",
 }
 
 

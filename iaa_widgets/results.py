@@ -62,6 +62,12 @@ class AgreementResult:
         """A one-row DataFrame of the scalar fields, indexed by the measure's name."""
         return pd.DataFrame([self.summary()]).set_index("measure")
 
+    def chart(self, **options):
+        """An Altair chart of this result (:func:`iaa_widgets.charts.chart_for`); it
+        needs no kernel: ``.save("result.html")``."""
+        from .charts import chart_for  # altair loads on first use only
+        return chart_for(self, **options)
+
     def _repr_html_(self) -> str:
         def fmt(v):
             if isinstance(v, float):

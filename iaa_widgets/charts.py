@@ -1,0 +1,156 @@
+"""Altair charts of results, usable without a kernel (``chart.save("x.html")``).
+
+Every result type has one builder, registered with :func:`register` and reached
+through :func:`chart_for` (``result.chart()`` calls it). Builders that a widget also
+uses take their data as a DataFrame or as ``alt.NamedData(name)``: a widget sends
+the spec once and the rows of each named dataset through a traitlet.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from .errors import AgreementError
+from .results import AgreementResult
+
+__all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
+           "contingency_rows", "contingency_heatmap"]
+
+_BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
+
+
+def register(result_type: type):
+    """Decorator: ``@register(SomeResult)`` makes a builder ``f(result, **options)``
+    the chart of that result type (and of its subclasses without their own)."""
+    def decorate(builder):
+        _BUILDERS[result_type] = builder
+        return builder
+    return decorate
+
+
+def chart_for(result, **options) -> alt.TopLevelMixin:
+    """The chart of ``result``, made by the builder registered for its type."""
+    for cls in type(result).__mro__:
+        if cls in _BUILDERS:
+            return _BUILDERS[cls](result, **options)
+    raise AgreementError(f"no chart for {type(result).__name__}; charts exist for "
+                         f"{sorted(c.__name__ for c in _BUILDERS)}")
+
+
+def _finite(x) -> float | None:
+    return None if x is None or not math.isfinite(float(x)) else float(x)
+
+
+@register(AgreementResult)
+def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
+    """Bars from 0 to the observed and expected (dis)agreement and to the coefficient,
+    and a floating bar for the confidence interval when the result has one."""
+    o, e = ("observed A_o", "expected A_e") if result.scale == "agreement" else \
+        ("observed D_o", "expected D_e")
+    rows = [(o, 0.0, result.observed, "component"), (e, 0.0, result.expected, "component"),
+            (result.measure, 0.0, result.value, "coefficient")]
+    if result.ci is not None:
+        label = f"{result.measure} {result.ci_method or ''} interval".replace("  ", " ")
+        rows.append((label, result.ci[0], result.ci[1], "interval"))
+    df = pd.DataFrame([{"quantity": q, "start": _finite(s), "end": _finite(t), "kind": k}
+                       for q, s, t, k in rows])
+    title = f"{result.measure} = {result.value:.4f}" if _finite(result.value) is not None \
+        else f"{result.measure} = NaN"
+    return alt.Chart(df, title=title, width=width).mark_bar().encode(
+        y=alt.Y("quantity:N", sort=[r[0] for r in rows], title=None),
+        x=alt.X("start:Q", title=None),
+        x2="end:Q",
+        color=alt.Color("kind:N", title=None,
+                        scale=alt.Scale(domain=["component", "coefficient", "interval"])),
+        tooltip=["quantity:N", alt.Tooltip("start:Q", format=".4f"),
+                 alt.Tooltip("end:Q", format=".4f")],
+    )
+
+
+def per_category_chart(result: AgreementResult, column: str | None = None, *,
+                       width: int = 320) -> alt.Chart:
+    """One bar per category from ``result.per_category``: ``column``, by default the
+    column named after the measure, else the last numeric one."""
+    table = result.per_category
+    if table is None or table.empty:
+        raise AgreementError(f"{result.measure} has no per-category breakdown")
+    numeric = [c for c in table.columns if pd.api.types.is_numeric_dtype(table[c])]
+    if column is None:  # the measure's own column, else the last numeric one
+        column = result.measure if result.measure in numeric else \
+            (numeric[-1] if numeric else None)
+    if column not in table.columns:
+        raise AgreementError(f"column {column!r} not in the per-category table; it has "
+                             f"{list(table.columns)!r}")
+    df = pd.DataFrame({"category": [str(c) for c in table.index],
+                       "value": table[column].astype(float).to_numpy()})
+    return alt.Chart(df, title=f"{result.measure}: {column}", width=width).mark_bar().encode(
+        y=alt.Y("category:N", sort=list(df["category"]), title=None),
+        x=alt.X("value:Q", title=str(column)),
+        tooltip=["category:N", alt.Tooltip("value:Q", format=".4f")],
+    )
+
+
+# ------------------------------------------------------------------ contingency table
+def _margin_label(labels: Sequence[str]) -> str:
+    total = "Σ"
+    while total in labels:  # a category may itself be called Σ
+        total += "\u200b"
+    return total
+
+
+def contingency_rows(matrix, categories: Sequence) -> pd.DataFrame:
+    """The cells of a K × K contingency table plus its marginals, one row per cell:
+    ``i``, ``j`` (indices, K for a marginal), ``row``, ``col`` (labels as text),
+    ``count``, ``share`` (count / largest inner count), ``kind`` (cell, margin, total)
+    and ``diag`` (on the diagonal: the two annotators agree)."""
+    m = np.asarray(matrix, dtype=np.int64)
+    k = m.shape[0]
+    labels = [str(c) for c in categories]
+    total = _margin_label(labels)
+    full = np.zeros((k + 1, k + 1), dtype=np.int64)
+    full[:k, :k] = m
+    full[:k, k] = m.sum(axis=1)  # row marginals: first annotator's category counts
+    full[k, :k] = m.sum(axis=0)  # column marginals: second annotator's
+    full[k, k] = m.sum()
+    i, j = np.divmod(np.arange((k + 1) ** 2), k + 1)
+    names = np.array(labels + [total], dtype=object)
+    inner = (i < k) & (j < k)
+    kind = np.where(inner, "cell", np.where((i == k) & (j == k), "total", "margin"))
+    peak = max(int(m.max()), 1)
+    return pd.DataFrame({"i": i, "j": j, "row": names[i], "col": names[j],
+                         "count": full.ravel(), "share": np.where(inner, full.ravel() / peak, 0.0),
+                         "kind": kind, "diag": inner & (i == j)})
+
+
+def contingency_heatmap(cells, *, row_title: str = "first annotator",
+                        col_title: str = "second annotator", cell_size: int = 30) -> alt.LayerChart:
+    """Heatmap of :func:`contingency_rows` (a DataFrame, or ``alt.NamedData`` for a
+    widget): counts coloured, marginals in the last row and column, the diagonal
+    outlined. A ``dark`` parameter flips the count labels' colour for dark themes."""
+    dark = alt.param(name="dark", value=False)
+    base = alt.Chart(cells).encode(
+        x=alt.X("col:N", sort=alt.EncodingSortField("j"), title=col_title,
+                axis=alt.Axis(orient="top", labelAngle=-45, labelLimit=120)),
+        y=alt.Y("row:N", sort=alt.EncodingSortField("i"), title=row_title,
+                axis=alt.Axis(labelLimit=120)),
+    ).properties(width=alt.Step(cell_size), height=alt.Step(cell_size))
+    tooltip = [alt.Tooltip("row:N", title="row"), alt.Tooltip("col:N", title="column"),
+               alt.Tooltip("count:Q", title="count")]
+    inner = base.transform_filter("datum.kind === 'cell'")
+    heat = inner.mark_rect().encode(
+        color=alt.Color("count:Q", title="count", legend=None), tooltip=tooltip)
+    margin = base.transform_filter("datum.kind !== 'cell'").mark_rect(
+        opacity=0.12, color="gray").encode(tooltip=tooltip)
+    diagonal = base.transform_filter("datum.diag").mark_rect(
+        filled=False, stroke="#e6550d", strokeWidth=2.5)
+    counts = inner.mark_text(fontSize=11).encode(
+        text="count:Q",
+        color=alt.condition("(datum.share > 0.5) !== dark", alt.value("white"),
+                            alt.value("black")), tooltip=tooltip)
+    totals = base.transform_filter("datum.kind !== 'cell'").mark_text(
+        fontSize=11, fontWeight="bold").encode(text="count:Q", tooltip=tooltip)
+    return alt.layer(heat, margin, diagonal, counts, totals).add_params(dark)

@@ -1,0 +1,115 @@
+"""The base of every iaa_widgets widget.
+
+All widgets share one bundled ES module (``iaa_widgets/static/widgets.js``, built from
+``js/``; no CDN) and pick their front-end by ``_kind``. Charts are Vega-Lite specs made
+by :mod:`iaa_widgets.charts` with named datasets (``alt.NamedData``): the spec is sent
+once in ``_specs``, the rows of each dataset travel in ``_datasets``, and the front-end
+swaps them into the live view (``view.data(name, rows)``) instead of re-embedding.
+An exception raised by a Python observer is caught by :func:`guarded` and shown in the
+widget (the ``error`` traitlet) rather than lost in a log.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import traceback
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import numpy as np
+import pandas as pd
+import traitlets
+
+__all__ = ["IAAWidget", "guarded", "json_safe", "chart_spec"]
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+_BUNDLE = STATIC / "widgets.js"
+if not _BUNDLE.exists():
+    raise ImportError(f"the widgets' front-end bundle {_BUNDLE} is missing: build it with "
+                      "`npm ci && npm run build` in js/ (pip install -e . does it too)")
+
+
+def json_safe(value: Any) -> Any:
+    """Plain JSON for a traitlet: numpy scalars to Python numbers, NaN/inf to None,
+    DataFrames to lists of row dicts."""
+    if isinstance(value, pd.DataFrame):
+        return [json_safe(r) for r in value.to_dict(orient="records")]
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _dataset_names(node: Any, found: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        data = node.get("data")
+        if isinstance(data, dict) and "name" in data and "values" not in data:
+            found.add(data["name"])
+        for v in node.values():
+            _dataset_names(v, found)
+    elif isinstance(node, list):
+        for v in node:
+            _dataset_names(v, found)
+    return found
+
+
+def chart_spec(chart) -> dict:
+    """The Vega-Lite dict of an Altair chart whose data are ``alt.NamedData``: each
+    named dataset appears in ``datasets`` with no rows (the front-end fills them in
+    from the ``_datasets`` traitlet)."""
+    spec = chart.to_dict()
+    spec["datasets"] = {name: [] for name in sorted(_dataset_names(spec, set()))}
+    return spec
+
+
+def guarded(method):
+    """Decorate an observer (or message handler) of an :class:`IAAWidget`: an exception
+    it raises is shown in the widget (and kept in ``widget.error``) instead of being
+    lost; a later successful run clears it."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            out = method(self, *args, **kwargs)
+        except Exception as exc:  # shown to the user, who can fix the input
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.error_traceback = traceback.format_exc()
+            return None
+        if self.error:
+            self.error = ""
+            self.error_traceback = ""
+        return out
+    return run
+
+
+class IAAWidget(anywidget.AnyWidget):
+    """Base of the iaa_widgets widgets. A subclass sets ``_kind`` to the name of its
+    front-end renderer (``js/src/index.js``), registers its charts with
+    :meth:`set_chart` and updates their rows with :meth:`set_rows`."""
+
+    _esm = _BUNDLE
+    _css = STATIC / "widgets.css"
+
+    _kind = traitlets.Unicode("").tag(sync=True)
+    _specs = traitlets.Dict().tag(sync=True)
+    _datasets = traitlets.Dict().tag(sync=True)
+    error = traitlets.Unicode("", help="the last error raised while updating, as shown "
+                              "in the widget ('' when none)").tag(sync=True)
+    error_traceback = traitlets.Unicode("")
+
+    def set_chart(self, name: str, chart) -> None:
+        """Send an Altair chart built on ``alt.NamedData`` to the front-end (embeds it)."""
+        self._specs = {**self._specs, name: chart_spec(chart)}
+
+    def set_rows(self, **datasets) -> None:
+        """Replace the rows of named datasets (DataFrames or lists of dicts); the charts
+        that use them redraw in place."""
+        self._datasets = {**self._datasets,
+                          **{name: json_safe(rows) for name, rows in datasets.items()}}

@@ -1,0 +1,26 @@
+// The one bundle shared by every iaa_widgets widget: the Python class names its
+// renderer in the `_kind` traitlet.
+import "./widgets.css";
+import { mountShell } from "./base.js";
+import { renderContingency } from "./contingency.js";
+
+const RENDERERS = {
+  contingency: renderContingency,
+};
+
+function render({ model, el }) {
+  const shell = mountShell(model, el);
+  const kind = model.get("_kind");
+  const renderer = RENDERERS[kind];
+  if (!renderer) {
+    shell.showError(`iaa_widgets: no front-end for widget kind "${kind}"`);
+    return () => shell.dispose();
+  }
+  const cleanup = renderer({ model, el, shell });
+  return () => {
+    if (cleanup) cleanup();
+    shell.dispose();
+  };
+}
+
+export default { render };

@@ -1,0 +1,61 @@
+"""Fixtures of the real-browser tests: one JupyterLab server per test module on
+loopback, one headless Chromium (system binary, override with $CHROMIUM), a page per
+notebook. Screenshots go to tests/artifacts/ (git-ignored)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from labdriver import CHROMIUM, Lab, LabPage, launch_browser
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="module")
+def lab():
+    with Lab() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no Chromium at {CHROMIUM}: install it (apt-get install chromium) or "
+                    "point $CHROMIUM at one")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = launch_browser(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def open_lab_page(browser, lab, artifacts):
+    """``open_lab_page(name, cells)``: a LabPage showing a new notebook made of
+    ``cells`` (strings), opened with its kernel idle (cells not run yet)."""
+    pages = []
+
+    def open_(name: str, cells: list[str]) -> LabPage:
+        lab.write_notebook(name, cells)
+        page = LabPage(browser, lab, artifacts)
+        pages.append(page)
+        page.open_notebook(name)
+        return page
+
+    yield open_
+    for page in pages:
+        page.close()

@@ -1,0 +1,177 @@
+"""Drive JupyterLab in headless Chromium with Playwright (used by the browser tests
+and by benchmarks/bench_widgets_browser.py; no pytest here).
+
+`Lab` starts one JupyterLab server on loopback (free port, no token, a temporary root
+and settings directory); `LabPage` opens a notebook in it, runs all cells, sends code
+to the kernel and reads Python-side state back as JSON. Facts behind the choices:
+/work/shared/BROWSER_TESTS.md (system Chromium with these flags; `window.jupyterapp`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lab:
+    """A JupyterLab server for the tests: ``with Lab() as lab: lab.url``."""
+
+    def __init__(self, root: Path | None = None, timeout: float = 90):
+        self._tmp = None if root else tempfile.TemporaryDirectory(prefix="iaa-lab-")
+        self.root = Path(root or self._tmp.name)
+        self.timeout = timeout
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def __enter__(self) -> "Lab":
+        settings = self.root / ".settings"
+        news = settings / "@jupyterlab" / "apputils-extension"
+        news.mkdir(parents=True, exist_ok=True)
+        # the "Jupyter news" notification would cover the page
+        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        self.log = open(self.root / ".jupyterlab.log", "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
+             "--IdentityProvider.token=", "--ServerApp.password=",
+             f"--ServerApp.root_dir={self.root}", f"--LabApp.user_settings_dir={settings}",
+             f"--LabApp.workspaces_dir={self.root / '.workspaces'}",
+             "--LabApp.expose_app_in_browser=True", "--allow-root"],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=self.root, env=self._env())
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited: {self.log_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/status", timeout=2):
+                    return self
+            except OSError:
+                time.sleep(0.3)
+        self.__exit__()
+        raise RuntimeError(f"JupyterLab did not answer in {self.timeout} s: {self.log_text()}")
+
+    @staticmethod
+    def _env() -> dict:
+        # kernels import the package from this work tree, installed or not
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH"))
+                                            if p)
+        return env
+
+    def log_text(self) -> str:
+        self.log.flush()
+        return (self.root / ".jupyterlab.log").read_text()[-3000:]
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+        if self._tmp:
+            self._tmp.cleanup()
+
+    def write_notebook(self, name: str, cells: list[str]) -> str:
+        import nbformat
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, self.root / name)
+        return name
+
+
+def launch_browser(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                      args=CHROMIUM_FLAGS)
+
+
+_KERNEL_EXEC = """
+async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({ code, store_history: false, silent: false });
+  let out = "", err = null;
+  future.onIOPub = (msg) => {
+    const t = msg.header.msg_type;
+    if (t === "stream") out += msg.content.text;
+    if (t === "error") err = msg.content.ename + ": " + msg.content.evalue;
+  };
+  await future.done;
+  return { out, err };
+}
+"""
+
+
+class LabPage:
+    """A Playwright page showing one notebook of a :class:`Lab`."""
+
+    def __init__(self, browser, lab: Lab, artifacts: Path | None = None,
+                 viewport=(1300, 900)):
+        self.lab = lab
+        self.artifacts = artifacts
+        self.page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        self.console: list[str] = []
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+
+    def open_notebook(self, name: str, timeout: float = 60_000) -> None:
+        self.page.goto(f"{self.lab.url}/lab/tree/{name}")
+        self.page.wait_for_function(
+            "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+            " const k = w && w.sessionContext && w.sessionContext.session &&"
+            " w.sessionContext.session.kernel;"
+            " return k && k.status === 'idle' && w.context.path.endsWith(%s); }"
+            % json.dumps(name), timeout=timeout)
+
+    def run_all(self) -> None:
+        self.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+    def execute(self, code: str) -> str:
+        """Run ``code`` in the notebook's kernel; return its stdout (raise on error)."""
+        res = self.page.evaluate(_KERNEL_EXEC, code)
+        if res["err"]:
+            raise RuntimeError(f"kernel error: {res['err']}\n{code}")
+        return res["out"]
+
+    def python(self, expression: str):
+        """The value of a Python expression in the kernel, through JSON."""
+        out = self.execute(f"import json as _j\nprint(_j.dumps({expression}))")
+        return json.loads(out.strip().splitlines()[-1])
+
+    def set_theme(self, theme: str) -> None:
+        self.page.evaluate("(t) => window.jupyterapp.commands.execute("
+                           "'apputils:change-theme', { theme: t })", theme)
+        light = "true" if "Light" in theme else "false"
+        self.page.wait_for_function(
+            f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
+
+    def screenshot(self, name: str, locator=None) -> Path | None:
+        if self.artifacts is None:
+            return None
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+        path = self.artifacts / name
+        (locator or self.page).screenshot(path=str(path))
+        return path
+
+    def close(self) -> None:
+        self.page.close()

@@ -1,0 +1,219 @@
+"""ContingencyMatrix in JupyterLab + headless Chromium: rendering, teaching-mode edits
+recomputed in Python, the dark theme, labels as text, errors shown in the widget.
+
+Expected coefficients are computed in this process by the measure functions on the
+edited table (``cohen_kappa(Annotations.from_contingency(...))``); the starting table
+is the chance-corrected example of Meyer's tutorial (seeds/meyer-tutorial..., "Chance-
+corrected Measures: Example": A_o = 0.7, S = 0.4, π = 0.341, κ = 0.348).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from iaa_widgets import Annotations, cohen_kappa
+
+XSS = '<img src=x onerror="window.__pwned=1">'
+MEYER = [[2, 2], [1, 5]]  # Meyer's tutorial: rows r2 (high, low), columns r1
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+CELLS = [
+    "import iaa_widgets as iaa\n"
+    f"w = iaa.ContingencyMatrix({MEYER}, categories=['high', 'low'], "
+    "annotators=['r2', 'r1'], editable=True)\nw",
+    f"x = iaa.ContingencyMatrix([[3, 1], [2, 4]], categories=[{XSS!r}, 'ok'])\nx",
+    "import pandas as pd\n"
+    "df = pd.DataFrame({'item': [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],\n"
+    "                   'annotator': ['ann', 'bob', 'cat'] * 4,\n"
+    "                   'label': ['a', 'a', 'b', 'b', 'b', 'b', 'a', 'b', 'a', 'c', 'c', 'a']})\n"
+    "p = iaa.ContingencyMatrix(df)\np",
+]
+
+# JS: the rect of inner cell (i, j) of the n-th widget (items follow the data's
+# row-major order, see charts.contingency_rows)
+CELL_RECT = """([n, i, j]) => {
+  const root = document.querySelectorAll('.iaa-contingency')[n];
+  const rects = root.querySelectorAll('svg g.layer_0_marks path');
+  const k = Math.round(Math.sqrt(rects.length));
+  return rects[i * k + j];
+}"""
+
+
+def kappa_of(table) -> float:
+    return cohen_kappa(Annotations.from_contingency(table)).value
+
+
+@pytest.fixture(scope="module")
+def nb(open_lab_page):
+    page = open_lab_page("contingency.ipynb", CELLS)
+    page.run_all()
+    page.page.wait_for_function(
+        "() => [...document.querySelectorAll('.iaa-contingency')]"
+        ".filter(e => Number(e.dataset.revision) >= 1).length === 3", timeout=90_000)
+    return page
+
+
+def widget(nb, n):
+    return nb.page.locator(".iaa-contingency").nth(n)
+
+
+def shown_value(nb, n, key) -> str:
+    return widget(nb, n).locator(f'tr[data-coef="{key}"] .iaa-value')
+
+
+def click_cell(nb, n, i, j, shift=False):
+    handle = nb.page.evaluate_handle(CELL_RECT, [n, i, j]).as_element()
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    nb.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    if shift:
+        nb.page.keyboard.down("Shift")
+    nb.page.mouse.down()
+    nb.page.mouse.up()
+    if shift:
+        nb.page.keyboard.up("Shift")
+
+
+def wait_kappa(nb, n, value):
+    nb.page.wait_for_function(
+        "([n, v]) => { const e = document.querySelectorAll('.iaa-contingency')[n]"
+        ".querySelector('tr[data-coef=\"cohen_kappa\"] .iaa-value');"
+        " return e && Math.abs(Number(e.dataset.value) - v) < 1e-12; }",
+        arg=[n, value], timeout=20_000)
+
+
+def test_renders_heatmap_and_panel(nb):
+    w = widget(nb, 0)
+    # 4 inner counts, 5 marginal counts (2 rows, 2 columns, the total), 2 diagonal marks
+    counts = w.locator("svg g.layer_3_marks text").all_text_contents()
+    totals = w.locator("svg g.layer_4_marks text").all_text_contents()
+    assert counts == ["2", "2", "1", "5"]
+    assert sorted(totals, key=int) == ["3", "4", "6", "7", "10"]
+    assert w.locator("svg g.layer_2_marks path").count() == 2
+    # Meyer's tutorial, "Chance-corrected Measures: Example" (3 decimals as printed)
+    assert shown_value(nb, 0, "percent_agreement").text_content() == "0.700"
+    assert shown_value(nb, 0, "bennett_s").text_content() == "0.400"
+    assert shown_value(nb, 0, "scott_pi").text_content() == "0.341"
+    assert shown_value(nb, 0, "cohen_kappa").text_content() == "0.348"
+    assert w.locator('tr[data-coef="krippendorff_alpha"] .iaa-value').count() == 1
+    assert w.locator('tr[data-coef="percent_agreement"] .iaa-interval').text_content() \
+        .startswith("[")
+    assert w.locator(".iaa-per-category tbody tr").count() == 2
+    assert w.locator(".iaa-error").is_hidden()
+    shot = nb.screenshot("contingency_light.png", w)
+    DOCS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, DOCS / "contingency_light.png")
+
+
+def test_edits_recompute_kappa_in_python_and_on_page(nb):
+    # click: +1 on (low, low) → [[2, 2], [1, 6]]
+    click_cell(nb, 0, 1, 1)
+    expected = kappa_of([[2, 2], [1, 6]])
+    wait_kappa(nb, 0, expected)
+    assert nb.python("w.matrix") == [[2, 2], [1, 6]]
+    assert nb.python("w.result['cohen_kappa'].value") == pytest.approx(expected, abs=1e-15)
+    assert shown_value(nb, 0, "cohen_kappa").text_content() == f"{expected:.3f}"
+    # shift-click: −1 on (high, low) → [[2, 1], [1, 6]]
+    click_cell(nb, 0, 0, 1, shift=True)
+    expected = kappa_of([[2, 1], [1, 6]])
+    wait_kappa(nb, 0, expected)
+    assert nb.python("w.matrix") == [[2, 1], [1, 6]]
+    # typing a count into the selected cell → [[2, 9], [1, 6]]
+    count = widget(nb, 0).locator("input.iaa-count")
+    count.fill("9")
+    count.press("Enter")
+    expected = kappa_of([[2, 9], [1, 6]])
+    wait_kappa(nb, 0, expected)
+    assert nb.python("w.result['cohen_kappa'].value") == pytest.approx(expected, abs=1e-15)
+    assert widget(nb, 0).locator("svg g.layer_3_marks text").all_text_contents() == \
+        ["2", "9", "1", "6"]
+    # from Python: the page follows
+    nb.execute(f"w.matrix = {MEYER}")
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
+def test_labels_are_text_never_html(nb):
+    w = widget(nb, 1)
+    assert nb.page.evaluate("() => window.__pwned") is None
+    assert w.locator("img").count() == 0
+    assert w.locator(".iaa-per-category tbody tr td").first.text_content() == XSS
+    axis = w.locator("svg g.role-axis-label text").all_text_contents()
+    assert any(t.startswith("<img src=x") for t in axis), axis
+    # hovering the cell shows the label in the tooltip, as text
+    handle = nb.page.evaluate_handle(CELL_RECT, [1, 0, 0]).as_element()
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    nb.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip = w.locator(".iaa-tooltip")
+    tip.wait_for(state="visible", timeout=5_000)
+    assert XSS in tip.text_content()
+    assert tip.locator("img").count() == 0
+    nb.page.wait_for_timeout(300)
+    assert nb.page.evaluate("() => window.__pwned") is None
+    nb.screenshot("contingency_xss.png", w)
+
+
+def test_pair_selector_switches_annotators(nb):
+    w = widget(nb, 2)
+    assert w.locator(".iaa-pair select").count() == 2
+    from iaa_widgets.stats import pair_contingencies
+    import pandas as pd
+    df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+                       "annotator": ["ann", "bob", "cat"] * 4,
+                       "label": ["a", "a", "b", "b", "b", "b", "a", "b", "a", "c", "c", "a"]})
+    ann = Annotations.from_long(df)
+    w.locator(".iaa-pair select").nth(1).select_option("2")  # ann × cat
+    expected = cohen_kappa(ann.select_annotators(["ann", "cat"])).value
+    wait_kappa(nb, 2, expected)
+    assert nb.python("p.matrix") == pair_contingencies(ann, pairs=[[0, 2]])[0].tolist()
+    assert "columns: cat" in w.locator(".iaa-caption").text_content()
+
+
+def test_observer_error_is_shown_in_the_widget(nb):
+    nb.execute("w.matrix = [[0, 0], [0, 0]]")
+    banner = widget(nb, 0).locator(".iaa-error")
+    banner.wait_for(state="visible", timeout=10_000)
+    assert "holds no items" in banner.text_content()
+    assert "holds no items" in nb.python("w.error")
+    nb.screenshot("contingency_error.png", widget(nb, 0))
+    nb.execute(f"w.matrix = {MEYER}")
+    banner.wait_for(state="hidden", timeout=10_000)
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
+def _luminance(rgb: str) -> float:
+    r, g, b = [int(v) / 255 for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(fg: str, bg: str) -> float:
+    a, b = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_dark_theme_is_legible(nb):
+    before = int(widget(nb, 0).get_attribute("data-revision"))
+    nb.set_theme("JupyterLab Dark")
+    nb.page.wait_for_function(
+        "(r) => Number(document.querySelector('.iaa-contingency').dataset.revision) > r",
+        arg=before, timeout=20_000)
+    colours = nb.page.evaluate("""() => {
+      const root = document.querySelector('.iaa-contingency');
+      let node = root, bg = 'rgba(0, 0, 0, 0)';
+      while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) {
+        bg = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+      const axis = root.querySelector('svg g.role-axis-label text');
+      const total = root.querySelector('svg g.layer_4_marks text');
+      const th = root.querySelector('.iaa-coefs tbody th');
+      return { bg, text: getComputedStyle(root).color, th: getComputedStyle(th).color,
+               axis: getComputedStyle(axis).fill, total: getComputedStyle(total).fill };
+    }""")
+    assert _luminance(colours["bg"]) < 0.1, colours  # the page really is dark
+    for key in ("text", "th", "axis", "total"):
+        assert _contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
+    shot = nb.screenshot("contingency_dark.png", widget(nb, 0))
+    shutil.copy(shot, DOCS / "contingency_dark.png")
+    nb.set_theme("JupyterLab Light")
