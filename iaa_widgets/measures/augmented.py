@@ -38,7 +38,7 @@ Definitions the paper leaves open (decided in issue 3)
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 import numpy as np
@@ -373,7 +373,7 @@ class AugmentedSweepResult:
         grid = self._grid(ps)
         if items is None:
             items = self.items["item"]
-        items = list(items)
+        items = pd.Index(items)                                  # no per-item Python objects
         codes = self._item_names.get_indexer(items)
         if np.any(codes < 0):
             unknown = [i for i, c in zip(items, codes) if c < 0][:5]
@@ -402,6 +402,16 @@ class AugmentedSweepResult:
         if np.ndim(p) != 0:
             raise AgreementError("item_kappa takes one p; use item_curves for curves")
         return self.item_curves(ps=[p]).iloc[:, 0].rename("kappa")
+
+    def with_classes(self, delta: float = 0.1, tau: float = 0.5) -> "AugmentedSweepResult":
+        """The same sweep with the item classes redrawn for thresholds ``delta`` (δ)
+        and ``tau`` (τ), without recomputing any curve."""
+        _check_thresholds(delta, tau)
+        items = self.items.assign(**{"class": _classes(
+            self.items["kappa_0.5"].to_numpy(), self.items["kappa_1.0"].to_numpy(),
+            delta, tau)})
+        return replace(self, items=items,
+                       params={**self.params, "delta": float(delta), "tau": float(tau)})
 
     def to_frame(self) -> pd.DataFrame:
         """The corpus curve: p, kappa, p_a, p_e."""
@@ -432,6 +442,12 @@ def _pair_curves(pa: np.ndarray, pe: np.ndarray, ps: np.ndarray):
     x = _powers(ps)
     p_a, p_e = pa.T @ x, pe.T @ x
     return p_a, p_e, _kappa(p_a, p_e)
+
+
+def _check_thresholds(delta, tau) -> None:
+    if not (np.isfinite(delta) and delta >= 0 and np.isfinite(tau)):
+        raise AgreementError(f"delta must be a number ≥ 0 and tau a finite number, got "
+                             f"delta={delta!r}, tau={tau!r}")
 
 
 def _classes(k05: np.ndarray, k1: np.ndarray, delta: float, tau: float) -> pd.Categorical:
@@ -484,9 +500,7 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
     for every definition.
     """
     grid = DEFAULT_PS if ps is None else _check_p(ps)
-    if not (np.isfinite(delta) and delta >= 0 and np.isfinite(tau)):
-        raise AgreementError(f"delta must be a number ≥ 0 and tau a finite number, got "
-                             f"delta={delta!r}, tau={tau!r}")
+    _check_thresholds(delta, tau)
     ann = _check_annotations(data, loader_args)
     t = _pair_terms(ann)
     ca1, ca2 = _weight_coefs(t.a2)                                 # M_A weights in p (§5.1)
