@@ -66,8 +66,8 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
 def coincidences(counts: np.ndarray) -> np.ndarray:
     """Krippendorff's coincidence matrix o_ck = Σ_i n_ic (n_ik − [c = k]) / (m_i − 1)
     over pairable items (m_i ≥ 2); items with one value contribute nothing."""
-    c = counts.astype(float)
-    m = c.sum(axis=1)
+    c = counts.astype(float, copy=False)
+    m = c @ np.ones(c.shape[1])  # m_i (a BLAS product: faster than a sum over short rows)
     w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 1/(m_i − 1), 0 if unpairable
     o = (c * w[:, None]).T @ c
     o[np.diag_indices_from(o)] -= w @ c

@@ -304,3 +304,14 @@ def test_perfect_agreement_is_one(truth, m, metric):
         assert res.value == pytest.approx(1.0, abs=1e-12) and res.observed == 0
     else:  # a single category: no variation, α undefined and explained
         assert np.isnan(res.value) and res.note
+
+
+def test_items_without_ratings_are_counted():
+    # Fleiss layout with an all-zero row: that item has no value at all; one row has a
+    # single value. Both are excluded and counted; α equals that of the other rows alone.
+    table = np.array([[2, 0], [0, 0], [1, 1], [0, 2], [1, 0], [0, 3]])
+    res = iaa.krippendorff_alpha(Annotations.from_counts(table))
+    assert res.excluded == {"items with a single rating (unpairable)": 1,
+                            "items with no rating": 1}
+    kept = iaa.krippendorff_alpha(Annotations.from_counts(table[[0, 2, 3, 5]]))
+    assert res.value == kept.value and res.n_items == 4

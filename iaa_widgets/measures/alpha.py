@@ -138,8 +138,8 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     value is NaN and ``note`` explains it.
     """
     ann = as_annotations(data)
-    counts = item_counts(ann)
-    m = counts.sum(axis=1)
+    counts = item_counts(ann).astype(float)
+    m = counts @ np.ones(ann.n_categories)  # values per item m_i
     pairable = m >= 2
     if not pairable.any():
         raise AgreementError("no item has two or more ratings, so no values are pairable; "
@@ -162,12 +162,13 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
         per_category = pd.DataFrame({"n_c": n_c, "share": n_c / n,
                                      "o_cc/n_c": np.where(n_c > 0, np.diag(o) / n_c, np.nan)},
                                     index=ann.categories)
-    n_single = int(np.sum(m == 1))
+    excluded = {"items with a single rating (unpairable)": int(np.sum(m == 1)),
+                "items with no rating": int(np.sum(m == 0))}
     return AgreementResult(
         measure="krippendorff_alpha", value=value, observed=d_o, expected=d_e,
         n_items=int(pairable.sum()), n_annotators=ann.n_annotators, n_ratings=int(round(n)),
         scale="disagreement",
-        excluded={"items with a single rating (unpairable)": n_single} if n_single else {},
+        excluded={reason: count for reason, count in excluded.items() if count},
         params={"metric": _metric_name(metric),
                 "coincidences": pd.DataFrame(o, index=ann.categories, columns=ann.categories)},
         per_category=per_category, note=note)
