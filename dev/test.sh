@@ -3,6 +3,20 @@
 # Extra arguments go to pytest (e.g. `bash dev/test.sh -k alpha`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+# System packages: node/npm (builds the widgets' front-end), Chromium (browser tests;
+# $CHROMIUM may point at another binary).
+need=()
+command -v npm >/dev/null || need+=(nodejs npm)
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
+if [ "${#need[@]}" -gt 0 ]; then
+  $SUDO apt-get update
+  $SUDO apt-get install -y "${need[@]}"
+fi
+# The front-end bundle (iaa_widgets/static/, generated) is rebuilt from js/ every run:
+# the pip build hook keeps an existing bundle, which may be stale.
+(cd js && npm ci --no-audit --no-fund && npm run build)
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[test]"
 set +e
