@@ -94,3 +94,13 @@ def test_bad_arguments():
     flat = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": [0, 1, 0, 1], "label": [5] * 4})
     with pytest.raises(AgreementError, match="undefined on"):
         iaa.bootstrap("krippendorff_alpha", flat, n_resamples=20, seed=0)
+
+
+def test_any_public_measure_by_name_with_its_options():
+    from iaa_widgets.datasets import meyer_relatedness
+    df = meyer_relatedness()
+    res = iaa.bootstrap("cohen_kappa", df, n_resamples=100, seed=5, annotators=["r1", "r2"])
+    assert res.estimate == iaa.cohen_kappa(df, annotators=["r1", "r2"]).value
+    assert res.params == {"annotators": ["r1", "r2"]} and len(res.values) == 100
+    again = iaa.bootstrap(iaa.cohen_kappa, df, n_resamples=100, seed=5, annotators=["r1", "r2"])
+    np.testing.assert_array_equal(res.values, again.values)
