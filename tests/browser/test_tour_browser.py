@@ -1,0 +1,143 @@
+"""README's first command, end to end: `bash dev/lab.sh` serves the notebooks on
+loopback and opens the tour; in headless Chromium the whole tour runs without an
+error and every widget it displays renders its charts.
+
+The install step of dev/lab.sh is skipped (IAA_SKIP_INSTALL=1): the test command has
+installed the package already, and the kernel imports this work tree (PYTHONPATH).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from labdriver import REPO, LabPage, free_port
+
+TOUR = "00_tour.ipynb"
+
+CELLS_DONE = """() => {
+  const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!nb || !nb.content || !nb.sessionContext.session) return false;
+  const kernel = nb.sessionContext.session.kernel;
+  const code = nb.content.widgets.filter(c => c.model.type === 'code');
+  return kernel.status === 'idle' && code.length > 0 &&
+         code.every(c => c.model.executionCount !== null && c.promptNode &&
+                         !c.promptNode.textContent.includes('*'));
+}"""
+
+NOTEBOOK_STATE = """() => {
+  const nb = window.jupyterapp.shell.currentWidget;
+  const outputs = nb.content.widgets.filter(c => c.model.type === 'code')
+    .flatMap(c => c.model.outputs.toJSON());
+  return {
+    errors: outputs.filter(o => o.output_type === 'error')
+                   .map(o => o.ename + ': ' + o.evalue),
+    widgets: outputs.filter(o => o.data &&
+               o.data['application/vnd.jupyter.widget-view+json']).length,
+  };
+}"""
+
+WIDGETS_DRAWN = """(n) => {
+  const roots = [...document.querySelectorAll('.iaa-widget')];
+  return roots.length === n && roots.every(r => r.querySelector('svg.marks'));
+}"""
+
+
+class LabFromScript:
+    """`bash dev/lab.sh` with a free port, no token and private settings, as a user
+    would run it; `open_file` is the page it asks the browser to open."""
+
+    def __init__(self, timeout: float = 90):
+        self.tmp = tempfile.TemporaryDirectory(prefix="iaa-tour-")
+        root = Path(self.tmp.name)
+        news = root / "settings" / "@jupyterlab" / "apputils-extension"
+        news.mkdir(parents=True)
+        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        # the notebooks are the repository's own files: never autosave outputs into them
+        docmanager = root / "settings" / "@jupyterlab" / "docmanager-extension"
+        docmanager.mkdir(parents=True)
+        (docmanager / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, IAA_SKIP_INSTALL="1", JUPYTER_RUNTIME_DIR=str(root / "runtime"),
+                   PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
+                                                          os.environ.get("PYTHONPATH")) if p))
+        self.log = open(root / "lab.log", "w")
+        self.proc = subprocess.Popen(
+            ["bash", str(REPO / "dev" / "lab.sh"), "--no-browser", f"--port={self.port}",
+             "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+             "--ServerApp.password=", f"--LabApp.user_settings_dir={root / 'settings'}",
+             f"--LabApp.workspaces_dir={root / 'workspaces'}",
+             "--LabApp.expose_app_in_browser=True"],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=root)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError("dev/lab.sh did not bring JupyterLab up: "
+                                   + (root / "lab.log").read_text()[-3000:])
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/status", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        # exec: the script's pid is the server's; it writes the page that opens the tour
+        self.open_file = root / "runtime" / f"jpserver-file-to-run-{self.proc.pid}-open.html"
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+        self.tmp.cleanup()
+
+
+@pytest.fixture(scope="module")
+def lab_from_script():
+    lab = LabFromScript()
+    yield lab
+    lab.close()
+
+
+def test_lab_script_serves_the_notebooks_on_loopback_only(lab_from_script):
+    import json
+    with urllib.request.urlopen(f"{lab_from_script.url}/api/contents") as r:
+        names = {c["name"] for c in json.load(r)["content"]}
+    assert TOUR in names and "01_tutorial_measures.ipynb" in names  # root is notebooks/
+    out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
+    listening = [line.split()[3] for line in out.splitlines()[1:]
+                 if line.split()[3].endswith(f":{lab_from_script.port}")]
+    assert listening == [f"127.0.0.1:{lab_from_script.port}"], listening
+
+
+def test_tour_opens_and_runs_with_every_widget_rendered(lab_from_script, browser, artifacts):
+    assert f"lab/tree/{TOUR}" in lab_from_script.open_file.read_text()
+    page = LabPage(browser, lab_from_script, artifacts, viewport=(1300, 1000))
+    try:
+        page.page.goto(lab_from_script.open_file.as_uri())  # what the user's browser opens
+        page.page.wait_for_url(f"**/lab/tree/{TOUR}", timeout=60_000)
+        page.page.wait_for_function(
+            "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+            " const k = w && w.sessionContext && w.sessionContext.session &&"
+            " w.sessionContext.session.kernel; return k && k.status === 'idle'; }",
+            timeout=60_000)
+        page.run_all()
+        page.page.wait_for_function(CELLS_DONE, timeout=180_000, polling=500)
+        state = page.page.evaluate(NOTEBOOK_STATE)
+        assert state["errors"] == [], state["errors"]
+        assert state["widgets"] >= 1, "the tour displays the widgets"
+        page.page.wait_for_function(WIDGETS_DRAWN, arg=state["widgets"], timeout=60_000)
+        banners = page.page.locator(".iaa-widget .iaa-error:not([hidden])")
+        assert banners.count() == 0, banners.all_inner_texts()
+        page.screenshot("tour_contingency.png", page.page.locator(".iaa-widget").first)
+        page.screenshot("tour_end.png")
+    finally:
+        page.close()
