@@ -30,6 +30,7 @@ _LAZY: dict[str, str] = {
     "gamma_k": ".measures.gamma.coefficients",
     "gamma_family": ".measures.gamma.coefficients",
     "ContingencyMatrix": ".widgets.contingency",
+    "AugmentedKappaSweep": ".widgets.sweep",
 }
 
 

@@ -18,7 +18,8 @@ from .errors import AgreementError
 from .results import AgreementResult
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
-           "contingency_rows", "contingency_heatmap"]
+           "contingency_rows", "contingency_heatmap", "sweep_curve_rows", "sweep_point_rows",
+           "sweep_item_rows", "sweep_curve_chart"]
 
 _BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
 
@@ -154,3 +155,63 @@ def contingency_heatmap(cells, *, row_title: str = "first annotator",
     totals = base.transform_filter("datum.kind !== 'cell'").mark_text(
         fontSize=11, fontWeight="bold").encode(text="count:Q", tooltip=tooltip)
     return alt.layer(heat, margin, diagonal, counts, totals).add_params(dark)
+
+
+# ------------------------------------------------------------------ augmented κ′ sweep
+SWEEP_QUANTITIES = ("κ′", "p(A)", "p(E)", "κ_x of an item")
+
+
+def sweep_curve_rows(curve: pd.DataFrame) -> pd.DataFrame:
+    """The sweep's curve (p, kappa, p_a, p_e) in long form: p, quantity, value."""
+    long = curve.melt(id_vars="p", value_vars=["kappa", "p_a", "p_e"],
+                      var_name="quantity", value_name="value")
+    long["quantity"] = long["quantity"].map(dict(zip(["kappa", "p_a", "p_e"],
+                                                     SWEEP_QUANTITIES)))
+    return long
+
+
+def sweep_point_rows(result: AgreementResult) -> pd.DataFrame:
+    """κ′, p(A) and p(E) at the result's p, with a text label for each."""
+    p = result.params["p"]
+    values = (result.value, result.observed, result.expected)
+    return pd.DataFrame({"p": p, "quantity": list(SWEEP_QUANTITIES[:3]),
+                         "value": [_finite(v) for v in values],
+                         "label": [f"{q} = {v:.3f}" if _finite(v) is not None else f"{q}: NaN"
+                                   for q, v in zip(SWEEP_QUANTITIES, values)]})
+
+
+def sweep_item_rows(item_curves: pd.DataFrame) -> pd.DataFrame:
+    """Items × p curves (``AugmentedSweepResult.item_curves``) in long form: item (as
+    text), p, quantity, value."""
+    long = item_curves.stack().rename("value").reset_index()
+    long["item"] = long["item"].astype(str)
+    long["quantity"] = SWEEP_QUANTITIES[3]
+    return long
+
+
+def sweep_curve_chart(curve, point, items=None, *, width: int = 440,
+                      height: int = 260) -> alt.LayerChart:
+    """κ′, p(A) and p(E) over 0.5 ≤ p ≤ 1 (rows of :func:`sweep_curve_rows`), a rule
+    and labelled points at the current p (:func:`sweep_point_rows`) and dashed
+    per-item κ_x curves (:func:`sweep_item_rows`). Each data argument is a DataFrame
+    or ``alt.NamedData`` (widget)."""
+    color = alt.Color("quantity:N", title=None, scale=alt.Scale(domain=list(SWEEP_QUANTITIES)),
+                      legend=alt.Legend(orient="bottom"))
+    x = alt.X("p:Q", scale=alt.Scale(domain=[0.5, 1.0]), title="p (weight of a primary label)")
+    y = alt.Y("value:Q", title=None, scale=alt.Scale(zero=False))
+    tip = [alt.Tooltip("quantity:N"), alt.Tooltip("p:Q", format=".3f"),
+           alt.Tooltip("value:Q", format=".4f")]
+    lines = alt.Chart(curve, name="curve").mark_line().encode(x, y, color, tooltip=tip)
+    layers = [lines]
+    if items is not None:
+        layers.append(alt.Chart(items, name="item_curves").mark_line(
+            strokeDash=[4, 3], strokeWidth=1.2, opacity=0.8).encode(
+            x, y, color, detail="item:N", tooltip=[alt.Tooltip("item:N"), *tip[1:]]))
+    rule = alt.Chart(point, name="rule").transform_filter(
+        f"datum.quantity === '{SWEEP_QUANTITIES[0]}'").mark_rule(strokeDash=[2, 2]).encode(
+        x=alt.X("p:Q"))
+    dots = alt.Chart(point, name="points").mark_point(filled=True, size=50).encode(
+        x, y, color, tooltip=tip)
+    labels = alt.Chart(point, name="labels").mark_text(align="left", dx=7, dy=-7).encode(
+        x, y, text="label:N")
+    return alt.layer(*layers, rule, dots, labels).properties(width=width, height=height)

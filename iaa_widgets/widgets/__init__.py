@@ -1,4 +1,5 @@
 """JupyterLab widgets (anywidget): one shared front-end bundle, one class per widget."""
 from .contingency import ContingencyMatrix
+from .sweep import AugmentedKappaSweep
 
-__all__ = ["ContingencyMatrix"]
+__all__ = ["ContingencyMatrix", "AugmentedKappaSweep"]

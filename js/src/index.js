@@ -3,9 +3,11 @@
 import "./widgets.css";
 import { mountShell } from "./base.js";
 import { renderContingency } from "./contingency.js";
+import { renderSweep } from "./sweep.js";
 
 const RENDERERS = {
   contingency: renderContingency,
+  sweep: renderSweep,
 };
 
 function render({ model, el }) {

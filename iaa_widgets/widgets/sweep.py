@@ -1,0 +1,274 @@
+"""AugmentedKappaSweep: Rosenberg & Binkowski's κ′(p) curve and its four item classes, live.
+
+The curve of κ′ with p(A) and p(E) over 0.5 ≤ p ≤ 1 (the sweep of
+:func:`~iaa_widgets.augmented_kappa_sweep`); a p slider moves a rule along it and the
+breakdown follows: per class (§6) the number of items and their mean κ_x at 0.5, at p
+and at 1; for the selected class its items with their §4 case type, κ_x at 0.5, p and
+1 and every annotator's labels (as text), and the curves of the items a person ticks.
+δ and τ redraw the classes (:meth:`AugmentedSweepResult.with_classes`); with more than
+two annotators a selector picks one pair or the average of pairs (the paper's §6).
+Every number comes from the measure functions; the widget only arranges them.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import pandas as pd
+import traitlets
+
+from .. import charts
+from ..data import Annotations, as_annotations
+from ..errors import AgreementError
+from ..measures.augmented import ITEM_CLASSES, AugmentedSweepResult, augmented_kappa_sweep
+from ..results import AgreementResult
+from ._base import IAAWidget, guarded, json_safe
+
+__all__ = ["AugmentedKappaSweep"]
+
+AVERAGE = -1  # pair index meaning "average of pairs"
+CLASS_LABELS = {  # the four classes of §6 (and items whose κ_x is undefined)
+    "constant_high": "1 · constant high κ",
+    "constant_low": "2 · constant low κ",
+    "higher_at_p1": "3 · higher at p = 1",
+    "higher_at_p05": "4 · higher at p = 0.5",
+    "undefined": "κ_x undefined",
+}
+
+
+class AugmentedKappaSweep(IAAWidget):
+    """Augmented κ′ over p with the four item classes of Rosenberg & Binkowski (§6).
+
+    ``data``: :class:`~iaa_widgets.Annotations` or a tidy table with primary and
+    secondary labels (``rank="rank"`` or (primary, secondary) cells, as for
+    :func:`~iaa_widgets.augmented_kappa_sweep`). ``p``, ``delta`` (δ), ``tau`` (τ),
+    ``pair`` (-1: average of pairs, else a position in ``pair_labels``),
+    ``selected_class`` and ``selected_items`` (positions in ``data.items``) are
+    traitlets, set from Python or the page. ``max_rows`` bounds the item list shown.
+
+    From Python: ``widget.result`` (κ′, p(A), p(E) at ``p``), ``widget.sweep`` (the
+    :class:`AugmentedSweepResult` for the pair and thresholds), ``widget.item_kappa``
+    (κ_x at ``p`` per item) and ``widget.class_items()`` (the selected class's items).
+    """
+
+    _kind = traitlets.Unicode("sweep").tag(sync=True)
+    p = traitlets.Float(0.6, help="weight of a primary label, 0.5 ≤ p ≤ 1").tag(sync=True)
+    delta = traitlets.Float(0.1, help="δ: a change above δ from p = 0.5 to 1 makes "
+                            "classes 3 and 4").tag(sync=True)
+    tau = traitlets.Float(0.5, help="τ: mean κ_x at or above τ is class 1, below it "
+                          "class 2").tag(sync=True)
+    pair = traitlets.Int(AVERAGE).tag(sync=True)
+    pair_labels = traitlets.List(traitlets.Unicode(), read_only=True).tag(sync=True)
+    selected_class = traitlets.Unicode("").tag(sync=True)
+    selected_items = traitlets.List(traitlets.Int()).tag(sync=True)
+    max_rows = traitlets.Int(100).tag(sync=True)
+    summary = traitlets.Dict(read_only=True).tag(sync=True)
+    classes = traitlets.List(read_only=True).tag(sync=True)
+    class_table = traitlets.Dict(read_only=True).tag(sync=True)
+
+    def __init__(self, data, p: float = 0.6, *, delta: float = 0.1, tau: float = 0.5,
+                 pair=None, selected_class: str | None = None, max_rows: int = 100,
+                 **loader_args):
+        ann = as_annotations(data, **loader_args)
+        self._annotations: Annotations = ann
+        base = augmented_kappa_sweep(ann, delta=delta, tau=tau)  # validates the data
+        self._sweeps: dict[int, AugmentedSweepResult] = {AVERAGE: base}
+        self._sweep = base
+        self._result: AgreementResult | None = None
+        self._item_kappa: pd.Series | None = None
+        self._labels = _label_matrix(ann)
+        names = [str(n) for n in ann.annotators]
+        pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
+        self._pairs = pairs
+        super().__init__(max_rows=max_rows)
+        self.set_trait("pair_labels", [f"{names[a]} × {names[b]}" for a, b in pairs]
+                       if len(names) > 2 else [])
+        self.set_chart("curve", charts.sweep_curve_chart(
+            _named("sweep_curve"), _named("sweep_point"), _named("sweep_items")))
+        with self.hold_trait_notifications():
+            self.p, self.delta, self.tau = p, delta, tau
+            self.pair = AVERAGE if pair is None else self._pair_index(pair)
+        self._set_sweep()
+        if selected_class is None:  # the class that needs a reader most, if it has items
+            counts = self._sweep.items["class"].value_counts()
+            selected_class = next((c for c in ("higher_at_p05", "higher_at_p1", "constant_low",
+                                               "constant_high") if counts.get(c, 0)), "")
+        self.selected_class = selected_class
+        self._refresh()  # errors on construction are raised, not only shown
+        self.observe(self._on_p, "p")
+        self.observe(self._on_thresholds, ["delta", "tau"])
+        self.observe(self._on_pair, "pair")
+        self.observe(self._on_selection, ["selected_class", "max_rows"])
+        self.observe(self._on_items, "selected_items")
+
+    # ----------------------------------------------------------- public
+    @property
+    def result(self) -> AgreementResult:
+        """κ′ (``value``), p(A) (``observed``) and p(E) (``expected``) at ``p``."""
+        return self._result
+
+    @property
+    def sweep(self) -> AugmentedSweepResult:
+        """The sweep of the current pair (or all pairs) with classes for δ and τ."""
+        return self._sweep
+
+    @property
+    def item_kappa(self) -> pd.Series:
+        """κ_x at ``p`` of every item the sweep keeps."""
+        return self._item_kappa
+
+    def class_items(self, cls: str | None = None) -> pd.DataFrame:
+        """The items of class ``cls`` (default: the selected class): item, case,
+        kappa_0.5, kappa_p, kappa_1.0, then each annotator's labels as text."""
+        cls = self.selected_class if cls is None else cls
+        items = self._sweep.items
+        return self._item_rows(np.flatnonzero(items["class"].to_numpy() == cls))
+
+    # ----------------------------------------------------------- internals
+    def _pair_index(self, pair) -> int:
+        if pair in (AVERAGE, "average"):
+            return AVERAGE
+        names = list(self._annotations.annotators)
+        if isinstance(pair, (tuple, list)) and len(pair) == 2:
+            codes = tuple(sorted(names.index(x) if x in names else -1 for x in pair))
+            if codes in self._pairs:
+                return self._pairs.index(codes)
+        elif isinstance(pair, (int, np.integer)) and 0 <= pair < len(self._pairs):
+            return int(pair)
+        raise AgreementError(f"pair must be 'average', a position in pair_labels or two "
+                             f"annotator names out of {names!r}, got {pair!r}")
+
+    def _set_sweep(self) -> None:
+        """The sweep of the selected pair (computed once per pair), classes for δ, τ."""
+        if len(self._pairs) > 1 and self.pair != AVERAGE and not \
+                0 <= self.pair < len(self._pairs):
+            raise AgreementError(f"pair must be -1 (average of pairs) or 0 … "
+                                 f"{len(self._pairs) - 1}, got {self.pair}")
+        key = self.pair if len(self._pairs) > 1 else AVERAGE
+        if key not in self._sweeps:
+            a, b = self._pairs[key]
+            names = self._annotations.annotators
+            self._sweeps[key] = augmented_kappa_sweep(
+                self._annotations.select_annotators([names[a], names[b]]))
+        self._sweep = self._sweeps[key].with_classes(self.delta, self.tau)
+
+    def _pair_annotators(self) -> list[int]:
+        if len(self._pairs) > 1 and self.pair != AVERAGE:
+            return list(self._pairs[self.pair])
+        return list(range(self._annotations.n_annotators))
+
+    def _item_rows(self, rows) -> pd.DataFrame:
+        """Rows ``rows`` of the sweep's items, with κ_x at p and the labels as text."""
+        items = self._sweep.items.iloc[rows] if len(rows) else self._sweep.items.iloc[:0]
+        codes = self._annotations.items.get_indexer(items["item"])
+        out = pd.DataFrame({"item": items["item"].to_numpy(),
+                            "case": items["case"].astype(str).to_numpy(),
+                            "kappa_0.5": items["kappa_0.5"].to_numpy(),
+                            "kappa_p": self._item_kappa.to_numpy()[rows],
+                            "kappa_1.0": items["kappa_1.0"].to_numpy()})
+        names = self._annotations.annotators
+        for a in self._pair_annotators():
+            out[str(names[a])] = self._labels[codes, a]
+        return out
+
+    def _refresh(self) -> None:
+        with self.hold_sync():
+            self.set_rows(sweep_curve=charts.sweep_curve_rows(self._sweep.curve))
+            self._compute_at_p()
+            self._send_item_curves()
+
+    def _compute_at_p(self) -> None:
+        sweep = self._sweep
+        self._result = sweep.at(self.p)                       # validates p
+        self._item_kappa = sweep.item_kappa(self.p)
+        r = self._result
+        with self.hold_sync():
+            self.set_trait("summary", json_safe({
+                "p": r.params["p"], "kappa": r.value, "p_a": r.observed, "p_e": r.expected,
+                "kappa_05": sweep.at(0.5).value, "kappa_1": sweep.at(1.0).value,
+                "n_items": sweep.n_items, "n_annotators": sweep.n_annotators,
+                "excluded": sweep.excluded, "note": sweep.note}))
+            self.set_rows(sweep_point=charts.sweep_point_rows(r))
+            self._send_classes()
+
+    def _send_classes(self) -> None:
+        items = self._sweep.items
+        code = items["class"].cat.codes.to_numpy()
+        k = len(ITEM_CLASSES)
+        count = np.bincount(code, minlength=k)
+
+        def mean(values):
+            ok = np.isfinite(values)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.bincount(code[ok], values[ok], k) / np.bincount(code[ok], minlength=k)
+
+        m05, mp, m1 = (mean(items["kappa_0.5"].to_numpy()), mean(self._item_kappa.to_numpy()),
+                       mean(items["kappa_1.0"].to_numpy()))
+        rows = [{"key": c, "label": CLASS_LABELS[c], "count": int(count[j]),
+                 "mean_05": m05[j], "mean_p": mp[j], "mean_1": m1[j]}
+                for j, c in enumerate(ITEM_CLASSES) if c != "undefined" or count[j]]
+        table = self.class_items()
+        shown = table.head(self.max_rows)
+        codes = self._annotations.items.get_indexer(shown["item"])
+        with self.hold_sync():
+            self.set_trait("classes", json_safe(rows))
+            self.set_trait("class_table", {
+                "class": self.selected_class, "total": len(table), "columns": [
+                    str(c) for c in shown.columns],
+                "codes": codes.tolist(),
+                "rows": json_safe([[str(v) if isinstance(v, str) or j < 2 else v
+                                    for j, v in enumerate(row)]
+                                   for row in shown.itertuples(index=False)])})
+
+    def _send_item_curves(self) -> None:
+        chosen = [c for c in self.selected_items if 0 <= c < len(self._annotations.items)]
+        names = self._annotations.items.take(chosen)
+        kept = names[names.isin(self._sweep.items["item"])]
+        if len(kept):
+            curves = self._sweep.item_curves(kept)
+            self.set_rows(sweep_items=charts.sweep_item_rows(curves))
+        else:
+            self.set_rows(sweep_items=[])
+
+    @guarded
+    def _on_p(self, change) -> None:
+        self._compute_at_p()
+
+    @guarded
+    def _on_thresholds(self, change) -> None:
+        self._sweep = self._sweep.with_classes(self.delta, self.tau)
+        self._send_classes()
+
+    @guarded
+    def _on_pair(self, change) -> None:
+        self._set_sweep()
+        self._refresh()
+
+    @guarded
+    def _on_selection(self, change) -> None:
+        if self.selected_class and self.selected_class not in ITEM_CLASSES:
+            raise AgreementError(f"selected_class must be one of {list(ITEM_CLASSES)}, "
+                                 f"got {self.selected_class!r}")
+        self._send_classes()
+
+    @guarded
+    def _on_items(self, change) -> None:
+        self._send_item_curves()
+
+def _named(name: str):
+    import altair as alt
+    return alt.NamedData(name)
+
+
+def _label_matrix(ann: Annotations) -> np.ndarray:
+    """Items × annotators: each annotator's labels as text ("primary / secondary",
+    "—" when it did not rate the item); built once, vectorised."""
+    cats = np.array([str(c) for c in ann.categories], dtype=object)
+    first = np.full((ann.n_items, ann.n_annotators), -1, dtype=np.int64)
+    second = first.copy()
+    prim = ann.rank == 1
+    first[ann.item[prim], ann.annotator[prim]] = ann.label[prim]
+    second[ann.item[~prim], ann.annotator[~prim]] = ann.label[~prim]
+    text = np.where(first >= 0, cats[np.maximum(first, 0)], "—").astype(object)
+    has = second >= 0
+    text[has] = text[has] + " / " + cats[second[has]]
+    return text

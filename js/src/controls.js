@@ -1,0 +1,82 @@
+// Small form controls shared by the live widgets: a labelled slider bound to a
+// numeric traitlet (drag updates coalesced to one message per animation frame), a
+// select bound to a traitlet, and tables whose cells are text (never HTML).
+import { fmt, h, listen } from "./base.js";
+
+// A range input bound to `model[name]`; returns { node, dispose }.
+export function slider(model, name, { label, min, max, step, digits = 2, title } = {}) {
+  const input = h("input", {
+    type: "range", min: String(min), max: String(max), step: String(step),
+    class: `iaa-slider iaa-slider-${name}`, "aria-label": label, title,
+  });
+  const shown = h("span", { class: "iaa-slider-value" });
+  const node = h("label", { class: "iaa-control" }, h("span", { class: "iaa-control-label" }, label),
+    input, shown);
+  let pending = null;
+  let dragging = false;
+  const show = (v) => { shown.textContent = fmt(Number(v), digits); };
+  const sync = () => {
+    if (dragging) return;
+    input.value = String(model.get(name));
+    show(model.get(name));
+  };
+  // send at most one value per frame while dragging: the newest one
+  input.addEventListener("input", () => {
+    show(input.value);
+    const first = pending === null;
+    pending = Number(input.value);
+    if (first) requestAnimationFrame(() => {
+      model.set(name, pending);
+      model.save_changes();
+      pending = null;
+    });
+  });
+  input.addEventListener("pointerdown", () => { dragging = true; });
+  input.addEventListener("pointerup", () => { dragging = false; });
+  input.addEventListener("change", () => { dragging = false; });
+  input.addEventListener("keydown", (event) => event.stopPropagation());
+  sync();
+  const off = listen(model, `change:${name}`, sync);
+  return { node, input, dispose: off };
+}
+
+// A <select> bound to `model[name]`; options are [value, text] pairs (text as text).
+export function select(model, name, options, { label } = {}) {
+  const node = h("select", { class: `iaa-select iaa-select-${name}`, "aria-label": label },
+    options.map(([value, text]) => h("option", { value: String(value) }, text)));
+  node.value = String(model.get(name));
+  node.addEventListener("change", () => {
+    const raw = node.value;
+    model.set(name, typeof model.get(name) === "number" ? Number(raw) : raw);
+    model.save_changes();
+  });
+  const off = listen(model, `change:${name}`, () => { node.value = String(model.get(name)); });
+  const wrap = h("label", { class: "iaa-control" },
+    label ? h("span", { class: "iaa-control-label" }, label) : null, node);
+  return { node: wrap, select: node, dispose: off };
+}
+
+// A number input bound to `model[name]` (committed on change/Enter).
+export function numberInput(model, name, { label, min, max, step } = {}) {
+  const input = h("input", { type: "number", class: `iaa-number iaa-number-${name}`,
+    min: min === undefined ? undefined : String(min), max: max === undefined ? undefined : String(max),
+    step: String(step || 1), "aria-label": label });
+  input.setAttribute("data-lm-suppress-shortcuts", "true");
+  const sync = () => { if (document.activeElement !== input) input.value = String(model.get(name)); };
+  input.addEventListener("change", () => {
+    const v = Number(input.value);
+    if (input.value !== "" && Number.isFinite(v)) { model.set(name, v); model.save_changes(); }
+  });
+  input.addEventListener("keydown", (event) => event.stopPropagation());
+  sync();
+  const off = listen(model, `change:${name}`, sync);
+  return { node: h("label", { class: "iaa-control" }, h("span", { class: "iaa-control-label" }, label),
+    input), input, dispose: off };
+}
+
+// A cell's text: integers as they are, other numbers with `digits`, the rest as text.
+export function cellText(value, digits = 3) {
+  if (typeof value === "number" && Number.isInteger(value)) return String(value);
+  if (typeof value === "number" || value === null) return fmt(value, digits);
+  return String(value);
+}

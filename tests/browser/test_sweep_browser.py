@@ -1,0 +1,197 @@
+"""AugmentedKappaSweep in JupyterLab + headless Chromium: the curve, the rule at p, the
+four classes and their items; moving the p slider, δ, the pair selector and ticking an
+item change the Python-side result to what the measure functions give.
+
+Expected values are computed in this process by the measure functions:
+``augmented_kappa(data, p=...)`` (Rosenberg & Binkowski §5, evaluated directly, not
+through the sweep's closed form the widget uses) and ``augmented_kappa_sweep(data,
+delta=..., tau=...)`` for the classes. Data: the seeded synthetic email corpus
+(iaa_widgets.datasets.email_types: 380 messages, three annotators).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets import Annotations
+from iaa_widgets.datasets import email_types
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+XSS = '<img src=x onerror="window.__pwned=1">'
+
+CELLS = [
+    "import iaa_widgets as iaa\nfrom iaa_widgets.datasets import email_types\n"
+    "emails = email_types()\n"
+    "w = iaa.AugmentedKappaSweep(emails, rank='rank')\nw",
+    "import pandas as pd\n"
+    "xss = pd.DataFrame({'item': [1, 1, 1, 2, 2, 3, 3, 3],\n"
+    "                    'annotator': ['a', 'a', 'b', 'a', 'b', 'a', 'b', 'b'],\n"
+    f"                    'label': [{XSS!r}, 'x', 'x', 'x', 'x', 'y', 'y', {XSS!r}],\n"
+    "                    'rank': [1, 2, 1, 1, 1, 1, 1, 2]})\n"
+    "x = iaa.AugmentedKappaSweep(xss, rank='rank')\nx",
+]
+
+
+@pytest.fixture(scope="module")
+def emails() -> Annotations:
+    return Annotations.from_long(email_types(), rank="rank")
+
+
+@pytest.fixture(scope="module")
+def nb(open_lab_page):
+    page = open_lab_page("sweep.ipynb", CELLS)
+    page.run_all()
+    page.page.wait_for_function(
+        "() => [...document.querySelectorAll('.iaa-sweep')]"
+        ".filter(e => Number(e.dataset.revision) >= 1).length === 2", timeout=90_000)
+    return page
+
+
+def widget(nb, n=0):
+    return nb.page.locator(".iaa-sweep").nth(n)
+
+
+def chart_label(nb, n=0) -> list[str]:
+    return widget(nb, n).locator("svg g.labels_marks text").all_text_contents()
+
+
+def wait_value(nb, key, value, n=0):
+    nb.page.wait_for_function(
+        "([n, key, v]) => { const e = document.querySelectorAll('.iaa-sweep')[n]"
+        ".querySelector(`.iaa-summary tr[data-key=\"${key}\"] .iaa-value`);"
+        " return e && Math.abs(Number(e.dataset.value) - v) < 1e-12; }",
+        arg=[n, key, value], timeout=20_000)
+
+
+def set_slider(nb, name, value, n=0):
+    widget(nb, n).locator(f"input.iaa-slider-{name}").fill(str(value))
+
+
+def test_renders_curve_rule_and_classes(nb, emails):
+    w = widget(nb)
+    sweep = iaa.augmented_kappa_sweep(emails)
+    at = iaa.augmented_kappa(emails, p=0.6)  # §5 directly, the widget's default p
+    assert nb.python("w.result.value") == pytest.approx(at.value, abs=1e-12)
+    assert f"κ′ = {at.value:.3f}" in chart_label(nb)
+    # three curves of 51 points, a rule, three points at p
+    assert w.locator("svg g.curve_marks path").count() == 3
+    assert w.locator("svg g.rule_marks line, svg g.rule_marks path").count() == 1
+    counts = sweep.items["class"].value_counts()
+    for key in ("constant_high", "constant_low", "higher_at_p1", "higher_at_p05"):
+        row = w.locator(f'.iaa-classes tr[data-class="{key}"] .iaa-count')
+        assert row.text_content() == str(counts[key])
+    # the class that needs a reader most is selected: class 4, its items listed
+    assert nb.python("w.selected_class") == "higher_at_p05"
+    assert w.locator(".iaa-items tbody tr").count() == min(100, counts["higher_at_p05"])
+    header = w.locator(".iaa-items thead th").all_text_contents()
+    assert header[:3] == ["curve", "item", "case"] and header[-3:] == ["A", "B", "C"]
+    assert w.locator(".iaa-error").is_hidden()
+    shot = nb.screenshot("sweep_light.png", w)
+    DOCS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, DOCS / "sweep.png")
+
+
+def test_p_slider_recomputes_in_python_and_redraws(nb, emails):
+    before = int(widget(nb).get_attribute("data-revision"))
+    set_slider(nb, "p", 0.85)
+    expected = iaa.augmented_kappa(emails, p=0.85)
+    wait_value(nb, "kappa", expected.value)
+    assert nb.python("w.p") == 0.85
+    assert nb.python("w.result.value") == pytest.approx(expected.value, abs=1e-12)
+    assert nb.python("w.result.observed") == pytest.approx(expected.observed, abs=1e-12)
+    assert nb.python("w.result.expected") == pytest.approx(expected.expected, abs=1e-12)
+    nb.page.wait_for_function(
+        "(r) => Number(document.querySelector('.iaa-sweep').dataset.revision) > r",
+        arg=before, timeout=20_000)
+    assert f"κ′ = {expected.value:.3f}" in chart_label(nb)
+    assert f"p(E) = {expected.expected:.3f}" in chart_label(nb)
+    # the per-class mean κ_x at p is the mean of the measure's κ_x over the class
+    items = expected.items.set_index("item")["kappa"]
+    classes = iaa.augmented_kappa_sweep(emails).items.set_index("item")["class"]
+    mean4 = items[classes == "higher_at_p05"].mean()
+    cell = widget(nb).locator('.iaa-classes tr[data-class="higher_at_p05"] .iaa-mean-p')
+    assert cell.text_content() == f"{mean4:.3f}"
+    # the rule sits at p = 0.85 on the chart's x scale
+    x = nb.page.evaluate("""() => {
+      const root = document.querySelector('.iaa-sweep');
+      const rule = root.querySelector('svg g.rule_marks line, svg g.rule_marks path');
+      const box = rule.getBoundingClientRect();
+      const curve = root.querySelector('svg g.curve_marks').getBoundingClientRect();
+      return (box.left - curve.left) / curve.width; }""")
+    assert x == pytest.approx((0.85 - 0.5) / 0.5, abs=0.02)
+    nb.screenshot("sweep_p085.png", widget(nb))
+
+
+def test_delta_redraws_classes_and_items_show_labels(nb, emails):
+    set_slider(nb, "delta", 0.3)
+    fresh = iaa.augmented_kappa_sweep(emails, delta=0.3, tau=0.5)
+    counts = fresh.items["class"].value_counts()
+    row = widget(nb).locator('.iaa-classes tr[data-class="constant_low"] .iaa-count')
+    row.filter(has_text=str(counts["constant_low"])).wait_for(timeout=20_000)
+    assert nb.python("w.sweep.items['class'].value_counts().to_dict()") == \
+        {k: int(v) for k, v in counts.items()}
+    # selecting class 3 lists its items with every annotator's labels as text
+    widget(nb).locator('.iaa-classes tr[data-class="higher_at_p1"]').click()
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sweep')"
+                              ".querySelector('.iaa-items-title').textContent.startsWith('3')",
+                              timeout=20_000)
+    first = fresh.items[fresh.items["class"] == "higher_at_p1"].iloc[0]
+    cells = widget(nb).locator(".iaa-items tbody tr").first.locator("td").all_text_contents()
+    assert cells[1] == str(first["item"]) and cells[2] == str(first["case"])
+    labels = email_types()
+    mine = labels[(labels["item"] == first["item"]) & (labels["annotator"] == "A")]
+    expected_a = " / ".join(mine.sort_values("rank")["label"])
+    assert cells[-3] == expected_a
+
+
+def test_ticking_an_item_draws_its_curve(nb, emails):
+    w = widget(nb)
+    w.locator(".iaa-items tbody tr").first.locator("input[type=checkbox]").check()
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sweep')"
+                              ".querySelectorAll('svg g.item_curves_marks path').length === 1",
+                              timeout=20_000)
+    code = nb.python("w.selected_items")[0]
+    item = emails.items[code]
+    curve = iaa.augmented_kappa_sweep(emails).item_curve(item)
+    drawn = nb.python("[r['value'] for r in w._datasets['sweep_items']]")
+    assert drawn == pytest.approx(curve["kappa"].tolist(), abs=1e-12)
+    # κ_x of the item at p = 0.5 and 1 from augmented_kappa (§5 directly)
+    for p in (0.5, 1.0):
+        direct = iaa.augmented_kappa(emails, p=p).items.set_index("item").loc[item, "kappa"]
+        assert curve.set_index("p").loc[p, "kappa"] == pytest.approx(direct, abs=1e-12)
+    nb.screenshot("sweep_item_curve.png", w)
+
+
+def test_pair_selector(nb, emails):
+    widget(nb).locator("select.iaa-select-pair").select_option("1")  # A × C
+    expected = iaa.augmented_kappa(emails.select_annotators(["A", "C"]), p=0.85)
+    wait_value(nb, "kappa", expected.value)
+    assert nb.python("w.result.value") == pytest.approx(expected.value, abs=1e-12)
+    header = widget(nb).locator(".iaa-items thead th").all_text_contents()
+    assert header[-2:] == ["A", "C"]
+    widget(nb).locator("select.iaa-select-pair").select_option("-1")
+    wait_value(nb, "kappa", iaa.augmented_kappa(emails, p=0.85).value)
+
+
+def test_labels_are_text_and_bad_p_is_shown(nb):
+    x = widget(nb, 1)
+    assert nb.page.evaluate("() => window.__pwned") is None
+    assert x.locator("img").count() == 0
+    texts = x.locator(".iaa-items td.iaa-labels").all_text_contents()
+    x.locator(".iaa-classes tbody tr").first.click()
+    texts += x.locator(".iaa-items td.iaa-labels").all_text_contents()
+    for cls in ("constant_low", "higher_at_p1", "higher_at_p05"):
+        nb.execute(f"x.selected_class = '{cls}'")
+        nb.page.wait_for_timeout(300)
+        texts += x.locator(".iaa-items td.iaa-labels").all_text_contents()
+    assert any(XSS in t for t in texts), texts
+    assert nb.page.evaluate("() => window.__pwned") is None
+    nb.execute("x.p = 0.2")
+    banner = x.locator(".iaa-error")
+    banner.wait_for(state="visible", timeout=10_000)
+    assert "p must lie in [0.5, 1]" in banner.text_content()
+    nb.execute("x.p = 0.7")
+    banner.wait_for(state="hidden", timeout=10_000)
