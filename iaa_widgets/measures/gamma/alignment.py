@@ -244,17 +244,19 @@ def best_alignment(continuum: Continuum,
                        shape=(n_units, n_units))
     n_comp, comp = connected_components(graph, directed=False)
     comp_size = np.bincount(comp, minlength=n_comp)
-    chosen = [np.flatnonzero((size == 1) & (comp_size[comp[first]] == 1))]
-    groups = comp[first[multi]]
-    order = np.argsort(comp[first], kind="stable")
-    bounds = np.searchsorted(comp[first][order], np.arange(n_comp + 1))
+    group = comp[first]  # component of each candidate
+    alone = comp_size[group] == 1  # lone units with no possible partner
     K = n * (n - 1) / 2
     cost = K * dis.delta_empty + weights
-    for g in np.unique(groups):
-        idx = order[bounds[g]:bounds[g + 1]]
-        solve = _solve_pairs if n == 2 else _solve_partition
-        chosen.append(idx[solve(members[idx], cost[idx], c.annotator)])
-    chosen = np.sort(np.concatenate(chosen))
+    idx = np.flatnonzero(~alone)
+    if n == 2:  # assignment problem per component
+        order = idx[np.argsort(group[idx], kind="stable")]
+        cuts = np.flatnonzero(np.diff(group[order])) + 1
+        parts = [part[_solve_pairs(members[part], cost[part])]
+                 for part in np.split(order, cuts) if len(part)]
+    else:
+        parts = [idx[_solve_partition(members[idx], cost[idx], group[idx])]] if len(idx) else []
+    chosen = np.sort(np.concatenate([np.flatnonzero(alone), *parts]))
     return alignment_from_members(c, members[chosen], dis, len(members))
 
 
@@ -284,15 +286,18 @@ def _milp(cost, A):
     raise RuntimeError(f"the MIP solver failed on the alignment: {res.message}")
 
 
-def _solve_partition(members, cost, annotator):
-    """Exact set partition of one component: min Σ cost·x, A x = 1, x binary.
+def _solve_partition(members, cost, group):
+    """Exact set partition min Σ cost·x, A x = 1, x binary, over the candidates of
+    several connected components (``group``: component of each candidate).
 
-    The LP relaxation (HiGHS dual simplex) gives a bound LB, duals y and reduced
-    costs rc = cost − Aᵀy ≥ 0; any partition using candidate S costs at least
-    LB + rc(S). An integral LP solution is optimal as it is. Otherwise the MIP
-    over the LP's support, the candidates with rc ≈ 0 and the lone units gives a
-    partition of cost UB, and the MIP is solved again over every candidate with
-    rc ≤ UB − LB if that adds any: reduced-cost fixing, exact.
+    One LP relaxation (HiGHS dual simplex) covers all components: it separates by
+    component, so its duals y give each component g a bound LB_g = Σ_{u∈g} y_u
+    and reduced costs rc = cost − Aᵀy ≥ 0; a partition of g that uses candidate S
+    costs at least LB_g + rc(S). A component whose LP solution is integral is
+    solved. For the others, a MIP per component (``scipy.optimize.milp``) over the
+    LP's support, the candidates with rc ≈ 0 and the lone units gives a partition
+    of cost UB_g, and the MIP is solved again over every candidate of g with
+    rc ≤ UB_g − LB_g if that adds any (reduced-cost fixing): exact.
     """
     from scipy.optimize import linprog
 
@@ -300,26 +305,38 @@ def _solve_partition(members, cost, annotator):
     tol = 1e-9 * max(1.0, float(np.abs(cost).max())) * A.shape[0]
     lp = linprog(cost, A_eq=A, b_eq=np.ones(A.shape[0]), bounds=(0, None),
                  method="highs-ds")
-    if lp.status != 0:
-        return _milp(cost, A)[0]
-    x, lower = lp.x, float(lp.fun)
-    if np.all((x < 1e-9) | (x > 1 - 1e-9)):
-        picked = np.flatnonzero(x > 0.5)
-        if (np.all(np.asarray(A[:, picked].sum(axis=1)).ravel() == 1)
-                and cost[picked].sum() <= lower + tol):
-            return picked
-    rc = cost - A.T @ lp.eqlin.marginals
+    unit_group = np.empty(A.shape[0], dtype=group.dtype)
+    coo = A.tocoo()
+    unit_group[coo.row] = group[coo.col]
+
+    def mip(g, cols):  # the MIP of component g over candidates ``cols``
+        part, value = _milp(cost[cols], A[np.flatnonzero(unit_group == g)][:, cols])
+        return cols[part], value
+
+    if lp.status != 0:  # no LP: one MIP per component
+        return np.concatenate([mip(g, np.flatnonzero(group == g))[0]
+                               for g in np.unique(group)])
+    x, y = lp.x, lp.eqlin.marginals
+    rc = cost - A.T @ y
+    lower = np.bincount(unit_group, y)  # LB_g = Σ_{u∈g} y_u
+    picked = x > 0.5
+    covered = np.asarray(A[:, picked].sum(axis=1)).ravel()
+    unsure = (x > 1e-9) & (x < 1 - 1e-9)
+    bad = np.union1d(group[unsure], unit_group[covered != 1])
+    spent = np.bincount(group[picked], cost[picked], minlength=len(lower))
+    bad = np.union1d(bad, np.flatnonzero(spent > lower + tol))
+    out = [np.flatnonzero(picked & ~np.isin(group, bad))]
     size = np.diff(A.indptr)
-    core = np.flatnonzero((x > 1e-9) | (rc <= tol) | (size == 1))
-    picked, upper = _milp(cost[core], A[:, core])
-    wide = np.flatnonzero(rc <= upper - lower + tol)
-    if np.isin(wide, core).all():
-        return core[picked]
-    wide = np.union1d(wide, core)
-    return wide[_milp(cost[wide], A[:, wide])[0]]
+    for g in bad:  # fractional components: MIP with reduced-cost fixing
+        in_g = group == g
+        core = np.flatnonzero(in_g & ((x > 1e-9) | (rc <= tol) | (size == 1)))
+        part, upper = mip(g, core)
+        wide = np.flatnonzero(in_g & (rc <= upper - lower[g] + tol))
+        out.append(part if np.isin(wide, core).all() else mip(g, np.union1d(wide, core))[0])
+    return np.concatenate(out)
 
 
-def _solve_pairs(members, cost, annotator):
+def _solve_pairs(members, cost):
     """Two annotators: pairs vs. lone units is an assignment problem; a pair
     saves 2K·Δ∅ − cost relative to two lone units (K = 1)."""
     from scipy.optimize import linear_sum_assignment
