@@ -31,6 +31,8 @@ _LAZY: dict[str, str] = {
     "gamma_family": ".measures.gamma.coefficients",
     "ContingencyMatrix": ".widgets.contingency",
     "AugmentedKappaSweep": ".widgets.sweep",
+    "spa_missingness": ".measures.sparse_missing",
+    "SpaMissingness": ".measures.sparse_missing",
 }
 
 
