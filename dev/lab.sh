@@ -6,6 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${IAA_SKIP_INSTALL:-0}" != 1 ]; then
+  # node/npm build the widgets' front-end bundle (iaa_widgets/static/, generated)
+  if ! command -v npm >/dev/null; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update
+    $SUDO apt-get install -y nodejs npm
+  fi
+  # the pip build hook keeps an existing bundle: rebuild it when the sources are newer
+  bundle=iaa_widgets/static/widgets.js
+  if [ ! -f "$bundle" ] || [ -n "$(find js/src js/package.json -newer "$bundle")" ]; then
+    (cd js && npm ci --no-audit --no-fund && npm run build)
+  fi
   python -m pip install --quiet --upgrade pip
   python -m pip install --quiet -e ".[lab]"
 fi

@@ -27,7 +27,9 @@ def _from_rows(rows: dict[str, list], items: list) -> pd.DataFrame:
     records = [(item, annotator, label)
                for annotator, labels in rows.items()
                for item, label in zip(items, labels) if label is not None]
-    return pd.DataFrame(records, columns=["item", "annotator", "label"])
+    # one list per column: each column is then a contiguous array (a frame built from
+    # records stores them interleaved)
+    return pd.DataFrame(dict(zip(["item", "annotator", "label"], map(list, zip(*records)))))
 
 
 def krippendorff_2011() -> pd.DataFrame:
