@@ -158,9 +158,9 @@ class Annotations:
         if rank is None and labels.dtype == object:
             labels, ranks, rowpos = _expand_pairs(labels)
         else:
-            rowpos = np.arange(len(df))
+            rowpos = None
             ranks = np.ones(len(df), np.int8) if rank is None else _check_ranks(df[rank])
-        identity = len(rowpos) == len(df)  # no (primary, secondary) cell was expanded
+        identity = rowpos is None  # no (primary, secondary) cell was expanded
         index = df.index if identity else df.index[rowpos]
         _check_no_nan(labels, label, index)
         codes, cats = _label_codes(labels, categories, label, index)
@@ -294,13 +294,14 @@ def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | 
 
 # ---------------------------------------------------------------- helpers
 def _expand_pairs(labels: pd.Series):
-    """Expand ``(primary, secondary)`` cells into two ranked ratings."""
+    """Expand ``(primary, secondary)`` cells into two ranked ratings (labels, ranks and
+    each rating's row position, None when no cell held a pair)."""
     values = labels.to_numpy()
     if _no_sequences(values):
-        return labels, np.ones(len(values), np.int8), np.arange(len(values))
+        return labels, np.ones(len(values), np.int8), None
     is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in values), bool, len(values))
     if not is_seq.any():
-        return labels, np.ones(len(values), np.int8), np.arange(len(values))
+        return labels, np.ones(len(values), np.int8), None
     lengths = np.where(is_seq, [len(v) if s else 1 for v, s in zip(values, is_seq)], 1)
     if np.any(lengths > 2) or np.any(lengths == 0):
         bad = np.flatnonzero((lengths > 2) | (lengths == 0))
@@ -351,12 +352,15 @@ def _check_no_nan(labels: pd.Series, name: str, index) -> None:
 def _dense_ints(values: np.ndarray):
     """(values − lowest, which values of the range occur, the distinct values) for
     integers in a compact range, else None: one bincount instead of a hash table."""
-    if values.dtype.kind not in "iu" or len(values) == 0:
+    if values.dtype.kind not in "iu" or values.dtype == np.uint64 or len(values) == 0:
         return None
     lo, hi = int(values.min()), int(values.max())
-    if hi - lo > 4 * len(values) + 1024:
+    limit = 4 * len(values) + 1024
+    if hi - lo > limit:
         return None
-    shifted = values - lo
+    if 0 < lo and hi <= limit:
+        lo = 0  # small positive ids (from 0 or 1) need no shift
+    shifted = values - lo if lo else values
     present = np.bincount(shifted, minlength=hi - lo + 1) > 0
     return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
 
@@ -368,7 +372,7 @@ def _factorize(values: np.ndarray):
     dense = _dense_ints(values)
     if dense is not None:
         shifted, present, uniques = dense
-        codes = (np.cumsum(present) - 1)[shifted]
+        codes = shifted if present.all() else (np.cumsum(present) - 1)[shifted]  # 0..n−1: as is
         # first appearances increase if the ids are sorted, or, generally, iff every code
         # exceeds the running maximum before it by at most 1
         if np.all(values[1:] >= values[:-1]) or (codes[0] == 0 and np.all(
@@ -407,13 +411,14 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
         else:
             value_codes, present, uniques = dense  # codes into the value range
     cats = _declared_categories(labels, categories, uniques)
-    lookup = cats.get_indexer(uniques)  # each distinct label looked up once
+    found = cats.get_indexer(uniques)  # each distinct label looked up once
+    lookup = found
     if dense is not None:  # spread over the value range
-        lookup = np.where(present, 0, -1).astype(np.intp)
-        lookup[present] = cats.get_indexer(uniques)
+        lookup = np.full(len(present), -1, np.intp)
+        lookup[present] = found
     codes = lookup[value_codes]
-    bad = np.flatnonzero(codes < 0)
-    if len(bad):
+    if np.any(found < 0):  # some label outside the declared categories
+        bad = np.flatnonzero(codes < 0)
         values = pd.unique(labels.to_numpy()[bad])[:5].tolist()
         raise AgreementError(f"column {name!r} holds label(s) {values!r} outside the declared "
                              f"categories {list(cats)!r} at row(s) {rows_text(index[bad])}")
@@ -440,8 +445,8 @@ def _declared_categories(labels: pd.Series, categories, uniques) -> pd.Index:
 def _validate(ann: Annotations, index) -> None:
     """Duplicates, ranks and the number of annotators of a freshly loaded table."""
     if not ann.has_secondary and ann.n_items * ann.n_annotators <= 8 * ann.n_ratings + (1 << 20):
-        seen = np.zeros(ann.n_items * ann.n_annotators, dtype=bool)  # dense (item, annotator) grid
-        seen[ann.item * ann.n_annotators + ann.annotator] = True
+        seen = np.zeros((ann.n_items, ann.n_annotators), dtype=bool)  # dense (item, annotator) grid
+        seen[ann.item, ann.annotator] = True
         if np.count_nonzero(seen) == ann.n_ratings:  # no pair twice: no sort needed
             _check_annotators(ann)
             return

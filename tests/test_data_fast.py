@@ -65,3 +65,23 @@ def test_integer_labels_with_declared_categories():
     np.testing.assert_array_equal(ann.label, [1, 2, 1, 0])
     with pytest.raises(AgreementError, match=r"label\(s\) \[7\] outside the declared"):
         Annotations.from_long(df, categories=[1, 3])
+
+
+@pytest.mark.parametrize("values", [np.array([3, 1, 3], dtype=np.uint8),
+                                    np.array([7, 5], dtype=np.uint64),
+                                    np.array([1000, 1001, 1000])])  # shifted range
+def test_factorize_other_integer_types(values):
+    same_as_pandas(values)
+
+
+@pytest.mark.parametrize("values", [np.array([1.5, 1.5, 2.0, 7.0]), np.array([4, 4, 4]),
+                                    np.array([-3, 0, 0, 2**40]),
+                                    np.array([1.0, np.nan, 2.0])])  # NaN: not sorted → pandas
+def test_factorize_sorted(values):
+    same_as_pandas(values)
+
+
+@pytest.mark.parametrize("values", [np.array([0, 1, 1, 2]), np.array([2, 0, 1]),
+                                    np.array([3, 4, 4, 5])])  # contiguous ids
+def test_factorize_contiguous(values):
+    same_as_pandas(values)
