@@ -445,8 +445,8 @@ def _declared_categories(labels: pd.Series, categories, uniques) -> pd.Index:
 def _validate(ann: Annotations, index) -> None:
     """Duplicates, ranks and the number of annotators of a freshly loaded table."""
     if not ann.has_secondary and ann.n_items * ann.n_annotators <= 8 * ann.n_ratings + (1 << 20):
-        seen = np.zeros((ann.n_items, ann.n_annotators), dtype=bool)  # dense (item, annotator) grid
-        seen[ann.item, ann.annotator] = True
+        seen = np.zeros(ann.n_items * ann.n_annotators, dtype=bool)  # dense (item, annotator) grid
+        seen[ann.item * ann.n_annotators + ann.annotator] = True
         if np.count_nonzero(seen) == ann.n_ratings:  # no pair twice: no sort needed
             _check_annotators(ann)
             return
