@@ -31,6 +31,7 @@ _LAZY: dict[str, str] = {
     "gamma_family": ".measures.gamma.coefficients",
     "ContingencyMatrix": ".widgets.contingency",
     "AugmentedKappaSweep": ".widgets.sweep",
+    "SparseAgreementExplorer": ".widgets.sparse",
     "spa_missingness": ".measures.sparse_missing",
     "SpaMissingness": ".measures.sparse_missing",
 }

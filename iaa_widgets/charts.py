@@ -19,7 +19,9 @@ from .results import AgreementResult
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "contingency_rows", "contingency_heatmap", "sweep_curve_rows", "sweep_point_rows",
-           "sweep_item_rows", "sweep_curve_chart"]
+           "sweep_item_rows", "sweep_curve_chart", "SPA_SCHEME_LABELS", "spa_round_rows",
+           "spa_summary_rows", "spa_schemes_chart", "spa_weight_rows", "spa_weights_chart",
+           "spa_variance_rows", "spa_variance_chart"]
 
 _BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
 
@@ -215,3 +217,124 @@ def sweep_curve_chart(curve, point, items=None, *, width: int = 440,
     labels = alt.Chart(point, name="labels").mark_text(align="left", dx=7, dy=-7).encode(
         x, y, text="label:N")
     return alt.layer(*layers, rule, dots, labels).properties(width=width, height=height)
+
+
+# ------------------------------------------------------------------ sparse agreement
+SPA_SCHEME_LABELS = {"flat": "flat (k = 1)", "annotations": "annotations (k = n)",
+                     "annotations_m1": "annotations − 1 (k = n − 1)",
+                     "edges": "edges (k = n(n − 1)/2)",
+                     "inv_var": "inverse variance, uniform",
+                     "inv_var_class": "inverse variance, class shares"}
+
+
+def _scheme_label(scheme: str) -> str:
+    return SPA_SCHEME_LABELS.get(scheme, str(scheme))
+
+
+def _scheme_order() -> list[str]:
+    return list(SPA_SCHEME_LABELS.values())
+
+
+def spa_round_rows(values: pd.DataFrame) -> pd.DataFrame:
+    """SPA per round and scheme (``SpaMissingnessResult.values``) in long form:
+    scheme (label), value; rounds where SPA is undefined are left out."""
+    long = values.melt(var_name="scheme", value_name="value").dropna()
+    long["scheme"] = long["scheme"].map(_scheme_label)
+    return long
+
+
+def spa_summary_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Per scheme (``SpaMissingnessResult.summary()``): full-data SPA, mean, sd and the
+    2.5–97.5 % range over rounds, with a text label."""
+    out = table.reset_index(names="key")
+    out.insert(0, "scheme", out["key"].map(_scheme_label))
+    out["label"] = [f"{f:.4f} · sd {s:.4f}" if np.isfinite(s) else f"{f:.4f}"
+                    for f, s in zip(out["full"], out["sd"])]
+    return out
+
+
+def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
+    """SPA under each scheme side by side: a diamond at the full data's value, a tick
+    per round of random dropping and a rule over the 95 % range of the rounds."""
+    y = alt.Y("scheme:N", sort=_scheme_order(), title=None, axis=alt.Axis(labelLimit=220))
+    x = alt.X("value:Q", title="SPA (eq. 7)", scale=alt.Scale(zero=False),
+              axis=alt.Axis(tickCount=5, format=".3f"))
+    ticks = alt.Chart(rounds, name="rounds").mark_tick(opacity=0.2, thickness=1).encode(
+        x, y, tooltip=[alt.Tooltip("scheme:N"), alt.Tooltip("value:Q", format=".4f")])
+    interval = alt.Chart(summary, name="interval").mark_rule(strokeWidth=3).encode(
+        x=alt.X("q025:Q"), x2="q975:Q", y=y,
+        tooltip=[alt.Tooltip("scheme:N"), alt.Tooltip("mean:Q", format=".4f"),
+                 alt.Tooltip("sd:Q", format=".5f"), alt.Tooltip("q025:Q", format=".4f"),
+                 alt.Tooltip("q975:Q", format=".4f")])
+    full = alt.Chart(summary, name="full").mark_point(
+        shape="diamond", filled=True, size=90, color="#e6550d").encode(
+        x=alt.X("full:Q"), y=y, tooltip=[alt.Tooltip("scheme:N"),
+                                         alt.Tooltip("full:Q", format=".4f", title="full data")])
+    labels = alt.Chart(summary, name="labels").mark_text(align="left", dx=10).encode(
+        x=alt.X("q975:Q"), y=y, text="label:N")
+    return alt.layer(ticks, interval, full, labels).properties(width=width,
+                                                               height=alt.Step(26))
+
+
+def spa_weight_rows(weights: pd.DataFrame) -> pd.DataFrame:
+    """Normalised weight curves (``spa_weight_curves``) in long form: n, scheme, weight."""
+    long = weights.reset_index().melt(id_vars=weights.index.name or "index",
+                                      var_name="scheme", value_name="weight")
+    long = long.rename(columns={weights.index.name or "index": "n"})
+    long["scheme"] = long["scheme"].map(_scheme_label)
+    return long
+
+
+def spa_weights_chart(weights, *, width: int = 300, height: int = 200) -> alt.Chart:
+    """Figures 4–5: each scheme's weight of an item with n annotations, divided by
+    the scheme's largest weight."""
+    return alt.Chart(weights, name="weights", title="weights k(n) / max (Figures 4–5)").mark_line(
+        point=True).encode(
+        x=alt.X("n:Q", title="annotations on the item", axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("weight:Q", title="normalised weight"),
+        color=alt.Color("scheme:N", sort=_scheme_order(), title=None,
+                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=220)),
+        tooltip=["scheme:N", "n:Q", alt.Tooltip("weight:Q", format=".4f")],
+    ).properties(width=width, height=height)
+
+
+def spa_variance_rows(curve: pd.DataFrame) -> pd.DataFrame:
+    """``spa_variance_curve`` (random mode) rows with ``difference``: the variance of
+    each scheme minus that of "flat" at the same fraction (Figure 7). The point with
+    every annotation present (fraction 1, variance 0 up to rounding) is left out: it
+    has no place on Figure 6's log scale."""
+    out = curve.loc[curve["fraction"] < 1, ["scheme", "fraction", "n_usable", "variance",
+                                              "mean", "n_rounds"]].copy()
+    if "flat" in set(out["scheme"]):
+        flat = out[out["scheme"] == "flat"].set_index("fraction")["variance"]
+        out["difference"] = out["variance"].to_numpy() - flat.reindex(out["fraction"]).to_numpy()
+    else:
+        out["difference"] = np.nan
+    out["scheme"] = out["scheme"].map(_scheme_label)
+    return out
+
+
+def spa_variance_chart(variance, drop=None, *, width: int = 300,
+                       height: int = 200) -> alt.HConcatChart:
+    """Figure 6 (variance of SPA against the mean number of usable annotations, log
+    scale) beside Figure 7 (variance minus that of "flat"); a rule marks the current
+    missingness (``drop`` rows: n_usable, label)."""
+    color = alt.Color("scheme:N", sort=_scheme_order(), title=None, legend=None)
+    x = alt.X("n_usable:Q", title="usable annotations")
+    tip = ["scheme:N", alt.Tooltip("n_usable:Q", format=".0f"),
+           alt.Tooltip("variance:Q", format=".3e"), alt.Tooltip("difference:Q", format=".3e")]
+    fig6 = alt.Chart(variance, name="variance").mark_line().encode(
+        x, alt.Y("variance:Q", scale=alt.Scale(type="log"), title="variance of SPA"),
+        color, tooltip=tip)
+    fig7 = alt.Chart(variance, name="difference").mark_line().encode(
+        x, alt.Y("difference:Q", title="variance − flat's"), color, tooltip=tip)
+    left, right = [fig6], [fig7]
+    if drop is not None:
+        rule = alt.Chart(drop, name="drop_rule").mark_rule(strokeDash=[3, 3]).encode(
+            x=alt.X("n_usable:Q"), tooltip=["label:N"])
+        left.append(rule)
+        right.append(rule)
+    return alt.hconcat(
+        alt.layer(*left, title="Figure 6: variance").properties(width=width, height=height),
+        alt.layer(*right, title="Figure 7: difference from flat").properties(
+            width=width, height=height))

@@ -1,5 +1,6 @@
 """JupyterLab widgets (anywidget): one shared front-end bundle, one class per widget."""
 from .contingency import ContingencyMatrix
 from .sweep import AugmentedKappaSweep
+from .sparse import SparseAgreementExplorer
 
-__all__ = ["ContingencyMatrix", "AugmentedKappaSweep"]
+__all__ = ["ContingencyMatrix", "AugmentedKappaSweep", "SparseAgreementExplorer"]

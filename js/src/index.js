@@ -4,10 +4,12 @@ import "./widgets.css";
 import { mountShell } from "./base.js";
 import { renderContingency } from "./contingency.js";
 import { renderSweep } from "./sweep.js";
+import { renderSparse } from "./sparse.js";
 
 const RENDERERS = {
   contingency: renderContingency,
   sweep: renderSweep,
+  sparse: renderSparse,
 };
 
 function render({ model, el }) {

@@ -1,0 +1,145 @@
+"""SparseAgreementExplorer in JupyterLab + headless Chromium: SPA under every scheme with
+its spread under missingness, the weight curves (Figures 4–5) and variance curves
+(Figures 6–7); moving the drop slider and changing rounds or seed give, in Python and
+on the page, what the measure functions give for the new parameters.
+
+Expected values come from the measure functions in this process: sparse_agreement
+(eq. 7 of Nørregaard & Derczynski) per scheme, spa_missingness with the same drop,
+rounds and seed (same seed, same draws), spa_weight_curves and spa_variance_curve.
+Data: the seeded synthetic crowd set (iaa_widgets.datasets.crowd_labels).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets.datasets import crowd_labels
+from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+CELLS = [
+    "import iaa_widgets as iaa\nfrom iaa_widgets.datasets import crowd_labels\n"
+    "crowd = crowd_labels()\n"
+    "w = iaa.SparseAgreementExplorer(crowd, drop=0.2, n_rounds=200, seed=0)\nw",
+]
+
+
+@pytest.fixture(scope="module")
+def crowd():
+    return crowd_labels()
+
+
+@pytest.fixture(scope="module")
+def nb(open_lab_page):
+    page = open_lab_page("sparse.ipynb", CELLS)
+    page.run_all()
+    page.page.wait_for_function(
+        "() => { const e = document.querySelector('.iaa-sparse');"
+        " return e && Number(e.dataset.revision) >= 1"
+        " && e.querySelectorAll('svg').length >= 3; }", timeout=90_000)
+    return page
+
+
+def widget(nb):
+    return nb.page.locator(".iaa-sparse").first
+
+
+def shown(nb, scheme, cls):
+    return widget(nb).locator(f'tr[data-scheme="{scheme}"] .{cls}')
+
+
+def wait_sd(nb, scheme, value):
+    nb.page.wait_for_function(
+        "([s, v]) => { const e = document.querySelector('.iaa-sparse')"
+        ".querySelector(`tr[data-scheme=\"${s}\"] .iaa-sd`);"
+        " return e && Math.abs(Number(e.dataset.value) - v) < 1e-12; }",
+        arg=[scheme, value], timeout=30_000)
+
+
+def chart_labels(nb) -> list[str]:
+    return widget(nb).locator(".iaa-chart-spa svg g.labels_marks text").all_text_contents()
+
+
+def test_renders_schemes_weights_and_variance(nb, crowd):
+    w = widget(nb)
+    for scheme in SPA_SCHEMES:
+        full = iaa.sparse_agreement(crowd, weights=scheme).value       # eq. 7
+        assert shown(nb, scheme, "iaa-value").text_content() == f"{full:.4f}"
+        assert nb.python(f"w.result[{scheme!r}].value") == pytest.approx(full, abs=1e-15)
+    labels = chart_labels(nb)
+    assert len(labels) == len(SPA_SCHEMES)
+    full = iaa.sparse_agreement(crowd, weights="annotations_m1").value
+    assert any(t.startswith(f"{full:.4f} · sd") for t in labels), labels
+    # one tick per round and scheme where SPA is defined
+    assert w.locator(".iaa-chart-spa svg g.rounds_marks path").count() == 200 * len(SPA_SCHEMES)
+    # Figures 4–5: one line per scheme over n = 1 … 6 annotations
+    curves = iaa.spa_weight_curves(6, list(SPA_SCHEMES), n_classes=4,
+                                   class_probs=iaa.sparse_agreement(crowd).class_probs)
+    assert nb.python("w.weight_curves.round(12).to_dict()") == \
+        {k: {str(n): v for n, v in col.items()} for k, col in curves.round(12).to_dict().items()}
+    assert w.locator(".iaa-chart-weights svg g.weights_marks path").count() >= len(SPA_SCHEMES)
+    # (names of marks in a concatenated chart get a suffix: variance_0_marks)
+    assert w.locator('.iaa-chart-variance svg g.role-mark[class*="variance_"] path').count() \
+        == len(SPA_SCHEMES)
+    assert w.locator('.iaa-chart-variance svg g.role-mark[class*="difference_"] path').count() \
+        == len(SPA_SCHEMES)
+    assert w.locator(".iaa-error").is_hidden()
+    nb.page.set_viewport_size({"width": 1300, "height": 1700})  # the whole widget
+    shot = nb.screenshot("sparse_light.png", w)
+    DOCS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, DOCS / "sparse.png")
+
+
+def test_drop_slider_resamples_in_python_and_on_page(nb, crowd):
+    before = int(widget(nb).get_attribute("data-revision"))
+    widget(nb).locator("input.iaa-slider-drop").fill("0.6")
+    expected = iaa.spa_missingness(crowd, 0.6, n_rounds=200, seed=0)
+    table = expected.summary()
+    wait_sd(nb, "annotations_m1", table.loc["annotations_m1", "sd"])
+    assert nb.python("w.drop") == 0.6
+    got = nb.python("w.missingness.values.to_numpy().tolist()")
+    np.testing.assert_allclose(got, expected.values.to_numpy(), rtol=0, atol=1e-15)
+    nb.page.wait_for_function(
+        "(r) => Number(document.querySelector('.iaa-sparse').dataset.revision) > r",
+        arg=before, timeout=20_000)
+    for scheme in SPA_SCHEMES:
+        assert shown(nb, scheme, "iaa-mean").text_content() == f"{table.loc[scheme, 'mean']:.4f}"
+    labels = chart_labels(nb)
+    for scheme in SPA_SCHEMES:
+        row = table.loc[scheme]
+        assert f"{row['full']:.4f} · sd {row['sd']:.4f}" in labels
+    # more spread with more missingness: sd at drop 0.6 above sd at drop 0.2
+    low = iaa.spa_missingness(crowd, 0.2, n_rounds=200, seed=0).summary()
+    assert (table["sd"] > low["sd"]).all()
+    nb.screenshot("sparse_drop06.png", widget(nb))
+
+
+def test_rounds_and_seed_controls(nb, crowd):
+    rounds = widget(nb).locator("input.iaa-number-n_rounds")
+    rounds.fill("300")
+    rounds.press("Enter")
+    seed = widget(nb).locator("input.iaa-number-seed")
+    seed.fill("7")
+    seed.press("Enter")
+    expected = iaa.spa_missingness(crowd, 0.6, n_rounds=300, seed=7).summary()
+    wait_sd(nb, "flat", expected.loc["flat", "sd"])
+    assert nb.python("[w.n_rounds, w.seed]") == [300, 7]
+    curve = iaa.spa_variance_curve(crowd, list(SPA_SCHEMES), n_rounds=300, seed=7, n_points=25)
+    got = nb.python("w.variance_curve['variance'].tolist()")
+    np.testing.assert_allclose(got, curve["variance"].to_numpy(), rtol=1e-12)
+    assert widget(nb).locator(".iaa-chart-spa svg g.rounds_marks path").count() == \
+        300 * len(SPA_SCHEMES)
+
+
+def test_bad_value_from_python_is_shown(nb):
+    nb.execute("w.drop = 1.5")
+    banner = widget(nb).locator(".iaa-error")
+    banner.wait_for(state="visible", timeout=10_000)
+    assert "drop is a probability" in banner.text_content()
+    nb.execute("w.drop = 0.3")
+    banner.wait_for(state="hidden", timeout=10_000)

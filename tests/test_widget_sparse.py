@@ -1,0 +1,44 @@
+"""SparseAgreementExplorer without a browser: its numbers are the measure functions'
+(sparse_agreement per scheme, eq. 7 of Nørregaard & Derczynski; spa_missingness with
+the same drop, rounds and seed; spa_variance_curve). Data: the seeded synthetic crowd
+set (iaa_widgets.datasets.crowd_labels)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets.datasets import crowd_labels
+from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+
+
+@pytest.fixture(scope="module")
+def crowd():
+    return crowd_labels(n_items=400, seed=3)
+
+
+def test_widget_numbers_are_the_measure_functions(crowd):
+    w = iaa.SparseAgreementExplorer(crowd, drop=0.1, n_rounds=50, seed=2, n_points=5)
+    for scheme in SPA_SCHEMES:
+        assert w.result[scheme].value == iaa.sparse_agreement(crowd, weights=scheme).value
+    w.drop = 0.45
+    expected = iaa.spa_missingness(crowd, 0.45, n_rounds=50, seed=2)
+    pd.testing.assert_frame_equal(w.missingness.values, expected.values)
+    rows = {r["scheme"]: r for r in w.summary}
+    for scheme in SPA_SCHEMES:
+        assert rows[scheme]["sd"] == pytest.approx(expected.summary().loc[scheme, "sd"], abs=0)
+    w.seed = 9
+    curve = iaa.spa_variance_curve(crowd, list(SPA_SCHEMES), n_rounds=50, seed=9, n_points=5)
+    pd.testing.assert_frame_equal(w.variance_curve, curve)
+    assert len(w._datasets["spa_rounds"]) == int(w.missingness.values.notna().sum().sum())
+
+
+def test_widget_shows_bad_values(crowd):
+    w = iaa.SparseAgreementExplorer(crowd, n_rounds=20, n_points=3)
+    w.drop = -0.2
+    assert "drop is a probability" in w.error
+    w.drop = 0.2
+    assert w.error == ""
+    w.n_rounds = 0
+    assert "n_rounds" in w.error
