@@ -169,19 +169,22 @@ def _as_continuum(data, loader_args) -> Continuum:
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
                  category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
                  precision: float | None = None, seed=None, n_jobs: int = 1,
-                 **loader_args) -> GammaFamilyResult:
+                 progress=None, **loader_args) -> GammaFamilyResult:
     """γ, γ_cat and γ_k (every category) from one best alignment and one set of
     samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
     end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
     ``category_distance`` None (nominal) or a matrix. Sampling: see
-    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder`."""
+    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder` (``progress``
+    too: ``progress(0, n_samples)`` is also called once the best alignment is found)."""
     c = _as_continuum(data, loader_args)
     dis = Dissimilarity(alpha, beta, delta_empty, category_distance)
     dis.category_matrix(c)  # validate before sampling
     observed = best_alignment(c, dis)
     num, den, num_k, den_k = category_disorder(observed, dis)
+    if progress is not None:
+        progress(0, int(n_samples))
     exp = expected_disorder(c, partial(_statistics, dissimilarity=dis), sampler, n_samples,
-                            precision, seed, n_jobs)
+                            precision, seed, n_jobs, progress=progress)
     s = exp.samples
     params = dict(alpha=alpha, beta=beta, delta_empty=delta_empty,
                   category_distance="nominal" if category_distance is None else "matrix",

@@ -126,12 +126,15 @@ def _run(job, continuum, seeds):
 def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.ndarray],
                       sampler: str = "shuffle", n_samples: int = 30,
                       precision: float | None = None, seed=None, n_jobs: int = 1,
-                      max_samples: int = 10_000) -> ExpectedDisorder:
+                      max_samples: int = 10_000, progress=None) -> ExpectedDisorder:
     """Draw samples and evaluate ``statistic`` (a picklable function of a continuum
     returning a 1-d array, its first entry the best alignment's disorder).
 
     ``n_samples`` samples are drawn; with ``precision``, more are drawn (up to
     ``max_samples``) until the relative 95 % half-width is at most ``precision``.
+    ``progress(done, wanted)``, if given, is called after every sample (every
+    worker's share with ``n_jobs``); an exception it raises stops the sampling (a
+    widget cancels a stale computation that way).
     """
     if sampler not in SAMPLERS:
         raise AgreementError(f"sampler must be one of {sorted(SAMPLERS)}, got {sampler!r}")
@@ -151,7 +154,11 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
         rows, wanted = [], int(n_samples)
         while True:
             seeds = root.spawn(wanted - len(rows))
-            if pool is None:
+            if pool is None and progress is not None:
+                for s in seeds:                     # one at a time, to report each
+                    rows.extend(_run(job, continuum, [s]))
+                    progress(len(rows), wanted)
+            elif pool is None:
                 rows.extend(_run(job, continuum, seeds))
             else:
                 chunks = np.array_split(np.arange(len(seeds)), pool._max_workers)
@@ -159,6 +166,8 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
                            for ch in chunks if len(ch)]
                 for f in futures:
                     rows.extend(f.result())
+                    if progress is not None:
+                        progress(len(rows), wanted)
             values = np.array([r[0] for r in rows])
             hw, rel = _precision(values)
             if precision is None or rel <= precision or len(rows) >= max_samples:

@@ -1,0 +1,48 @@
+"""GammaExplorer and the progress hook of gamma_family without a browser: the widget's
+γ, γ_cat and γ_k are gamma_family's for the same parameters and seed (Mathet et al.
+2015; Mathet 2017); a progress callback changes nothing in the result and can stop a
+computation. Data: seeded synthetic continua (iaa_widgets.continuum.random_continuum)."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets.continuum import random_continuum
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.fixture(scope="module")
+def small():
+    return random_continuum(3, 12, seed=4)
+
+
+def test_progress_reports_every_sample_and_changes_nothing(small):
+    calls = []
+    with_progress = iaa.gamma_family(small, n_samples=6, seed=3,
+                                     progress=lambda d, n: calls.append((d, n)))
+    plain = iaa.gamma_family(small, n_samples=6, seed=3)
+    assert calls == [(0, 6)] + [(k, 6) for k in range(1, 7)]
+    assert with_progress.gamma.value == plain.gamma.value
+    assert with_progress.gamma_cat.value == plain.gamma_cat.value
+    pd.testing.assert_frame_equal(with_progress.gamma_k.per_category,
+                                  plain.gamma_k.per_category)
+
+
+def test_an_exception_in_progress_stops_the_computation(small):
+    seen = []
+
+    def stop_after_two(done, wanted):
+        seen.append(done)
+        if done >= 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        iaa.gamma_family(small, n_samples=30, seed=3, progress=stop_after_two)
+    assert seen == [0, 1, 2]
