@@ -46,3 +46,20 @@ def test_an_exception_in_progress_stops_the_computation(small):
     with pytest.raises(Stop):
         iaa.gamma_family(small, n_samples=30, seed=3, progress=stop_after_two)
     assert seen == [0, 1, 2]
+
+
+def test_sampling_intervals_follow_the_expected_disorder(small):
+    # 1 − δ_o / (δ_e ∓ 1.96 s/√N), s over the per-sample disorders (Mathet 2015, §5.3)
+    from iaa_widgets.measures.gamma.sampling import Z95
+    res = iaa.gamma_family(small, n_samples=12, seed=5)
+    g = res.gamma
+    hw = g.precision * g.expected                       # relative half-width × δ_e
+    assert g.ci == pytest.approx((1 - g.observed / (g.expected - hw),
+                                  1 - g.observed / (g.expected + hw)), rel=1e-12)
+    assert g.ci[0] <= g.value <= g.ci[1]
+    assert res.gamma_cat.ci[0] <= res.gamma_cat.value <= res.gamma_cat.ci[1]
+    per = res.gamma_k.per_category
+    ok = per["value"].notna() & per["ci_low"].notna()
+    assert ((per.loc[ok, "ci_low"] <= per.loc[ok, "value"])
+            & (per.loc[ok, "value"] <= per.loc[ok, "ci_high"])).all()
+    assert ok.any()

@@ -39,7 +39,7 @@ from ...errors import AgreementError
 from ...results import AgreementResult
 from .alignment import Alignment, best_alignment
 from .dissimilarity import Dissimilarity
-from .sampling import expected_disorder
+from .sampling import Z95, expected_disorder
 
 __all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
            "gamma_k", "gamma_family", "category_disorder"]
@@ -68,6 +68,18 @@ def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissi
     num_k = np.bincount(cu, w * d, k) + np.bincount(cv, w * d * (cv != cu), k)
     den_k = np.bincount(cu, w, k) + np.bincount(cv, w * (cv != cu), k)
     return float(np.sum(w * d)), float(np.sum(w)), num_k, den_k
+
+
+def _sampling_interval(d_o, samples: np.ndarray) -> tuple[float, float]:
+    """95 % interval of 1 − δ_o / δ_e from the sampling error of δ_e alone: δ_e ±
+    1.96·s/√N over the samples where the statistic is defined (NaN where δ_e − half
+    width ≤ 0 or fewer than two samples)."""
+    ok = samples[np.isfinite(samples)]
+    if len(ok) < 2 or not np.isfinite(d_o):
+        return math.nan, math.nan
+    mean, hw = float(ok.mean()), Z95 * float(ok.std(ddof=1)) / math.sqrt(len(ok))
+    lo = 1.0 - d_o / (mean - hw) if mean - hw > 0 else math.nan
+    return lo, (1.0 - d_o / (mean + hw) if mean + hw > 0 else math.nan)
 
 
 def _ratio(num, den):
@@ -111,7 +123,9 @@ class GammaResult(AgreementResult):
 @dataclass(frozen=True)
 class GammaKResult:
     """γ_k for every category: ``per_category`` has value, observed and expected
-    disorder and the number of samples where the category was paired."""
+    disorder, the number of samples where the category was paired and the 95 %
+    sampling interval of γ_k from the sampling error of its expected disorder
+    (``ci_low``, ``ci_high``)."""
 
     per_category: pd.DataFrame
     n_samples: int
@@ -197,14 +211,17 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     def value(d_o, d_e):
         return 1.0 - d_o / d_e if d_e > 0 else math.nan
 
+    interval = dict(ci_method="95 % sampling interval of the expected disorder")
     g = GammaResult("gamma", value(observed.disorder, exp.mean), observed.disorder, exp.mean,
-                    params=params, **common)
+                    params=params, ci=_sampling_interval(observed.disorder, s[:, 0]),
+                    **interval, **common)
     d_cat, cat_samples = float(_ratio(num, den)), s[:, 1]
     ok = np.isfinite(cat_samples)
     e_cat = float(cat_samples[ok].mean()) if ok.any() else math.nan
     note = "" if den > 0 else "no pair of aligned real units: γ_cat undefined"
     gc = GammaResult("gamma_cat", value(d_cat, e_cat), d_cat, e_cat,
-                     params=params, note=note,
+                     params=params, note=note, ci=_sampling_interval(d_cat, cat_samples),
+                     **interval,
                      excluded={"samples without aligned pairs": int((~ok).sum())} if (~ok).any()
                      else {}, **common)
     d_k = _ratio(num_k, den_k)
@@ -213,8 +230,10 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     e_k = np.where(defined > 0, np.nansum(ks, axis=0) / np.maximum(defined, 1), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         v_k = np.where(e_k > 0, 1.0 - d_k / e_k, np.nan)
+    ci_k = np.array([_sampling_interval(d, ks[:, j]) for j, d in enumerate(d_k)]).reshape(-1, 2)
     per = pd.DataFrame({"value": v_k, "observed": d_k, "expected": e_k,
-                        "pair_weight": den_k, "samples_defined": defined},
+                        "pair_weight": den_k, "samples_defined": defined,
+                        "ci_low": ci_k[:, 0], "ci_high": ci_k[:, 1]},
                        index=pd.Index(c.categories, name="category"))
     gk = GammaKResult(per, exp.n_samples, exp.precision, params)
     return GammaFamilyResult(g, gc, gk)
