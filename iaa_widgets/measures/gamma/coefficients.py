@@ -152,11 +152,13 @@ class GammaKResult:
 
 @dataclass(frozen=True)
 class GammaFamilyResult:
-    """γ, γ_cat and γ_k from one best alignment and one set of samples."""
+    """γ, γ_cat and γ_k from one best alignment and one set of samples; ``alignment``
+    is that best alignment (unit indices per unitary alignment, for drawing it)."""
 
     gamma: GammaResult
     gamma_cat: GammaResult
     gamma_k: GammaKResult
+    alignment: Alignment | None = field(default=None, repr=False, compare=False)
 
     def to_frame(self) -> pd.DataFrame:
         head = pd.concat([self.gamma.to_frame(), self.gamma_cat.to_frame()])
@@ -236,7 +238,7 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
                         "ci_low": ci_k[:, 0], "ci_high": ci_k[:, 1]},
                        index=pd.Index(c.categories, name="category"))
     gk = GammaKResult(per, exp.n_samples, exp.precision, params)
-    return GammaFamilyResult(g, gc, gk)
+    return GammaFamilyResult(g, gc, gk, observed)
 
 
 def gamma(data, **kwargs) -> GammaResult:
