@@ -22,7 +22,10 @@ of item 11, because with a lone unit costing Δ∅ the merge lowers the total
 disorder (2 − 2·(2 − 1)/6 < 2, in units of Δ∅). The added pairs have
 confidence 0 but the (C, D) pair's value weight halves, so δ_cat = 4/19.5 ≈
 0.2051, not α's D_o = 0.2; aligned by items, δ_cat is exactly 0.2
-(tests/test_gamma_coefficients.py shows both).
+(tests/test_gamma_coefficients.py shows both). Had a pair of two empty units
+cost 0 instead of Δ∅ (the other reading of the 2015 definition), merge and split
+would tie at 7/6 and a solver keeping the split would give Mathet's 0.2; we
+charge Δ∅, as pygamma-agreement does, so that best-alignment disorders agree.
 """
 from __future__ import annotations
 
