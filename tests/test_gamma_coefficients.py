@@ -173,3 +173,11 @@ def test_bad_input():
         iaa.gamma(c, sampler="bootstrap")
     with pytest.raises(iaa.AgreementError, match="category_distance"):
         iaa.gamma(c, category_distance=np.ones((2, 2)))
+
+
+def test_labels_render_as_text_in_html():
+    df = pd.DataFrame({"annotator": ["a", "b"], "category": ["<b>x</b>", "<b>x</b>"],
+                       "start": [0, 0], "end": [1, 1]})
+    r = gamma_family(df, n_samples=3, seed=0)
+    page = r._repr_html_() + r.gamma_k._repr_html_()
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
