@@ -11,6 +11,17 @@ import pandas as pd
 __all__ = ["AgreementResult"]
 
 
+def provenance_html(excluded: Mapping[str, int], note: str) -> str:
+    """What was left out and why, and any note on the value, as escaped HTML."""
+    out = ""
+    if excluded:
+        out += "<p>excluded: " + html.escape(
+            ", ".join(f"{v} {k}" for k, v in excluded.items())) + "</p>"
+    if note:
+        out += f"<p>{html.escape(note)}</p>"
+    return out
+
+
 @dataclass(frozen=True)
 class AgreementResult:
     """The outcome of one agreement measure.
@@ -76,12 +87,7 @@ class AgreementResult:
 
         rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
                        f"<td>{fmt(v)}</td></tr>" for k, v in self.summary().items())
-        extra = ""
-        if self.excluded:
-            extra += "<p>excluded: " + html.escape(
-                ", ".join(f"{v} {k}" for k, v in self.excluded.items())) + "</p>"
-        if self.note:
-            extra += f"<p>{html.escape(self.note)}</p>"
+        extra = provenance_html(self.excluded, self.note)
         if self.per_category is not None:
             extra += self.per_category.to_html(float_format=lambda v: f"{v:.4f}")
         return f"<table>{rows}</table>{extra}"

@@ -37,7 +37,6 @@ Definitions the paper leaves open (decided in issue 3)
 """
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -46,7 +45,7 @@ import pandas as pd
 
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
-from ..results import AgreementResult
+from ..results import AgreementResult, provenance_html
 from ..stats import all_pairs
 
 __all__ = ["augmented_kappa", "augmented_kappa_sweep", "AugmentedKappaResult",
@@ -421,12 +420,7 @@ class AugmentedSweepResult:
         ends = self.curve.iloc[[0, -1]].to_html(index=False,
                                                float_format=lambda v: f"{v:.4f}")
         counts = self.items["class"].value_counts(sort=False).to_frame("items").to_html()
-        extra = ""
-        if self.excluded:
-            extra += "<p>excluded: " + html.escape(
-                ", ".join(f"{v} {k}" for k, v in self.excluded.items())) + "</p>"
-        if self.note:
-            extra += f"<p>{html.escape(self.note)}</p>"
+        extra = provenance_html(self.excluded, self.note)
         return (f"<p>augmented κ′ sweep over {len(self.curve)} values of p, "
                 f"{self.n_items} items, {self.n_annotators} annotators</p>"
                 f"{ends}{counts}{extra}")
