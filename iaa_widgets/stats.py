@@ -63,12 +63,21 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
     return out.reshape(n_pairs, k, k)
 
 
-def coincidences(counts: np.ndarray) -> np.ndarray:
+def coincidences(counts: np.ndarray, return_sizes: bool = False):
     """Krippendorff's coincidence matrix o_ck = Σ_i n_ic (n_ik − [c = k]) / (m_i − 1)
-    over pairable items (m_i ≥ 2); items with one value contribute nothing."""
-    c = counts.astype(float, copy=False)
-    m = c @ np.ones(c.shape[1])  # m_i (a BLAS product: faster than a sum over short rows)
-    w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 1/(m_i − 1), 0 if unpairable
-    o = (c * w[:, None]).T @ c
-    o[np.diag_indices_from(o)] -= w @ c
-    return o
+    over pairable items (m_i ≥ 2); items with one value contribute nothing. With
+    ``return_sizes``, also each item's number of values m_i (as floats)."""
+    k = counts.shape[1]
+    o, diag, ones = np.zeros((k, k)), np.zeros(k), np.ones(k)
+    sizes = np.empty(len(counts)) if return_sizes else None
+    step = max(1, (1 << 17) // max(k, 1))  # items per block: the block stays in cache
+    for start in range(0, len(counts), step):
+        c = counts[start:start + step].astype(float, copy=False)
+        m = c @ ones  # m_i (a BLAS product: faster than a sum over short rows)
+        w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 0 if unpairable
+        o += (c * w[:, None]).T @ c
+        diag += w @ c
+        if return_sizes:
+            sizes[start:start + step] = m
+    o[np.diag_indices_from(o)] -= diag
+    return (o, sizes) if return_sizes else o

@@ -29,8 +29,9 @@ def test_krippendorff_2011_published(metric, published):
 
 
 def test_krippendorff_2011_nominal_exact():
-    # Krippendorff (2011), nominal example: n = 40 pairable values, α = 1 − (n−1) Σo_ck / (n² − Σn_c²)
-    # with Σ_{c≠k} o_ck = 8 (D_o = 8/40) and n_c = 9, 13, 10, 5, 3 ⇒ α = 1 − 39·8/(1600−384).
+    # Krippendorff (2011), nominal example: n = 40 pairable values,
+    # α = 1 − (n−1) Σ_{c≠k} o_ck / (n² − Σ n_c²) with Σ_{c≠k} o_ck = 8 (D_o = 8/40) and
+    # n_c = 9, 13, 10, 5, 3 ⇒ α = 1 − 39·8/(1600−384).
     res = iaa.krippendorff_alpha(krippendorff_2011())
     np.testing.assert_allclose(res.per_category["n_c"], [9, 13, 10, 5, 3])
     assert res.value == pytest.approx(float(1 - Fraction(39 * 8, 1600 - 384)), abs=1e-15)
@@ -90,7 +91,8 @@ def test_datasaur_labeler_a_reviewer():
     assert str(p_e)[:6] == "0.3055"  # printed p_e = 0.3055: truncated, exactly 44/144 = 0.30556
     assert p_e == pytest.approx(44 / 144, abs=1e-15)
     # They are Krippendorff's form: with n = n·r' = 12 pairable values,
-    # 1 − p_a = D_o (n−1)/n and 1 − p_e = D_e (n−1)/n, so (p_a − p_e)/(1 − p_e) = 1 − D_o/D_e.
+    # 1 − p_a = D_o (n−1)/n and 1 − p_e = D_e (n−1)/n,
+    # so (p_a − p_e)/(1 − p_e) = 1 − D_o/D_e.
     n = res.n_ratings
     assert 1 - p_a == pytest.approx(res.observed * (n - 1) / n, abs=1e-15)
     assert 1 - p_e == pytest.approx(res.expected * (n - 1) / n, abs=1e-15)

@@ -14,8 +14,8 @@ K × K matrix or a callable ``d(c, k)`` on the category labels (e.g. Meyer's tut
 distances 0 / 0.5 / 1 enter as they are).
 
 Degenerate data: when every pairable value falls in one category D_e = 0 and α is
-1 − 0/0, undefined: the result's value is NaN and its ``note`` says why. Data with no item rated twice raise
-:class:`~iaa_widgets.AgreementError`.
+1 − 0/0, undefined: the result's value is NaN and its ``note`` says why. Data with
+no item rated twice raise :class:`~iaa_widgets.AgreementError`.
 """
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def _delta(metric: Metric, n_c: np.ndarray, category_values) -> np.ndarray:
         if metric == "nominal":
             return 1.0 - np.eye(k)
         if metric == "ordinal":
-            # δ_ck = (Σ_{g=c..k} n_g − (n_c+n_k)/2)² = (mid_k − mid_c)², mid_c = Σ_{g≤c} n_g − n_c/2
+            # δ_ck = (Σ_{g=c..k} n_g − (n_c+n_k)/2)² = (mid_k − mid_c)²,
+            # mid_c = Σ_{g≤c} n_g − n_c/2
             mid = np.cumsum(n_c, axis=-1) - n_c / 2
             return (mid[..., :, None] - mid[..., None, :]) ** 2
         if metric in ("interval", "ratio"):
@@ -116,7 +117,7 @@ def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None)
     n = n_c.sum(axis=-1)
     delta = _delta(metric, n_c, category_values)
     observed = (o * delta).sum(axis=(-2, -1))                                 # Σ o_ck δ_ck
-    expected = (n_c[..., :, None] * n_c[..., None, :] * delta).sum(axis=(-2, -1))  # Σ n_c n_k δ_ck
+    expected = (n_c[..., :, None] * n_c[..., None, :] * delta).sum(axis=(-2, -1))  # Σ n_c n_k δ
     with np.errstate(invalid="ignore", divide="ignore"):
         d_o = np.where(n > 0, observed / n, np.nan)
         d_e = np.where(n > 1, expected / (n * (n - 1)), np.nan)
@@ -138,13 +139,11 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     value is NaN and ``note`` explains it.
     """
     ann = as_annotations(data)
-    counts = item_counts(ann).astype(float)
-    m = counts @ np.ones(ann.n_categories)  # values per item m_i
+    o, m = coincidences(item_counts(ann), return_sizes=True)  # m_i: values per item
     pairable = m >= 2
     if not pairable.any():
         raise AgreementError("no item has two or more ratings, so no values are pairable; "
                              "Krippendorff's α needs items rated by at least two annotators")
-    o = coincidences(counts)
     if isinstance(metric, str) and metric in ("interval", "ratio"):
         values = ann.category_values()
     elif callable(metric) and not isinstance(metric, str):
