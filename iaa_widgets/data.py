@@ -383,6 +383,8 @@ def _factorize(values: np.ndarray):
         # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
         ptr_codes, ptrs = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
         value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
+        if np.array_equal(value_codes, np.arange(len(ptrs))):  # one object per value
+            return ptr_codes, uniques
         return value_codes[ptr_codes], uniques
     return pd.factorize(values)
 
@@ -416,7 +418,12 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
     if dense is not None:  # spread over the value range
         lookup = np.full(len(present), -1, np.intp)
         lookup[present] = found
-    codes = lookup[value_codes]
+    first = int(np.argmax(lookup >= 0))
+    if np.array_equal(lookup[first:first + len(found)], np.arange(len(found))) and \
+            len(found) == len(cats) == np.count_nonzero(lookup >= 0):
+        codes = value_codes - first if first else value_codes  # codes are the values, shifted
+    else:
+        codes = lookup[value_codes]
     if np.any(found < 0):  # some label outside the declared categories
         bad = np.flatnonzero(codes < 0)
         values = pd.unique(labels.to_numpy()[bad])[:5].tolist()
@@ -446,7 +453,9 @@ def _validate(ann: Annotations, index) -> None:
     """Duplicates, ranks and the number of annotators of a freshly loaded table."""
     if not ann.has_secondary and ann.n_items * ann.n_annotators <= 8 * ann.n_ratings + (1 << 20):
         seen = np.zeros(ann.n_items * ann.n_annotators, dtype=bool)  # dense (item, annotator) grid
-        seen[ann.item * ann.n_annotators + ann.annotator] = True
+        for start in range(0, ann.n_ratings, 1 << 16):  # blocks: the index stays in cache
+            block = slice(start, start + (1 << 16))
+            seen[ann.item[block] * ann.n_annotators + ann.annotator[block]] = True
         if np.count_nonzero(seen) == ann.n_ratings:  # no pair twice: no sort needed
             _check_annotators(ann)
             return

@@ -85,3 +85,20 @@ def test_factorize_sorted(values):
                                     np.array([3, 4, 4, 5])])  # contiguous ids
 def test_factorize_contiguous(values):
     same_as_pandas(values)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-3, 8), min_size=2, max_size=40),
+       st.one_of(st.none(), st.permutations(list(range(-3, 9)))))
+def test_label_codes_property(labels, declared):
+    # codes must point at each label in the declared (or default sorted) categories
+    n = len(labels)
+    df = pd.DataFrame({"item": np.arange(n) // 2, "annotator": np.arange(n) % 2,
+                       "label": labels})
+    for frame in (df, df.assign(label=df["label"].map(lambda v: f"c{v:+d}"))):
+        cats = None if declared is None else (
+            declared if frame is df else [f"c{v:+d}" for v in declared])
+        ann = Annotations.from_long(frame, categories=cats)
+        expected = pd.Index(ann.categories).get_indexer(frame["label"])
+        np.testing.assert_array_equal(ann.label, expected)
+        assert cats is not None or list(ann.categories) == sorted(set(frame["label"]))
