@@ -2,6 +2,7 @@
 // JupyterLab theme tracking and Vega-Lite charts whose named datasets are updated
 // in place (view.data(name, rows).runAsync()) instead of being re-embedded.
 import embed from "vega-embed";
+import { changeset } from "vega";
 
 // Build an element; string children become text nodes: labels from data are never HTML.
 export function h(tag, attrs = {}, ...children) {
@@ -126,7 +127,7 @@ function textTooltip(root) {
     tip.style.top = `${event.clientY - box.top + 12}px`;
     tip.hidden = false;
   };
-  return { handler, remove: () => tip.remove() };
+  return { handler, hide: () => { tip.hidden = true; }, remove: () => tip.remove() };
 }
 
 // ---------------------------------------------------------------- charts
@@ -162,10 +163,31 @@ export function mountChart(model, name, container, { root, onClick, onRender } =
     });
   };
 
+  // New rows of the same length modify the live tuples field by field, so that Vega
+  // re-renders only the marks whose data changed; otherwise the rows are replaced.
   const update = async () => {
     if (!result) return draw();
-    const rows = model.get("_datasets");
-    for (const key of datasetNames()) result.view.data(key, rows[key] || []);
+    tooltip.hide(); // it would show the old numbers until the pointer moves
+    const all = model.get("_datasets");
+    for (const key of datasetNames()) {
+      const rows = all[key] || [];
+      const tuples = result.view.data(key);
+      if (!tuples || tuples.length !== rows.length) {
+        result.view.data(key, rows);
+        continue;
+      }
+      const changes = changeset();
+      let changed = 0;
+      rows.forEach((row, r) => {
+        for (const field of Object.keys(row)) {
+          if (tuples[r][field] !== row[field]) {
+            changes.modify(tuples[r], field, row[field]);
+            changed += 1;
+          }
+        }
+      });
+      if (changed) result.view.change(key, changes);
+    }
     await result.view.runAsync();
   };
 

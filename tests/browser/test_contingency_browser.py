@@ -129,6 +129,7 @@ def test_edits_recompute_kappa_in_python_and_on_page(nb):
     assert nb.python("w.result['cohen_kappa'].value") == pytest.approx(expected, abs=1e-15)
     assert widget(nb, 0).locator("svg g.layer_3_marks text").all_text_contents() == \
         ["2", "9", "1", "6"]
+    nb.screenshot("contingency_edited.png", widget(nb, 0))
     # from Python: the page follows
     nb.execute(f"w.matrix = {MEYER}")
     wait_kappa(nb, 0, kappa_of(MEYER))
