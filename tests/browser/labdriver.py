@@ -133,6 +133,8 @@ class LabPage:
         self.console: list[str] = []
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
         self.page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+        self.requests: list[str] = []  # every URL the page asked for
+        self.page.on("request", lambda r: self.requests.append(r.url))
 
     def open_notebook(self, name: str, timeout: float = 60_000) -> None:
         self.page.goto(f"{self.lab.url}/lab/tree/{name}")

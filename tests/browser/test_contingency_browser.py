@@ -184,6 +184,14 @@ def test_observer_error_is_shown_in_the_widget(nb):
     wait_kappa(nb, 0, kappa_of(MEYER))
 
 
+def test_nothing_loaded_from_outside(nb):
+    # the bundle carries vega, vega-lite and vega-embed: no CDN, so offline and Binder work
+    from urllib.parse import urlsplit
+    hosts = {urlsplit(u).hostname for u in nb.requests if urlsplit(u).scheme in ("http", "https")}
+    assert hosts == {"127.0.0.1"}, hosts
+    assert not [c for c in nb.console if c.startswith("pageerror")], nb.console
+
+
 def _luminance(rgb: str) -> float:
     r, g, b = [int(v) / 255 for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
     lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
