@@ -3,7 +3,8 @@
 Each resample draws ``n_items`` items with replacement (a drawn item keeps all its
 ratings; an item drawn twice counts as two items) and recomputes the measure. The
 interval is the **percentile** interval: the (1 − level)/2 and (1 + level)/2
-quantiles of the resampled values (Efron & Tibshirani 1993, §13.3). The standard
+quantiles of the resampled values (Efron & Tibshirani 1993, *An Introduction to
+the Bootstrap*, ch. 13). BCa intervals are not implemented. The standard
 error is their standard deviation (ddof = 1). Resamples where the measure is
 undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and left out
 of the interval.

@@ -133,7 +133,9 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     their declared order), "interval", "ratio" (numeric categories), a K × K matrix
     of δ in declared category order, or a callable ``d(c, k)`` on category labels.
     Only pairable values count: items with a single rating are excluded and counted
-    in ``excluded``. ``observed`` and ``expected`` are D_o and D_e; ``per_category``
+    in ``excluded``; ``n_items`` and ``n_ratings`` are the pairable items and values
+    (n); only primary labels are used. ``observed`` and ``expected`` are D_o and D_e;
+    ``params["coincidences"]`` is the matrix o_ck; ``per_category``
     gives each category's pairable values n_c, its share, and o_cc / n_c (how often
     a value c is matched by c within its item). With no variation (D_e = 0) the
     value is NaN and ``note`` explains it.
