@@ -94,6 +94,9 @@ def test_construction_errors_raise():
         iaa.ContingencyMatrix([[1, 2, 3]])
     with pytest.raises(AgreementError, match="annotator identities"):
         iaa.ContingencyMatrix(Annotations.from_counts([[2, 1], [0, 3]]))
+    with pytest.raises(AgreementError, match="tidy table"):
+        iaa.ContingencyMatrix(pd.DataFrame({"rater": ["a", "b"], "value": [1, 2],
+                                            "x": [0, 1]}))
 
 
 LONG = pd.DataFrame({

@@ -62,6 +62,10 @@ def _table_from(data, categories, annotators) -> tuple[np.ndarray, list]:
     """A square table given as an array, nested lists or a DataFrame (its index names
     the categories unless ``categories`` does)."""
     if isinstance(data, pd.DataFrame):
+        if data.shape[0] != data.shape[1]:
+            raise AgreementError(f"a DataFrame must be a tidy table (columns item, annotator, "
+                                 f"label) or a square table of counts; got columns "
+                                 f"{list(data.columns)[:8]!r} and shape {data.shape}")
         categories = list(data.index) if categories is None else categories
         data = data.to_numpy()
     m = np.asarray(data)
