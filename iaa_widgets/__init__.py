@@ -32,6 +32,7 @@ _LAZY: dict[str, str] = {
     "ContingencyMatrix": ".widgets.contingency",
     "AugmentedKappaSweep": ".widgets.sweep",
     "SparseAgreementExplorer": ".widgets.sparse",
+    "GammaExplorer": ".widgets.gamma",
     "spa_missingness": ".measures.sparse_missing",
     "SpaMissingness": ".measures.sparse_missing",
 }

@@ -21,7 +21,8 @@ __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "contingency_rows", "contingency_heatmap", "sweep_curve_rows", "sweep_point_rows",
            "sweep_item_rows", "sweep_curve_chart", "SPA_SCHEME_LABELS", "spa_round_rows",
            "spa_summary_rows", "spa_schemes_chart", "spa_weight_rows", "spa_weights_chart",
-           "spa_variance_rows", "spa_variance_chart"]
+           "spa_variance_rows", "spa_variance_chart", "gamma_unit_rows", "gamma_link_rows",
+           "gamma_empty_rows", "gamma_continuum_chart", "gamma_bar_rows", "gamma_bars_chart"]
 
 _BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
 
@@ -338,3 +339,112 @@ def spa_variance_chart(variance, drop=None, *, width: int = 300,
         alt.layer(*left, title="Figure 6: variance").properties(width=width, height=height),
         alt.layer(*right, title="Figure 7: difference from flat").properties(
             width=width, height=height))
+
+
+# ------------------------------------------------------------------ γ on a continuum
+def gamma_unit_rows(continuum, alignment=None) -> pd.DataFrame:
+    """One row per unit: unit, annotator and category (as text), start, end, and the
+    unitary alignment holding it with that alignment's size (``alignment`` of
+    ``GammaFamilyResult``; -1 and 0 without one)."""
+    c = continuum
+    group = np.full(c.n_units, -1, dtype=np.int64)
+    size = np.zeros(c.n_units, dtype=np.int64)
+    if alignment is not None:
+        rows, cols = np.nonzero(alignment.members >= 0)
+        units = alignment.members[rows, cols]
+        group[units] = rows
+        size[units] = (alignment.members >= 0).sum(axis=1)[rows]
+    return pd.DataFrame({"unit": np.arange(c.n_units),
+                         "annotator": c.annotators.take(c.annotator).astype(str),
+                         "category": c.categories.take(c.category).astype(str),
+                         "start": c.start, "end": c.end, "alignment": group,
+                         "aligned_units": size})
+
+
+def gamma_link_rows(alignment) -> pd.DataFrame:
+    """Links of the best alignment: within each unitary alignment, its real units in
+    annotator order joined from the middle of one to the middle of the next
+    (x, annotator → x2, annotator_b), with the alignment's disorder."""
+    c, members = alignment.continuum, alignment.members
+    rows, cols = np.nonzero(members >= 0)              # row-major: by alignment, annotator
+    same = rows[1:] == rows[:-1]
+    a, b = members[rows[:-1][same], cols[:-1][same]], members[rows[1:][same], cols[1:][same]]
+    mid = (c.start + c.end) / 2
+    names = c.annotators.astype(str)
+    return pd.DataFrame({"alignment": rows[1:][same], "x": mid[a],
+                         "annotator": names.take(c.annotator[a]), "x2": mid[b],
+                         "annotator_b": names.take(c.annotator[b]),
+                         "disorder": alignment.disorders[rows[1:][same]]})
+
+
+def gamma_empty_rows(alignment) -> pd.DataFrame:
+    """Empty units of the best alignment: for each unitary alignment, a marker in the
+    lane of every annotator without a unit there, at the mean middle of its real units."""
+    c, members = alignment.continuum, alignment.members
+    real = members >= 0
+    mid = (c.start + c.end) / 2
+    centre = np.where(real, mid[np.maximum(members, 0)], 0.0).sum(axis=1) / real.sum(axis=1)
+    rows, cols = np.nonzero(~real)
+    return pd.DataFrame({"alignment": rows, "x": centre[rows],
+                         "annotator": c.annotators.astype(str).take(cols),
+                         "disorder": alignment.disorders[rows]})
+
+
+def gamma_continuum_chart(units, links, empty, annotators: Sequence[str], *,
+                          width: int = 640, lane: int = 34) -> alt.LayerChart:
+    """The continuum, one lane per annotator: units as bars coloured by category, the
+    best alignment as links between aligned units and hollow markers for empty units."""
+    y = alt.Y("annotator:N", sort=list(annotators), title=None,
+              axis=alt.Axis(labelLimit=160), scale=alt.Scale(paddingInner=0.45))
+    x = alt.X("start:Q", title="position on the continuum", scale=alt.Scale(zero=False))
+    bars = alt.Chart(units, name="units").mark_bar(cornerRadius=2).encode(
+        x, x2="end:Q", y=y, color=alt.Color("category:N", title="category",
+                                            legend=alt.Legend(orient="bottom", labelLimit=200)),
+        tooltip=["annotator:N", "category:N", alt.Tooltip("start:Q", format=".2f"),
+                 alt.Tooltip("end:Q", format=".2f"), alt.Tooltip("alignment:Q"),
+                 alt.Tooltip("aligned_units:Q", title="units in its alignment")])
+    link = alt.Chart(links, name="links").mark_rule(strokeWidth=1.2, opacity=0.7).encode(
+        x=alt.X("x:Q"), x2="x2:Q", y=y, y2="annotator_b:N",
+        tooltip=[alt.Tooltip("alignment:Q"), alt.Tooltip("disorder:Q", format=".3f")])
+    hollow = alt.Chart(empty, name="empty").mark_point(shape="circle", filled=False,
+                                                       size=40, strokeDash=[2, 2]).encode(
+        x=alt.X("x:Q"), y=y, tooltip=[alt.Tooltip("alignment:Q"),
+                                      alt.Tooltip("annotator:N", title="empty unit of"),
+                                      alt.Tooltip("disorder:Q", format=".3f")])
+    # no zoom (.interactive()): it clips the marks, and vega's SVG clip ids repeat across
+    # the charts of one page, so a chart could be clipped by another chart's clip path
+    return alt.layer(bars, link, hollow).properties(width=width, height=alt.Step(lane))
+
+
+def gamma_bar_rows(result) -> pd.DataFrame:
+    """γ, γ_cat and γ_k per category (``GammaFamilyResult``) with their 95 % sampling
+    intervals: name, kind, value, ci_low, ci_high, label."""
+    per = result.gamma_k.per_category
+    rows = [("γ", "γ", result.gamma.value, *(result.gamma.ci or (np.nan, np.nan))),
+            ("γ_cat", "γ_cat", result.gamma_cat.value,
+             *(result.gamma_cat.ci or (np.nan, np.nan)))]
+    rows += [(f"γ_k: {k}", "γ_k", v, lo, hi) for k, v, lo, hi in
+             zip(per.index.astype(str), per["value"], per["ci_low"], per["ci_high"])]
+    df = pd.DataFrame(rows, columns=["name", "kind", "value", "ci_low", "ci_high"])
+    df["label"] = [f"{v:.3f}" if np.isfinite(v) else "undefined" for v in df["value"]]
+    for col in ("value", "ci_low", "ci_high"):
+        df[col] = [_finite(v) for v in df[col]]
+    return df
+
+
+def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.LayerChart:
+    """A bar for γ, γ_cat and each category's γ_k, a rule over its 95 % sampling
+    interval (expected disorder) and the value as text."""
+    y = alt.Y("name:N", sort=list(names), title=None, axis=alt.Axis(labelLimit=200))
+    x = alt.X("value:Q", title="agreement", scale=alt.Scale(domain=[-0.2, 1], clamp=True))
+    tip = ["name:N", alt.Tooltip("value:Q", format=".4f"),
+           alt.Tooltip("ci_low:Q", format=".4f", title="95 % low"),
+           alt.Tooltip("ci_high:Q", format=".4f", title="95 % high")]
+    bar = alt.Chart(bars, name="bars").mark_bar(opacity=0.8).encode(
+        x, y, color=alt.Color("kind:N", legend=None,
+                              scale=alt.Scale(domain=["γ", "γ_cat", "γ_k"])), tooltip=tip)
+    interval = alt.Chart(bars, name="intervals").mark_rule(strokeWidth=2).encode(
+        x=alt.X("ci_low:Q"), x2="ci_high:Q", y=y, tooltip=tip)
+    text = alt.Chart(bars, name="values").mark_text(align="left", dx=4).encode(
+        x=alt.value(width + 4), y=y, text="label:N")
+    return alt.layer(bar, interval, text).properties(width=width, height=alt.Step(24))

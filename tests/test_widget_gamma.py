@@ -73,3 +73,42 @@ def test_family_result_carries_its_best_alignment(small):
     assert res.alignment.disorder == pytest.approx(again.disorder, abs=1e-12)
     assert res.alignment.disorder == res.gamma.observed
     assert (res.alignment.members >= 0).sum() == small.n_units   # every unit placed once
+
+
+def test_widget_result_is_gamma_family_and_requests_do_not_queue(small):
+    w = iaa.GammaExplorer(small, n_samples=5, seed=2)
+    try:
+        first = w.wait(60)
+        assert first.gamma.value == iaa.gamma_family(small, n_samples=5, seed=2).gamma.value
+        for a in (1.5, 2.0, 2.5, 3.0):          # four requests in a row: only the newest counts
+            w.alpha = a
+        res = w.wait(60)
+        expected = iaa.gamma_family(small, alpha=3.0, n_samples=5, seed=2)
+        assert res.gamma.params["alpha"] == 3.0
+        assert res.gamma.value == expected.gamma.value
+        assert w.summary["gamma"] == expected.gamma.value
+        assert w.status["state"] == "done" and w.status["generation"] == 5
+        w.delta_empty = 0.0
+        with pytest.raises(iaa.AgreementError, match="delta_empty"):
+            w.wait(10)
+        assert "delta_empty" in w.error
+        w.delta_empty = 1.0
+        assert w.wait(60).gamma.params["delta_empty"] == 1.0 and w.error == ""
+    finally:
+        w.close()
+
+
+def test_a_newer_request_cancels_a_running_computation():
+    c = random_continuum(4, 60, seed=1)
+    w = iaa.GammaExplorer(c, n_samples=200, seed=0)
+    try:
+        deadline = time.time() + 60
+        while w.status.get("state") != "sampling" and time.time() < deadline:
+            time.sleep(0.02)
+        w.n_samples = 3                          # the 200-sample run must stop
+        t0 = time.perf_counter()
+        res = w.wait(60)
+        assert time.perf_counter() - t0 < 20
+        assert res.gamma.n_samples == 3 and w.status["cancelled"] >= 1
+    finally:
+        w.close()

@@ -2,5 +2,7 @@
 from .contingency import ContingencyMatrix
 from .sweep import AugmentedKappaSweep
 from .sparse import SparseAgreementExplorer
+from .gamma import GammaExplorer
 
-__all__ = ["ContingencyMatrix", "AugmentedKappaSweep", "SparseAgreementExplorer"]
+__all__ = ["ContingencyMatrix", "AugmentedKappaSweep", "SparseAgreementExplorer",
+           "GammaExplorer"]

@@ -5,11 +5,13 @@ import { mountShell } from "./base.js";
 import { renderContingency } from "./contingency.js";
 import { renderSweep } from "./sweep.js";
 import { renderSparse } from "./sparse.js";
+import { renderGamma } from "./gamma.js";
 
 const RENDERERS = {
   contingency: renderContingency,
   sweep: renderSweep,
   sparse: renderSparse,
+  gamma: renderGamma,
 };
 
 function render({ model, el }) {

@@ -1,0 +1,216 @@
+"""GammaExplorer: Mathet's γ, γ_cat and γ_k on a continuum, with its best alignment drawn.
+
+One lane per annotator with its units as bars coloured by category, the best
+alignment as links between aligned units and hollow markers for empty units; bars
+for γ, γ_cat and every category's γ_k with their 95 % sampling intervals. Sliders for
+α and β (weights of the positional and categorical dissimilarity) and Δ∅ recompute
+everything with :func:`~iaa_widgets.gamma_family`.
+
+A recomputation (a best alignment, then one per random sample) can take seconds: it
+runs in one worker thread that reports progress after every sample. Each request
+raises a generation counter; the running computation checks it at every progress
+report and stops as soon as a newer request exists, and the worker then takes the
+newest request only (requests never queue up). The kernel stays free meanwhile.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import traitlets
+
+from .. import charts
+from ..continuum import Continuum
+from ..errors import AgreementError
+from ..measures.gamma.coefficients import GammaFamilyResult, _as_continuum, gamma_family
+from ..measures.gamma.dissimilarity import Dissimilarity
+from ._base import IAAWidget, json_safe
+
+__all__ = ["GammaExplorer"]
+
+_PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
+
+
+class _Stale(Exception):
+    """Raised inside a computation that a newer request has made stale."""
+
+
+class GammaExplorer(IAAWidget):
+    """γ, γ_cat and γ_k of a continuum with its best alignment, recomputed live.
+
+    ``continuum``: a :class:`~iaa_widgets.Continuum` or a tidy (annotator, category,
+    start, end) table. ``alpha``, ``beta``, ``delta_empty`` (Δ∅), ``n_samples`` and
+    ``seed`` are traitlets (set from Python or the page); every change starts a new
+    computation that supersedes the running one. ``status`` tells the front-end what
+    is happening (state, samples done, generation, stale computations cancelled).
+
+    From Python: ``widget.result`` is the :class:`GammaFamilyResult` of the newest
+    finished computation (its ``params`` say which); ``widget.wait()`` blocks until
+    the current parameters' result is there and returns it.
+    """
+
+    _kind = traitlets.Unicode("gamma").tag(sync=True)
+    alpha = traitlets.Float(1.0, help="weight of the positional dissimilarity").tag(sync=True)
+    beta = traitlets.Float(1.0, help="weight of the categorical dissimilarity").tag(sync=True)
+    delta_empty = traitlets.Float(1.0, help="Δ∅, the cost of an empty unit").tag(sync=True)
+    n_samples = traitlets.Int(30, help="random continua for the expected disorder").tag(
+        sync=True)
+    seed = traitlets.Int(0).tag(sync=True)
+    status = traitlets.Dict(read_only=True).tag(sync=True)
+    summary = traitlets.Dict(read_only=True).tag(sync=True)
+
+    def __init__(self, continuum, *, alpha: float = 1.0, beta: float = 1.0,
+                 delta_empty: float = 1.0, n_samples: int = 30, seed: int = 0,
+                 **loader_args):
+        c = _as_continuum(continuum, loader_args)
+        self._continuum: Continuum = c
+        self._check(alpha, beta, delta_empty, n_samples)
+        self._result: GammaFamilyResult | None = None
+        self._lock = threading.Condition()
+        self._generation = 0
+        self._finished = 0          # generation of the newest result
+        self._failed = -1           # generation whose computation raised
+        self._request = None        # (generation, params) waiting for the worker
+        self._cancelled = 0
+        self._closed = False
+        super().__init__(alpha=alpha, beta=beta, delta_empty=delta_empty,
+                         n_samples=n_samples, seed=seed)
+        names = [str(a) for a in c.annotators]
+        self._bar_names = ["γ", "γ_cat", *[f"γ_k: {k}" for k in c.categories.astype(str)]]
+        self.set_chart("continuum", charts.gamma_continuum_chart(
+            _named("gamma_units"), _named("gamma_links"), _named("gamma_empty"), names))
+        self.set_chart("bars", charts.gamma_bars_chart(_named("gamma_bars"), self._bar_names))
+        self.set_rows(gamma_units=charts.gamma_unit_rows(c), gamma_links=[], gamma_empty=[],
+                      gamma_bars=[])
+        self._worker = threading.Thread(target=self._loop, name="GammaExplorer", daemon=True)
+        self._worker.start()
+        self.observe(self._on_params, list(_PARAMS))
+        self._submit()
+
+    # ----------------------------------------------------------- public
+    @property
+    def result(self) -> GammaFamilyResult | None:
+        """The newest finished result (None before the first one)."""
+        return self._result
+
+    def wait(self, timeout: float | None = None) -> GammaFamilyResult:
+        """Block until the result for the current parameters is there; return it."""
+        with self._lock:
+            done = self._lock.wait_for(
+                lambda: self._generation in (self._finished, self._failed), timeout)
+        if self._failed == self._generation:
+            raise AgreementError(self.error)
+        if not done:
+            raise TimeoutError(f"γ not computed within {timeout} s")
+        return self._result
+
+    def close(self):
+        with self._lock:
+            self._closed = True
+            self._generation += 1      # a running computation stops at its next report
+            self._lock.notify_all()
+        super().close()
+
+    # ----------------------------------------------------------- requests
+    @staticmethod
+    def _check(alpha, beta, delta_empty, n_samples) -> None:
+        Dissimilarity(alpha, beta, delta_empty)              # validates the weights
+        if int(n_samples) != n_samples or n_samples < 2:
+            raise AgreementError(f"n_samples must be an integer ≥ 2, got {n_samples!r}")
+
+    def _params(self) -> dict:
+        return {name: getattr(self, name) for name in _PARAMS}
+
+    def _on_params(self, change) -> None:
+        self._submit()
+
+    def _submit(self) -> None:
+        """Make the current parameters the one pending request (replacing any other)."""
+        params = self._params()
+        try:
+            self._check(params["alpha"], params["beta"], params["delta_empty"],
+                        params["n_samples"])
+        except AgreementError as exc:
+            with self._lock:
+                self._generation += 1          # the running computation is stale too
+                self._failed = self._generation
+                self.error = f"AgreementError: {exc}"
+                self._lock.notify_all()
+            return
+        with self._lock:
+            self._generation += 1
+            gen = self._generation
+            self._request = (gen, params)
+            self._lock.notify_all()
+        self._set_status("queued", gen, 0, params["n_samples"])
+
+    def _set_status(self, state: str, gen: int, done: int, wanted: int, **extra) -> None:
+        self.set_trait("status", json_safe({
+            "state": state, "generation": gen, "done": done, "wanted": wanted,
+            "cancelled": self._cancelled, **extra}))
+
+    # ----------------------------------------------------------- worker
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._request is not None or self._closed)
+                if self._closed:
+                    return
+                gen, params = self._request
+                self._request = None
+            self._compute(gen, params)
+
+    def _progress(self, gen: int, done: int, wanted: int) -> None:
+        if gen != self._generation:
+            raise _Stale
+        self._set_status("sampling", gen, done, wanted)
+
+    def _compute(self, gen: int, params: dict) -> None:
+        t0 = time.perf_counter()
+        self._set_status("aligning", gen, 0, params["n_samples"])
+        try:
+            res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
+                               **params)
+        except _Stale:
+            self._cancelled += 1
+            return
+        except Exception as exc:  # shown in the widget, as guarded observers do
+            with self._lock:
+                if gen == self._generation:
+                    self._failed = gen
+                    self.error = f"{type(exc).__name__}: {exc}"
+                    self._set_status("failed", gen, 0, params["n_samples"])
+                    self._lock.notify_all()
+            return
+        with self._lock:
+            if gen != self._generation:      # finished, but a newer request exists
+                self._cancelled += 1
+                return
+            self._apply(res)
+            self._finished = gen
+            self._set_status("done", gen, res.gamma.n_samples, res.gamma.n_samples,
+                             seconds=time.perf_counter() - t0)
+            self._lock.notify_all()
+
+    def _apply(self, res: GammaFamilyResult) -> None:
+        g, gc = res.gamma, res.gamma_cat
+        with self.hold_sync():
+            self._result = res
+            if self.error:
+                self.error = ""
+            self.set_trait("summary", json_safe({
+                "params": g.params, "gamma": g.value, "gamma_ci": g.ci,
+                "gamma_cat": gc.value, "gamma_cat_ci": gc.ci,
+                "observed": g.observed, "expected": g.expected,
+                "n_samples": g.n_samples, "precision": g.precision,
+                "n_alignments": g.n_items, "n_units": g.n_ratings,
+                "n_annotators": g.n_annotators, "note": gc.note}))
+            self.set_rows(gamma_units=charts.gamma_unit_rows(self._continuum, res.alignment),
+                          gamma_links=charts.gamma_link_rows(res.alignment),
+                          gamma_empty=charts.gamma_empty_rows(res.alignment),
+                          gamma_bars=charts.gamma_bar_rows(res))
+
+
+def _named(name: str):
+    import altair as alt
+    return alt.NamedData(name)
