@@ -166,6 +166,9 @@ class LabPage:
         light = "true" if "Light" in theme else "false"
         self.page.wait_for_function(
             f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
+        # JupyterLab shows its splash screen (fading) while it switches themes
+        self.page.wait_for_function("() => !document.querySelector('#jupyterlab-splash')",
+                                    timeout=30_000)
 
     def screenshot(self, name: str, locator=None) -> Path | None:
         if self.artifacts is None:
