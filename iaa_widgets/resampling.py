@@ -4,7 +4,8 @@ Each resample draws ``n_items`` items with replacement (a drawn item keeps all i
 ratings; an item drawn twice counts as two items) and recomputes the measure. The
 interval is the **percentile** interval: the (1 − level)/2 and (1 + level)/2
 quantiles of the resampled values (Efron & Tibshirani 1993, *An Introduction to
-the Bootstrap*, ch. 13). BCa intervals are not implemented. The standard
+the Bootstrap*, ch. 13); for Krippendorff's α also the **BCa** interval (ch. 14), its
+acceleration from leave-one-item-out values computed in one vectorised step. The standard
 error is their standard deviation (ddof = 1). Resamples where the measure is
 undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and left out
 of the interval.
@@ -110,7 +111,7 @@ def _generic(fn, ann, draws, kwargs) -> np.ndarray:
 
 
 def _alpha_fast(ann, draws, metric="nominal") -> np.ndarray:
-    from .measures.alpha import alpha_from_coincidences
+    from .measures.alpha import alpha_from_coincidences, category_values
     counts = item_counts(ann).astype(float)
     m = counts.sum(axis=1)
     weighted = counts / np.maximum(m - 1, 1)[:, None] * (m >= 2)[:, None]
@@ -121,34 +122,54 @@ def _alpha_fast(ann, draws, metric="nominal") -> np.ndarray:
         o_b = (weighted * w[:, None]).T @ counts     # Σ_i w_i n_ic n_ik / (m_i − 1)
         o_b[diag] -= w @ weighted                     # − Σ_i w_i n_ic / (m_i − 1) on c = k
         o.append(o_b)
-    if isinstance(metric, str) and metric in ("interval", "ratio"):
-        values = ann.category_values()
-    elif callable(metric):
-        values = list(ann.categories)
-    else:
-        values = None
-    return alpha_from_coincidences(np.array(o), metric, values)[0]
+    return alpha_from_coincidences(np.array(o), metric, category_values(ann, metric))[0]
+
+
+def _bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, level: float):
+    """Efron's BCa interval (Efron & Tibshirani 1993, ch. 14): bias correction
+    z0 = Φ⁻¹(#{θ* < θ̂}/B), acceleration a = Σ d_i³ / (6 (Σ d_i²)^{3/2}) with
+    d_i = mean(θ_(·)) − θ_(i) over the leave-one-item-out values, and quantiles
+    Φ(z0 + (z0 + z_q)/(1 − a (z0 + z_q))) of the resampled values."""
+    from statistics import NormalDist
+    normal = NormalDist()
+    share = float(np.mean(values < estimate))
+    if not 0 < share < 1:
+        raise AgreementError("the BCa interval is undefined: every resample lies on one side "
+                             "of the estimate; use method='percentile'")
+    z0 = normal.inv_cdf(share)
+    d = np.nanmean(jackknife) - jackknife[~np.isnan(jackknife)]
+    spread = 6 * float(np.sum(d ** 2)) ** 1.5
+    a = float(np.sum(d ** 3)) / spread if spread > 0 else 0.0
+    qs = [normal.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+          for z in (normal.inv_cdf((1 - level) / 2), normal.inv_cdf((1 + level) / 2))]
+    return np.quantile(values, qs)
 
 
 def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 0.95,
-              **measure_kwargs) -> BootstrapResult:
+              method: str = "percentile", **measure_kwargs) -> BootstrapResult:
     """Bootstrap a measure over items: estimate, percentile interval, standard error.
 
     ``measure``: a function of the data (returning a result with ``.value`` or a
     number) or the name of a public measure, e.g. ``"krippendorff_alpha"``.
     ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"``). ``seed`` makes
     the resamples reproducible (anything ``numpy.random.default_rng`` accepts).
+    ``method``: "percentile" (any measure) or "bca" (Krippendorff's α, whose
+    leave-one-item-out values are vectorised).
     """
     fn, name = _resolve(measure)
     if not (isinstance(n_resamples, (int, np.integer)) and n_resamples >= 2):
         raise AgreementError(f"n_resamples must be an integer ≥ 2, got {n_resamples!r}")
     if not 0 < level < 1:
         raise AgreementError(f"level must lie strictly between 0 and 1, got {level!r}")
+    from .measures.alpha import alpha_jackknife, category_values, krippendorff_alpha
+    fast = fn is krippendorff_alpha and set(measure_kwargs) <= {"metric"}
+    if method not in ("percentile", "bca") or (method == "bca" and not fast):
+        raise AgreementError(f"method must be 'percentile' or, for krippendorff_alpha, 'bca' "
+                             f"(it needs leave-one-item-out values); got {method!r} for {name}")
     ann = as_annotations(data)
     estimate = _value(fn(ann, **measure_kwargs))
     draws = _draws(np.random.default_rng(seed), ann.n_items, int(n_resamples))
-    from .measures.alpha import krippendorff_alpha
-    if fn is krippendorff_alpha and set(measure_kwargs) <= {"metric"}:
+    if fast:
         values = _alpha_fast(ann, draws, **measure_kwargs)
     else:
         values = _generic(fn, ann, draws, measure_kwargs)
@@ -156,8 +177,13 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     if len(ok) < 2:
         raise AgreementError(f"{name} is undefined on {len(values) - len(ok)} of "
                              f"{len(values)} resamples; too few items vary to bootstrap")
-    low, high = np.quantile(ok, [(1 - level) / 2, (1 + level) / 2])
+    if method == "bca":
+        metric = measure_kwargs.get("metric", "nominal")
+        jackknife = alpha_jackknife(item_counts(ann), metric, category_values(ann, metric))
+        low, high = _bca(ok, estimate, jackknife, level)
+    else:
+        low, high = np.quantile(ok, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapResult(measure=name, estimate=estimate, ci=(float(low), float(high)),
                            se=float(np.std(ok, ddof=1)), level=level, values=values,
                            n_resamples=int(n_resamples), n_undefined=int(len(values) - len(ok)),
-                           seed=seed, params=dict(measure_kwargs))
+                           seed=seed, method=method, params=dict(measure_kwargs))

@@ -317,3 +317,22 @@ def test_items_without_ratings_are_counted():
                             "items with no rating": 1}
     kept = iaa.krippendorff_alpha(Annotations.from_counts(table[[0, 2, 3, 5]]))
     assert res.value == kept.value and res.n_items == 4
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("metric", ["nominal", "ordinal", "interval", "ratio", "matrix"])
+def test_jackknife_equals_leaving_each_item_out(seed, metric):
+    from iaa_widgets.measures.alpha import alpha_jackknife, category_values
+    rng = np.random.default_rng(300 + seed)
+    df, _ = random_long(rng, n_items=25, n_annotators=4, k=4)
+    ann = iaa.as_annotations(df)
+    if metric == "matrix":
+        k = ann.n_categories
+        metric = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) ** 0.7
+    jack = alpha_jackknife(item_counts(ann), metric, category_values(ann, metric))
+    # brute force: rebuild the data without item i and recompute α from scratch
+    for i in range(ann.n_items):
+        keep = ann.item != i
+        rest = Annotations(ann.item[keep], ann.annotator[keep], ann.label[keep],
+                           ann.rank[keep], ann.items, ann.annotators, ann.categories)
+        assert jack[i] == pytest.approx(iaa.krippendorff_alpha(rest, metric).value, abs=1e-12)
