@@ -58,14 +58,15 @@ def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
     rows = [(o, 0.0, result.observed, "component"), (e, 0.0, result.expected, "component"),
             (result.measure, 0.0, result.value, "coefficient")]
     if result.ci is not None:
-        label = f"{result.measure} {result.ci_method or ''} interval".replace("  ", " ")
+        label = f"interval ({result.ci_method})" if result.ci_method else "interval"
         rows.append((label, result.ci[0], result.ci[1], "interval"))
     df = pd.DataFrame([{"quantity": q, "start": _finite(s), "end": _finite(t), "kind": k}
                        for q, s, t, k in rows])
     title = f"{result.measure} = {result.value:.4f}" if _finite(result.value) is not None \
         else f"{result.measure} = NaN"
     return alt.Chart(df, title=title, width=width).mark_bar().encode(
-        y=alt.Y("quantity:N", sort=[r[0] for r in rows], title=None),
+        y=alt.Y("quantity:N", sort=[r[0] for r in rows], title=None,
+                axis=alt.Axis(labelLimit=240)),
         x=alt.X("start:Q", title=None),
         x2="end:Q",
         color=alt.Color("kind:N", title=None,
