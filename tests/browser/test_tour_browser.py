@@ -137,7 +137,10 @@ def test_tour_opens_and_runs_with_every_widget_rendered(lab_from_script, browser
         page.page.wait_for_function(WIDGETS_DRAWN, arg=state["widgets"], timeout=60_000)
         banners = page.page.locator(".iaa-widget .iaa-error:not([hidden])")
         assert banners.count() == 0, banners.all_inner_texts()
-        page.screenshot("tour_contingency.png", page.page.locator(".iaa-widget").first)
+        roots = page.page.locator(".iaa-widget")
+        for i in range(roots.count()):  # one picture per widget, to look at
+            roots.nth(i).scroll_into_view_if_needed()
+            page.screenshot(f"tour_widget_{i}.png", roots.nth(i))
         page.screenshot("tour_end.png")
     finally:
         page.close()
