@@ -109,3 +109,14 @@ def test_bad_arguments_are_named(call, message):
     with pytest.raises(AgreementError) as err:
         call()
     assert message in str(err.value)
+
+
+@pytest.mark.xfail(strict=True, raises=BufferError,
+                   reason="data._factorize: memoryview(values) needs a C-contiguous array, "
+                          "but a column of a frame built from rows (records or a 2-D array) "
+                          "is a strided view; fix in data.py (np.ascontiguousarray), then "
+                          "remove this xfail")
+def test_a_table_built_from_rows_loads():
+    rows = np.array([[1, "a", "x"], [1, "b", "y"], [2, "a", "x"], [2, "b", "x"]], dtype=object)
+    ann = Annotations.from_long(pd.DataFrame(rows, columns=["item", "annotator", "label"]))
+    assert (ann.n_items, ann.n_annotators, ann.n_ratings) == (2, 2, 4)
