@@ -381,6 +381,7 @@ def _factorize(values: np.ndarray):
     if values.dtype == object and len(values):
         # hash the object pointers (ints: fast), then the few distinct objects (equal
         # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
+        values = np.ascontiguousarray(values)  # a sliced or reversed column is strided
         ptr_codes, ptrs = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
         value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
         if np.array_equal(value_codes, np.arange(len(ptrs))):  # one object per value

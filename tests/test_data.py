@@ -110,3 +110,11 @@ def test_read_csv_long_and_wide(tmp_path):
     a = iaa.read_csv(tmp_path / "long.csv")
     b = iaa.read_csv(tmp_path / "w.csv", layout="wide")
     pd.testing.assert_frame_equal(canonical(a), canonical(b), check_dtype=False)
+
+
+def test_strided_columns_load_like_contiguous_ones():
+    # a reversed or sliced table hands the loader strided object columns
+    df = krippendorff_2011().astype({"item": str})
+    for view in (df.iloc[::-1], df.iloc[::2]):
+        pd.testing.assert_frame_equal(canonical(Annotations.from_long(view)),
+                                      canonical(Annotations.from_long(view.copy())))
