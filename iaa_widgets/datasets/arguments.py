@@ -22,13 +22,14 @@ def argument_units(n_annotators: int = 3, n_units: int = 30, seed: int = 2015,
 
     Origin: synthetic, made by this function from ``seed`` (numpy's PCG64). A hidden
     reference segmentation of ``n_units`` units (lengths 10–60 characters, gaps 0–30,
-    categories with shares .40 / .45 / .15) is copied by each annotator with the kinds of
-    disagreement that γ is built to see (Mathet et al. 2015, §2): each unit is missed
-    with probability ``miss``; its bounds move by a rounded normal shift of standard
-    deviation ``jitter``; its category changes with probability ``relabel`` (two times
-    out of three to its confusable one: claim ↔ premise, rebuttal → claim); and each annotator adds a Poisson
-    number (mean ``extra``) of spurious units of random category. Units of one
-    annotator may overlap, as in the γ papers.
+    categories with shares .40 / .45 / .15) is copied by each annotator with the four
+    kinds of disagreement that Mathet (2017, introduction) names for γ — position,
+    category, false negative, false positive: each unit is missed with probability
+    ``miss``; its bounds move by a rounded normal shift of standard deviation
+    ``jitter``; its category changes with probability ``relabel`` (two times out of
+    three to its confusable one: claim ↔ premise, rebuttal → claim); and each annotator
+    adds a Poisson number (mean ``extra``) of spurious units of random category. Units
+    of one annotator may overlap, as γ allows.
 
     The defaults (3 annotators × about 30 units) keep an exact γ fast enough for a
     notebook.

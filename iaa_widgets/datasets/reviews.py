@@ -13,7 +13,8 @@ __all__ = ["SPAN_LABELS", "review_spans"]
 # Datasaur's labels (EVE, ORG, PER, TITLE, YEAR, QTY) and LOC
 SPAN_LABELS = ("PER", "ORG", "LOC", "TITLE", "EVE", "YEAR", "QTY")
 _LABEL_SHARE = np.array([.3, .2, .15, .1, .08, .12, .05])
-_CONFUSABLE = np.array([1, 2, 1, 4, 3, 6, 5])  # PER->ORG, ORG->LOC, LOC->ORG, TITLE<->EVE, YEAR<->QTY
+# the label a wrong answer favours: PER->ORG, ORG->LOC, LOC->ORG, TITLE<->EVE, YEAR<->QTY
+_CONFUSABLE = np.array([1, 2, 1, 4, 3, 6, 5])
 
 
 def review_spans(n_spans: int = 120, labelers=("Labeler A", "Labeler B", "Labeler C"),
