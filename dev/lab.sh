@@ -15,7 +15,7 @@ if [ "${IAA_SKIP_INSTALL:-0}" != 1 ]; then
   fi
   # the pip build hook keeps an existing bundle: rebuild it when the sources are newer
   bundle=iaa_widgets/static/widgets.js
-  if [ ! -f "$bundle" ] || [ -n "$(find js/src js/package.json -newer "$bundle")" ]; then
+  if [ ! -f "$bundle" ] || [ -n "$(find js/src js/package.json js/package-lock.json js/build.mjs -newer "$bundle")" ]; then
     (cd js && npm ci --no-audit --no-fund && npm run build)
   fi
   python -m pip install --quiet --upgrade pip
