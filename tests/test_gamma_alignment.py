@@ -51,9 +51,14 @@ def test_equals_brute_force_on_small_continua(seed):
     rng = np.random.default_rng(seed)
     for _ in range(25):
         c = small_continuum(rng)
+        matrix = None
+        if rng.random() < 0.3:  # a category distance matrix instead of nominal
+            m = rng.uniform(0, 1, (3, 3))
+            matrix = np.triu(m, 1) + np.triu(m, 1).T
         dis = Dissimilarity(alpha=float(rng.choice([1, 0.5, 3])),
                             beta=float(rng.choice([1, 0, 2])),
-                            delta_empty=float(rng.choice([1, 0.5, 2])))
+                            delta_empty=float(rng.choice([1, 0.5, 2])),
+                            category_distance=matrix)
         assert best_alignment(c, dis).disorder == pytest.approx(brute_force_disorder(c, dis),
                                                                 abs=1e-12)
 
