@@ -181,3 +181,16 @@ def test_labels_render_as_text_in_html():
     r = gamma_family(df, n_samples=3, seed=0)
     page = r._repr_html_() + r.gamma_k._repr_html_()
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_category_distance_by_name_or_order():
+    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    c = random_continuum(3, 15, seed=6)  # categories c0, c1, c2
+    arr = np.array([[0, 0.2, 1], [0.2, 0, 0.5], [1, 0.5, 0]])
+    names = ["c2", "c0", "c1"]
+    order = [2, 0, 1]
+    df = pd.DataFrame(arr[np.ix_(order, order)], index=names, columns=names)
+    a = best_alignment(c, Dissimilarity(category_distance=arr)).disorder
+    b = best_alignment(c, Dissimilarity(category_distance=df)).disorder
+    assert a == b
+    assert a != best_alignment(c).disorder  # the matrix changes the disorder
