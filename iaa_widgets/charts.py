@@ -237,12 +237,25 @@ def _scheme_order() -> list[str]:
     return list(SPA_SCHEME_LABELS.values())
 
 
-def spa_round_rows(values: pd.DataFrame) -> pd.DataFrame:
-    """SPA per round and scheme (``SpaMissingnessResult.values``) in long form:
-    scheme (label), value; rounds where SPA is undefined are left out."""
-    long = values.melt(var_name="scheme", value_name="value").dropna()
-    long["scheme"] = long["scheme"].map(_scheme_label)
-    return long
+def spa_round_rows(values: pd.DataFrame, bins: int = 40) -> pd.DataFrame:
+    """How SPA spreads over rounds (``SpaMissingnessResult.values``): per scheme, the
+    rounds counted in ``bins`` equal bins over the range of all schemes' rounds (one
+    row per scheme and bin: scheme label, lo, hi, count, share of the scheme's rounds);
+    rounds where SPA is undefined are not counted."""
+    v = values.to_numpy(dtype=float)
+    ok = np.isfinite(v)
+    lo, hi = (float(v[ok].min()), float(v[ok].max())) if ok.any() else (0.0, 1.0)
+    hi = hi if hi > lo else lo + 1e-9
+    edges = np.linspace(lo, hi, bins + 1)
+    which = np.clip(np.searchsorted(edges, np.where(ok, v, lo), side="right") - 1, 0, bins - 1)
+    scheme = np.broadcast_to(np.arange(v.shape[1]), v.shape)
+    counts = np.bincount((scheme * bins + which)[ok], minlength=v.shape[1] * bins)
+    counts = counts.reshape(v.shape[1], bins)
+    share = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+    labels = [_scheme_label(s) for s in values.columns]
+    return pd.DataFrame({"scheme": np.repeat(labels, bins), "lo": np.tile(edges[:-1], len(labels)),
+                         "hi": np.tile(edges[1:], len(labels)), "count": counts.ravel(),
+                         "share": share.ravel()})
 
 
 def spa_summary_rows(table: pd.DataFrame) -> pd.DataFrame:
@@ -256,13 +269,16 @@ def spa_summary_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
-    """SPA under each scheme side by side: a diamond at the full data's value, a tick
-    per round of random dropping and a rule over the 95 % range of the rounds."""
+    """SPA under each scheme side by side: a diamond at the full data's value, the
+    rounds of random dropping as a strip of bins shaded by their share of rounds
+    (:func:`spa_round_rows`) and a rule over the 95 % range of the rounds."""
     y = alt.Y("scheme:N", sort=_scheme_order(), title=None, axis=alt.Axis(labelLimit=220))
-    x = alt.X("value:Q", title="SPA (eq. 7)", scale=alt.Scale(zero=False),
-              axis=alt.Axis(tickCount=5, format=".3f"))
-    ticks = alt.Chart(rounds, name="rounds").mark_tick(opacity=0.2, thickness=1).encode(
-        x, y, tooltip=[alt.Tooltip("scheme:N"), alt.Tooltip("value:Q", format=".4f")])
+    ticks = alt.Chart(rounds, name="rounds").mark_rect(height=16).encode(
+        x=alt.X("lo:Q", title="SPA (eq. 7)", scale=alt.Scale(zero=False),
+                axis=alt.Axis(tickCount=5, format=".3f")), x2="hi:Q", y=y,
+        opacity=alt.Opacity("share:Q", legend=None, scale=alt.Scale(range=[0, 0.9])),
+        tooltip=[alt.Tooltip("scheme:N"), alt.Tooltip("lo:Q", format=".4f"),
+                 alt.Tooltip("hi:Q", format=".4f"), alt.Tooltip("count:Q", title="rounds")])
     interval = alt.Chart(summary, name="interval").mark_rule(strokeWidth=3).encode(
         x=alt.X("q025:Q"), x2="q975:Q", y=y,
         tooltip=[alt.Tooltip("scheme:N"), alt.Tooltip("mean:Q", format=".4f"),

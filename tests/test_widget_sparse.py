@@ -31,7 +31,10 @@ def test_widget_numbers_are_the_measure_functions(crowd):
     w.seed = 9
     curve = iaa.spa_variance_curve(crowd, list(SPA_SCHEMES), n_rounds=50, seed=9, n_points=5)
     pd.testing.assert_frame_equal(w.variance_curve, curve)
-    assert len(w._datasets["spa_rounds"]) == int(w.missingness.values.notna().sum().sum())
+    rounds = pd.DataFrame(w._datasets["spa_rounds"])
+    assert len(rounds) == 40 * len(SPA_SCHEMES)
+    assert rounds.groupby("scheme", sort=False)["count"].sum().tolist() == \
+        w.missingness.values.notna().sum().tolist()
 
 
 def test_widget_shows_bad_values(crowd):

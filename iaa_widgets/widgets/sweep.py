@@ -206,13 +206,13 @@ class AugmentedKappaSweep(IAAWidget):
         rows = [{"key": c, "label": CLASS_LABELS[c], "count": int(count[j]),
                  "mean_05": m05[j], "mean_p": mp[j], "mean_1": m1[j]}
                 for j, c in enumerate(ITEM_CLASSES) if c != "undefined" or count[j]]
-        table = self.class_items()
-        shown = table.head(self.max_rows)
+        members = np.flatnonzero(items["class"].to_numpy() == self.selected_class)
+        shown = self._item_rows(members[:self.max_rows])     # only the rows shown
         codes = self._annotations.items.get_indexer(shown["item"])
         with self.hold_sync():
             self.set_trait("classes", json_safe(rows))
             self.set_trait("class_table", {
-                "class": self.selected_class, "total": len(table), "columns": [
+                "class": self.selected_class, "total": len(members), "columns": [
                     str(c) for c in shown.columns],
                 "codes": codes.tolist(),
                 "rows": json_safe([[str(v) if isinstance(v, str) or j < 2 else v

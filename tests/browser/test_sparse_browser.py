@@ -75,8 +75,10 @@ def test_renders_schemes_weights_and_variance(nb, crowd):
     assert len(labels) == len(SPA_SCHEMES)
     full = iaa.sparse_agreement(crowd, weights="annotations_m1").value
     assert any(t.startswith(f"{full:.4f} · sd") for t in labels), labels
-    # one tick per round and scheme where SPA is defined
-    assert w.locator(".iaa-chart-spa svg g.rounds_marks path").count() == 200 * len(SPA_SCHEMES)
+    # the rounds as a strip of 40 bins per scheme, counting every round
+    assert w.locator(".iaa-chart-spa svg g.rounds_marks path").count() == 40 * len(SPA_SCHEMES)
+    assert sum(r["count"] for r in nb.python("w._datasets['spa_rounds']")) == \
+        200 * len(SPA_SCHEMES)
     # Figures 4–5: one line per scheme over n = 1 … 6 annotations
     curves = iaa.spa_weight_curves(6, list(SPA_SCHEMES), n_classes=4,
                                    class_probs=iaa.sparse_agreement(crowd).class_probs)
@@ -132,7 +134,7 @@ def test_rounds_and_seed_controls(nb, crowd):
     curve = iaa.spa_variance_curve(crowd, list(SPA_SCHEMES), n_rounds=300, seed=7, n_points=25)
     got = nb.python("w.variance_curve['variance'].tolist()")
     np.testing.assert_allclose(got, curve["variance"].to_numpy(), rtol=1e-12)
-    assert widget(nb).locator(".iaa-chart-spa svg g.rounds_marks path").count() == \
+    assert sum(r["count"] for r in nb.python("w._datasets['spa_rounds']")) == \
         300 * len(SPA_SCHEMES)
 
 
