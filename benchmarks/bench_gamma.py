@@ -20,8 +20,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from iaa_widgets.continuum import random_continuum  # noqa: E402
 from iaa_widgets.measures.gamma.coefficients import gamma  # noqa: E402

@@ -86,7 +86,7 @@ def main() -> None:
                              "?.dataset.revision) >= 1", timeout=90_000)
         rect = pg.locator(".iaa-contingency svg g.layer_0_marks path").first
         rect.scroll_into_view_if_needed()
-        centres = pg.evaluate(f"""() => [...document.querySelectorAll(
+        centres = pg.evaluate("""() => [...document.querySelectorAll(
             '.iaa-contingency svg g.layer_0_marks path')].map(e => {{
               const b = e.getBoundingClientRect();
               return [b.x + b.width / 2, b.y + b.height / 2]; }})""")

@@ -10,7 +10,7 @@ import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import datasaur_spans, krippendorff_2011
 from iaa_widgets.measures.alpha import alpha_from_coincidences
-from iaa_widgets.stats import coincidences, item_counts, pair_contingencies
+from iaa_widgets.stats import item_counts, pair_contingencies
 
 
 # ---------------------------------------------------------------- published values

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import iaa_widgets as iaa
-from iaa_widgets import AgreementError, Annotations, stats
+from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import datasaur_spans, krippendorff_2011, meyer_relatedness
 
 # Fleiss (1971) style example of Wikipedia "Fleiss' kappa": 10 subjects × 14 raters ×

@@ -428,9 +428,6 @@ def test_variance_curve_per_item_mode():
     edges = curve[curve["scheme"] == "edges"].reset_index(drop=True)
     np.testing.assert_array_equal(flat["variance"], edges["variance"])  # equal n_i (§6.3)
     # one item with a random pair: P̂ ∈ {0, 1}, so Var = P̄(1 − P̄) over items (eq. 1)
-    m = 5
-    table = np.stack([(x == k).sum(axis=1) for k in range(3)], axis=1)
-    p_i = ((table ** 2).sum(axis=1) - m) / (m * (m - 1))
     one = flat[(flat["annotations_per_item"] == 2) & (flat["n_items"] == 1)].iloc[0]
     assert one["variance"] == pytest.approx(p_full * (1 - p_full), rel=0.1)  # 3000 rounds
     # all items with all annotations: SPA is the complete P̄ in every round

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -50,7 +49,6 @@ def test_an_exception_in_progress_stops_the_computation(small):
 
 def test_sampling_intervals_follow_the_expected_disorder(small):
     # 1 − δ_o / (δ_e ∓ 1.96 s/√N), s over the per-sample disorders (Mathet 2015, §5.3)
-    from iaa_widgets.measures.gamma.sampling import Z95
     res = iaa.gamma_family(small, n_samples=12, seed=5)
     g = res.gamma
     hw = g.precision * g.expected                       # relative half-width × δ_e

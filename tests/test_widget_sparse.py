@@ -4,7 +4,6 @@ the same drop, rounds and seed; spa_variance_curve). Data: the seeded synthetic 
 set (iaa_widgets.datasets.crowd_labels)."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 

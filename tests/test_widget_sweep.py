@@ -5,7 +5,6 @@ exactly as a fresh sweep with those thresholds does. Data: the seeded synthetic 
 corpus (iaa_widgets.datasets.email_types), three annotators."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
