@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+DOCS_SCREENSHOTS = REPO / "docs" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -170,12 +172,18 @@ class LabPage:
         self.page.wait_for_function("() => !document.querySelector('#jupyterlab-splash')",
                                     timeout=30_000)
 
-    def screenshot(self, name: str, locator=None) -> Path | None:
+    def screenshot(self, name: str, locator=None, publish: str | None = None) -> Path | None:
+        """Save a screenshot among the test artifacts; with ``publish``, also as
+        docs/screenshots/<publish> (the README's pictures) when IAA_PUBLISH_SCREENSHOTS=1,
+        so that ordinary test runs leave tracked files alone."""
         if self.artifacts is None:
             return None
         self.artifacts.mkdir(parents=True, exist_ok=True)
         path = self.artifacts / name
         (locator or self.page).screenshot(path=str(path))
+        if publish and os.environ.get("IAA_PUBLISH_SCREENSHOTS") == "1":
+            DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, DOCS_SCREENSHOTS / publish)
         return path
 
     def close(self) -> None:

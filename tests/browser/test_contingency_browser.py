@@ -8,8 +8,6 @@ corrected Measures: Example": A_o = 0.7, S = 0.4, π = 0.341, κ = 0.348).
 """
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,6 @@ from iaa_widgets import Annotations, cohen_kappa
 
 XSS = '<img src=x onerror="window.__pwned=1">'
 MEYER = [[2, 2], [1, 5]]  # Meyer's tutorial: rows r2 (high, low), columns r1
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 CELLS = [
     "import iaa_widgets as iaa\n"
@@ -102,9 +99,7 @@ def test_renders_heatmap_and_panel(nb):
         .startswith("[")
     assert w.locator(".iaa-per-category tbody tr").count() == 2
     assert w.locator(".iaa-error").is_hidden()
-    shot = nb.screenshot("contingency_light.png", w)
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot, DOCS / "contingency_light.png")
+    nb.screenshot("contingency_light.png", w, publish="contingency_light.png")
 
 
 def test_edits_recompute_kappa_in_python_and_on_page(nb):
@@ -223,6 +218,5 @@ def test_dark_theme_is_legible(nb):
     assert _luminance(colours["bg"]) < 0.1, colours  # the page really is dark
     for key in ("text", "th", "axis", "total"):
         assert _contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
-    shot = nb.screenshot("contingency_dark.png", widget(nb, 0))
-    shutil.copy(shot, DOCS / "contingency_dark.png")
+    nb.screenshot("contingency_dark.png", widget(nb, 0), publish="contingency_dark.png")
     nb.set_theme("JupyterLab Light")

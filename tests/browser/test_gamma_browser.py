@@ -10,8 +10,6 @@ seeds give equal values). Data: the seeded synthetic argument-units continuum
 """
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,6 @@ import iaa_widgets as iaa
 from iaa_widgets.continuum import random_continuum
 from iaa_widgets.datasets import argument_units
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 XSS = '<img src=x onerror="window.__pwned=1">'
 
 CELLS = [
@@ -82,9 +79,7 @@ def test_renders_lanes_alignment_and_bars(nb, units):
     assert len(labels) == 2 + units.n_categories
     assert w.locator(".iaa-error").is_hidden()
     nb.page.set_viewport_size({"width": 1300, "height": 1300})
-    shot = nb.screenshot("gamma_light.png", w)
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot, DOCS / "gamma.png")
+    nb.screenshot("gamma_light.png", w, publish="gamma.png")
 
 
 def test_sliders_recompute_gamma_in_python_and_on_page(nb, units):

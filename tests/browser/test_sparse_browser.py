@@ -10,8 +10,6 @@ Data: the seeded synthetic crowd set (iaa_widgets.datasets.crowd_labels).
 """
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +18,6 @@ import iaa_widgets as iaa
 from iaa_widgets.datasets import crowd_labels
 from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 CELLS = [
     "import iaa_widgets as iaa\nfrom iaa_widgets.datasets import crowd_labels\n"
@@ -92,9 +89,7 @@ def test_renders_schemes_weights_and_variance(nb, crowd):
         == len(SPA_SCHEMES)
     assert w.locator(".iaa-error").is_hidden()
     nb.page.set_viewport_size({"width": 1300, "height": 1700})  # the whole widget
-    shot = nb.screenshot("sparse_light.png", w)
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot, DOCS / "sparse.png")
+    nb.screenshot("sparse_light.png", w, publish="sparse.png")
 
 
 def test_drop_slider_resamples_in_python_and_on_page(nb, crowd):

@@ -10,8 +10,6 @@ delta=..., tau=...)`` for the classes. Data: the seeded synthetic email corpus
 """
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,6 @@ import iaa_widgets as iaa
 from iaa_widgets import Annotations
 from iaa_widgets.datasets import email_types
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 XSS = '<img src=x onerror="window.__pwned=1">'
 
 CELLS = [
@@ -89,9 +86,7 @@ def test_renders_curve_rule_and_classes(nb, emails):
     header = w.locator(".iaa-items thead th").all_text_contents()
     assert header[:3] == ["curve", "item", "case"] and header[-3:] == ["A", "B", "C"]
     assert w.locator(".iaa-error").is_hidden()
-    shot = nb.screenshot("sweep_light.png", w)
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot, DOCS / "sweep.png")
+    nb.screenshot("sweep_light.png", w, publish="sweep.png")
 
 
 def test_p_slider_recomputes_in_python_and_redraws(nb, emails):
