@@ -458,8 +458,10 @@ def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.Lay
            alt.Tooltip("ci_low:Q", format=".4f", title="95 % low"),
            alt.Tooltip("ci_high:Q", format=".4f", title="95 % high")]
     bar = alt.Chart(bars, name="bars").mark_bar(opacity=0.8).encode(
-        x, y, color=alt.Color("kind:N", legend=None,
-                              scale=alt.Scale(domain=["γ", "γ_cat", "γ_k"])), tooltip=tip)
+        x, y, color=alt.Color("kind:N", legend=None,  # greys: the hues mean categories
+                              scale=alt.Scale(domain=["γ", "γ_cat", "γ_k"],
+                                              range=["#4d4d4d", "#7f7f7f", "#b0b0b0"])),
+        tooltip=tip)
     interval = alt.Chart(bars, name="intervals").mark_rule(strokeWidth=2).encode(
         x=alt.X("ci_low:Q"), x2="ci_high:Q", y=y, tooltip=tip)
     text = alt.Chart(bars, name="values").mark_text(align="left", dx=4).encode(
