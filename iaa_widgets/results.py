@@ -75,7 +75,9 @@ class AgreementResult:
 
     def chart(self, **options):
         """An Altair chart of this result (:func:`iaa_widgets.charts.chart_for`); it
-        needs no kernel: ``.save("result.html")``."""
+        needs no kernel: ``.save("result.html")``; with the ``export`` extra
+        (vl-convert-python) also ``.save("result.png")`` and an offline page,
+        ``.save("result.html", inline=True)``."""
         from .charts import chart_for  # altair loads on first use only
         return chart_for(self, **options)
 

@@ -27,6 +27,17 @@ def test_result_chart_is_an_altair_chart_with_the_numbers(tmp_path):
     assert "vegaEmbed" in (tmp_path / "kappa.html").read_text()
 
 
+def test_charts_export_offline_html_and_png(tmp_path):
+    # with the "export" extra (vl-convert-python): a self-contained page, no CDN, and a PNG
+    pytest.importorskip("vl_convert")
+    ch = iaa.cohen_kappa(Annotations.from_contingency(MEYER)).chart()
+    ch.save(tmp_path / "kappa.html", inline=True)
+    page = (tmp_path / "kappa.html").read_text()
+    assert "<script src=" not in page and "vegaEmbed" in page
+    ch.save(tmp_path / "kappa.png")
+    assert (tmp_path / "kappa.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_alpha_chart_uses_disagreement_names():
     r = iaa.krippendorff_alpha(Annotations.from_contingency(MEYER))
     quantities = [row["quantity"] for row in next(iter(r.chart().to_dict()["datasets"].values()))]
