@@ -29,4 +29,16 @@ set -e
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure here" >&2
 fi
+# γ's cross-checks against pygamma-agreement (test-only peer): it needs older numpy and
+# numba, so it gets a virtual environment of its own (IAA_SKIP_PYGAMMA=1 skips it)
+if [ "${IAA_SKIP_PYGAMMA:-0}" != 1 ]; then
+  [ -x .venv-pygamma/bin/python ] || python -m venv .venv-pygamma
+  .venv-pygamma/bin/python -m pip install --quiet --upgrade pip
+  .venv-pygamma/bin/python -m pip install --quiet -e ".[test,pygamma]"
+  set +e
+  .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
+  pg=$?
+  set -e
+  [ "$rc" -ne 0 ] || rc=$pg
+fi
 exit "$rc"
