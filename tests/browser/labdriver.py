@@ -27,6 +27,16 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-component-update", "--disable-sync"]
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """End a server process: terminate it, kill it if it has not stopped in 15 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,12 +94,8 @@ class Lab:
         return (self.root / ".jupyterlab.log").read_text()[-3000:]
 
     def __exit__(self, *exc) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        if self.proc:
+            stop(self.proc)
         self.log.close()
         if self._tmp:
             self._tmp.cleanup()
@@ -149,6 +155,15 @@ class LabPage:
 
     def run_all(self) -> None:
         self.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+    def wait_for_widgets(self, css: str, count: int,
+                         ready: str = "Number(e.dataset.revision) >= 1",
+                         timeout: float = 90_000) -> None:
+        """Wait until ``count`` widgets matching ``css`` satisfy ``ready`` (a JS
+        expression of the widget's root element ``e``; by default: drawn once)."""
+        self.page.wait_for_function(
+            f"() => [...document.querySelectorAll({css!r})].filter(e => {ready}).length"
+            f" === {count}", timeout=timeout)
 
     def execute(self, code: str) -> str:
         """Run ``code`` in the notebook's kernel; return its stdout (raise on error)."""

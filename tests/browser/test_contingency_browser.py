@@ -46,9 +46,7 @@ def kappa_of(table) -> float:
 def nb(open_lab_page):
     page = open_lab_page("contingency.ipynb", CELLS)
     page.run_all()
-    page.page.wait_for_function(
-        "() => [...document.querySelectorAll('.iaa-contingency')]"
-        ".filter(e => Number(e.dataset.revision) >= 1).length === 3", timeout=90_000)
+    page.wait_for_widgets(".iaa-contingency", 3)
     return page
 
 

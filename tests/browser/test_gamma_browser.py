@@ -42,9 +42,8 @@ def units():
 def nb(open_lab_page):
     page = open_lab_page("gamma.ipynb", CELLS)
     page.run_all()
-    page.page.wait_for_function(
-        "() => [...document.querySelectorAll('.iaa-gamma')]"
-        ".filter(e => e.dataset.state === 'done').length === 3", timeout=120_000)
+    page.wait_for_widgets(".iaa-gamma", 3, ready="e.dataset.state === 'done'",
+                          timeout=120_000)
     return page
 
 

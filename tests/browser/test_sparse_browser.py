@@ -35,10 +35,8 @@ def crowd():
 def nb(open_lab_page):
     page = open_lab_page("sparse.ipynb", CELLS)
     page.run_all()
-    page.page.wait_for_function(
-        "() => { const e = document.querySelector('.iaa-sparse');"
-        " return e && Number(e.dataset.revision) >= 1"
-        " && e.querySelectorAll('svg').length >= 3; }", timeout=90_000)
+    page.wait_for_widgets(".iaa-sparse", 1, ready="Number(e.dataset.revision) >= 1"
+                          " && e.querySelectorAll('svg').length >= 3")
     return page
 
 

@@ -41,9 +41,7 @@ def emails() -> Annotations:
 def nb(open_lab_page):
     page = open_lab_page("sweep.ipynb", CELLS)
     page.run_all()
-    page.page.wait_for_function(
-        "() => [...document.querySelectorAll('.iaa-sweep')]"
-        ".filter(e => Number(e.dataset.revision) >= 1).length === 2", timeout=90_000)
+    page.wait_for_widgets(".iaa-sweep", 2)
     return page
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from labdriver import REPO, LabPage, free_port
+from labdriver import REPO, LabPage, free_port, stop
 
 TOUR = "00_tour.ipynb"
 
@@ -91,12 +91,7 @@ class LabFromScript:
         self.open_file = root / "runtime" / f"jpserver-file-to-run-{self.proc.pid}-open.html"
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop(self.proc)
         self.log.close()
         self.tmp.cleanup()
 
