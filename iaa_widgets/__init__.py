@@ -46,3 +46,7 @@ def __getattr__(name):
         from importlib import import_module
         return getattr(import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module 'iaa_widgets' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

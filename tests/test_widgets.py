@@ -174,3 +174,12 @@ def test_import_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_lazy_names_resolve_and_are_listed():
+    import iaa_widgets as iaa
+    for name in iaa._LAZY:
+        assert getattr(iaa, name).__name__ == name
+        assert name in dir(iaa)
+    with pytest.raises(AttributeError, match="no_such_measure"):
+        iaa.no_such_measure
