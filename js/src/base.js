@@ -131,11 +131,20 @@ function textTooltip(root) {
 }
 
 // ---------------------------------------------------------------- charts
+// A widget's root counts its chart's draws in `data-revision` and fires `iaa:redraw`
+// after each: tests and benchmarks wait on these to know the page shows new numbers.
+function announceRedraw(root) {
+  const revision = Number(root.dataset.revision || 0) + 1;
+  root.dataset.revision = String(revision);
+  root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
+}
+
 // Embed the Vega-Lite spec `_specs[name]` into `container`. Its named datasets take
 // their rows from the `_datasets` traitlet; when that changes, the rows are swapped in
 // the live view (no re-embed). A new spec or a theme switch re-embeds.
-// `onClick(event, datum)` receives clicks on marks; `onRender()` runs after each draw.
-export function mountChart(model, name, container, { root, onClick, onRender } = {}) {
+// `onClick(event, datum)` receives clicks on marks; with `announce`, each draw of this
+// chart is counted as the widget's redraw (see announceRedraw).
+export function mountChart(model, name, container, { root, onClick, announce } = {}) {
   const tooltip = textTooltip(root || container);
   let result = null;
   let queue = Promise.resolve();
@@ -195,7 +204,7 @@ export function mountChart(model, name, container, { root, onClick, onRender } =
     queue = queue.then(async () => {
       if (disposed) return;
       await job();
-      if (!disposed && onRender) onRender();
+      if (!disposed && announce) announceRedraw(root);
     }).catch((err) => {
       console.error(err);
       if (root) root.dataset.chartError = String(err && err.message || err);

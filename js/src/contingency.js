@@ -6,7 +6,6 @@ import { fmt, h, listen, mountChart } from "./base.js";
 export function renderContingency({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-contingency");
-  let revision = 0;
   let selected = null; // [i, j] of the cell being edited
 
   const caption = h("div", { class: "iaa-caption" });
@@ -134,11 +133,7 @@ export function renderContingency({ model, shell }) {
   const chart = mountChart(model, "heatmap", chartBox, {
     root,
     onClick,
-    onRender: () => {
-      revision += 1;
-      root.dataset.revision = String(revision);
-      root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
-    },
+    announce: true,
   });
 
   drawCaption();

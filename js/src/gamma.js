@@ -15,7 +15,6 @@ const STATES = {
 export function renderGamma({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-gamma");
-  let revision = 0;
 
   const caption = h("div", { class: "iaa-caption" });
   const controls = h("div", { class: "iaa-controls" });
@@ -85,14 +84,8 @@ export function renderGamma({ model, shell }) {
       `${s.n_alignments} unitary alignments · α = ${fmt(p.alpha, 2)}, β = ${fmt(p.beta, 2)}, ` +
       `Δ∅ = ${fmt(p.delta_empty, 2)} · ${s.n_samples} samples`;
   };
-
-  const onRender = () => {
-    revision += 1;
-    root.dataset.revision = String(revision);
-    root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
-  };
   const charts = [
-    mountChart(model, "continuum", laneBox, { root, onRender }),
+    mountChart(model, "continuum", laneBox, { root, announce: true }),
     mountChart(model, "bars", barBox, { root }),
   ];
   drawStatus();

@@ -7,7 +7,6 @@ import { numberInput, slider } from "./controls.js";
 export function renderSparse({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-sparse");
-  let revision = 0;
 
   const caption = h("div", { class: "iaa-caption" });
   const controls = h("div", { class: "iaa-controls" });
@@ -51,14 +50,9 @@ export function renderSparse({ model, shell }) {
         h("td", { class: "iaa-interval" }, `[${fmt(r.q025, 4)}, ${fmt(r.q975, 4)}]`)))));
   };
 
-  const onRender = () => {
-    revision += 1;
-    root.dataset.revision = String(revision);
-    root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
-  };
   // one chart counts redraws (the one the drop slider changes); the others just draw
   const charts = [
-    mountChart(model, "spa", spaBox, { root, onRender }),
+    mountChart(model, "spa", spaBox, { root, announce: true }),
     mountChart(model, "weights", weightBox, { root }),
     mountChart(model, "variance", varianceBox, { root }),
   ];

@@ -9,7 +9,6 @@ const HEADERS = { "kappa_0.5": "κ (p = 0.5)", kappa_p: "κ (p)", "kappa_1.0": "
 export function renderSweep({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-sweep");
-  let revision = 0;
 
   const caption = h("div", { class: "iaa-caption" });
   const controls = h("div", { class: "iaa-controls" });
@@ -112,11 +111,7 @@ export function renderSweep({ model, shell }) {
   // ---------------------------------------------------------- wiring
   const chart = mountChart(model, "curve", chartBox, {
     root,
-    onRender: () => {
-      revision += 1;
-      root.dataset.revision = String(revision);
-      root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
-    },
+    announce: true,
   });
   drawSummary();
   drawClasses();

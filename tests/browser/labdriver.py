@@ -130,6 +130,34 @@ async (code) => {
 """
 
 
+def luminance(rgb: str) -> float:
+    """Relative luminance (WCAG 2) of a CSS ``rgb(...)``/``rgba(...)`` colour."""
+    r, g, b = [int(float(v)) / 255 for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two CSS colours (4.5 is the minimum for body text)."""
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+# The page background behind a widget and the colours of its neutral text, by kind.
+_NEUTRAL_TEXT_COLOURS = """(css) => {
+  const root = document.querySelector(css);
+  let node = root, background = 'rgba(0, 0, 0, 0)';
+  while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(background)) {
+    background = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+  const fill = (sel) => [...root.querySelectorAll(sel)].map(e => getComputedStyle(e).fill);
+  const color = (sel) => [...root.querySelectorAll(sel)].map(e => getComputedStyle(e).color);
+  return { background, text: [getComputedStyle(root).color],
+           table: color('th, td'), label: color('label'),
+           axis: fill('g.role-axis-label text, g.role-axis-title text'),
+           legend: fill('g.role-legend-label text, g.role-legend-title text') };
+}"""
+
+
 class LabPage:
     """A Playwright page showing one notebook of a :class:`Lab`."""
 
@@ -186,6 +214,26 @@ class LabPage:
         # JupyterLab shows its splash screen (fading) while it switches themes
         self.page.wait_for_function("() => !document.querySelector('#jupyterlab-splash')",
                                     timeout=30_000)
+
+    def dark_theme_contrast(self, css: str, screenshot: str) -> dict[str, float]:
+        """Switch to JupyterLab Dark, wait until the first widget matching ``css`` has
+        redrawn, save its screenshot, switch back to Light, and return the lowest contrast
+        ratio (WCAG) against the page background of each kind of neutral text it showed:
+        its text, table cells, control labels, axis and legend labels and titles.
+        Coloured series labels (a curve's own hue) are not included."""
+        before = self.page.evaluate(f"() => Number(document.querySelector({css!r})"
+                                    ".dataset.revision)")
+        self.set_theme("JupyterLab Dark")
+        self.page.wait_for_function(
+            f"(r) => Number(document.querySelector({css!r}).dataset.revision) > r",
+            arg=before, timeout=30_000)
+        colours = self.page.evaluate(_NEUTRAL_TEXT_COLOURS, css)
+        self.screenshot(screenshot, self.page.locator(css).first)
+        self.set_theme("JupyterLab Light")
+        bg = colours.pop("background")
+        assert luminance(bg) < 0.1, f"the page is not dark: background {bg}"
+        return {kind: round(min(contrast(c, bg) for c in cs), 2)
+                for kind, cs in colours.items() if cs}
 
     def screenshot(self, name: str, locator=None, publish: str | None = None) -> Path | None:
         """Save a screenshot among the test artifacts; with ``publish``, also as

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from iaa_widgets import Annotations, cohen_kappa
+from labdriver import contrast, luminance
 
 XSS = '<img src=x onerror="window.__pwned=1">'
 MEYER = [[2, 2], [1, 5]]  # Meyer's tutorial: rows r2 (high, low), columns r1
@@ -185,17 +186,6 @@ def test_nothing_loaded_from_outside(nb):
     assert not [c for c in nb.console if c.startswith("pageerror")], nb.console
 
 
-def _luminance(rgb: str) -> float:
-    r, g, b = [int(v) / 255 for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
-    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def _contrast(fg: str, bg: str) -> float:
-    a, b = sorted((_luminance(fg), _luminance(bg)), reverse=True)
-    return (a + 0.05) / (b + 0.05)
-
-
 def test_dark_theme_is_legible(nb):
     before = int(widget(nb, 0).get_attribute("data-revision"))
     nb.set_theme("JupyterLab Dark")
@@ -213,8 +203,8 @@ def test_dark_theme_is_legible(nb):
       return { bg, text: getComputedStyle(root).color, th: getComputedStyle(th).color,
                axis: getComputedStyle(axis).fill, total: getComputedStyle(total).fill };
     }""")
-    assert _luminance(colours["bg"]) < 0.1, colours  # the page really is dark
+    assert luminance(colours["bg"]) < 0.1, colours  # the page really is dark
     for key in ("text", "th", "axis", "total"):
-        assert _contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
+        assert contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
     nb.screenshot("contingency_dark.png", widget(nb, 0), publish="contingency_dark.png")
     nb.set_theme("JupyterLab Light")

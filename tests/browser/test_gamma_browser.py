@@ -166,3 +166,10 @@ def test_labels_are_text_and_bad_values_are_shown(nb):
     nb.execute("z.delta_empty = 1.0")
     banner.wait_for(state="hidden", timeout=30_000)
     assert nb.page.evaluate("() => window.__pwned") is None
+
+
+def test_dark_theme_is_legible(nb):
+    # WCAG AA: neutral text at least 4.5:1 against JupyterLab Dark's background
+    worst = nb.dark_theme_contrast(".iaa-gamma", "gamma_dark.png")
+    assert {"text", "table", "axis"} <= worst.keys(), worst
+    assert min(worst.values()) >= 4.5, worst

@@ -138,3 +138,10 @@ def test_bad_value_from_python_is_shown(nb):
     assert "drop is a probability" in banner.text_content()
     nb.execute("w.drop = 0.3")
     banner.wait_for(state="hidden", timeout=10_000)
+
+
+def test_dark_theme_is_legible(nb):
+    # WCAG AA: neutral text at least 4.5:1 against JupyterLab Dark's background
+    worst = nb.dark_theme_contrast(".iaa-sparse", "sparse_dark.png")
+    assert {"text", "table", "axis"} <= worst.keys(), worst
+    assert min(worst.values()) >= 4.5, worst

@@ -188,3 +188,10 @@ def test_labels_are_text_and_bad_p_is_shown(nb):
     assert "p must lie in [0.5, 1]" in banner.text_content()
     nb.execute("x.p = 0.7")
     banner.wait_for(state="hidden", timeout=10_000)
+
+
+def test_dark_theme_is_legible(nb):
+    # WCAG AA: neutral text at least 4.5:1 against JupyterLab Dark's background
+    worst = nb.dark_theme_contrast(".iaa-sweep", "sweep_dark.png")
+    assert {"text", "table", "axis"} <= worst.keys(), worst
+    assert min(worst.values()) >= 4.5, worst
