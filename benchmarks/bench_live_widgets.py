@@ -34,6 +34,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from labdriver import Lab, LabPage, launch_browser  # noqa: E402
+from bench_widgets_browser import FROM_KERNEL, summary  # noqa: E402
 
 SWEEP = """
 import sys; sys.path.insert(0, {bench!r})
@@ -69,19 +70,6 @@ MOVE = """async ([cls, value]) => {
   return (await done) - t0;
 }"""
 
-FROM_KERNEL = """async ([cls, code]) => {
-  const root = document.querySelector(cls);
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const done = new Promise((resolve, reject) => {
-    root.addEventListener('iaa:redraw', resolve, { once: true });
-    setTimeout(() => reject(new Error('no redraw within 20 s')), 20000);
-  });
-  const t0 = performance.now();
-  kernel.requestExecute({ code, store_history: false });
-  await done;
-  return performance.now() - t0;
-}"""
-
 STATE_CHANGE = """async ([value]) => {
   const root = document.querySelector('.iaa-gamma');
   const input = root.querySelector('input.iaa-slider-alpha');
@@ -96,12 +84,6 @@ STATE_CHANGE = """async ([value]) => {
   }
   return performance.now() - t0;
 }"""
-
-
-def summary(name: str, times: list[float]) -> str:
-    q = statistics.quantiles(times, n=10) if len(times) > 1 else times
-    return (f"{name:<52} n={len(times):>3}  median {statistics.median(times):7.1f} ms  "
-            f"p90 {q[-1]:7.1f} ms  max {max(times):7.1f} ms")
 
 
 def open_page(browser, lab, name, code, cls):
