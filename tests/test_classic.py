@@ -202,7 +202,7 @@ def test_one_category_only_gives_nan_with_a_note():
         r = measure(one)
         assert math.isnan(r.value) and r.observed == 1.0 and r.expected == 1.0
         assert "expected agreement is 1" in r.note
-    assert iaa.cohen_kappa(one).se is None
+    assert iaa.cohen_kappa(one).se is None and iaa.fleiss_kappa(one).se is None
     assert iaa.percent_agreement(one).value == 1.0
     assert iaa.pairwise(one, "cohen_kappa").isna().all().all()
 

@@ -157,7 +157,9 @@ def test_available_case_fleiss_and_conger_match_irrcac(seed):
     cac = CAC(frame, digits=15)
     ann = annotations(x, k)
     fleiss = iaa.fleiss_kappa(ann, missing="available")
-    assert fleiss.value == pytest.approx(cac.fleiss()["est"]["coefficient_value"], abs=TOL)
+    est = cac.fleiss()["est"]
+    assert fleiss.value == pytest.approx(est["coefficient_value"], abs=TOL)
+    assert fleiss.se == pytest.approx(est["se"], abs=TOL)  # Gwet's linearised variance
     conger = iaa.davies_fleiss_kappa(ann, missing="available")
     assert conger.value == pytest.approx(cac.conger()["est"]["coefficient_value"], abs=TOL)
     assert fleiss.n_items == len(x)
@@ -171,6 +173,11 @@ def test_listwise_equals_peers_on_complete_items(seed):
     complete = (x >= 0).all(axis=1)
     r = iaa.fleiss_kappa(annotations(x, k))
     assert r.value == pytest.approx(fleiss_kappa(counts(x[complete], k)), abs=TOL)
+    from irrCAC.raw import CAC  # statsmodels gives no standard error; irrCAC does
+    est = CAC(wide(x[complete]), digits=15).fleiss()["est"]
+    assert r.se == pytest.approx(est["se"], abs=TOL)
+    assert r.ci == pytest.approx((r.value - 1.959963984540054 * r.se,
+                                  r.value + 1.959963984540054 * r.se), abs=TOL)
     assert r.n_items == complete.sum()
     assert r.n_excluded == (~complete).sum()
     assert r.params["missing"] == "listwise"
@@ -186,3 +193,15 @@ def test_specific_agreement_two_raters_is_cicchetti_feinstein(seed):
     with np.errstate(invalid="ignore"):
         expected = 2 * np.diag(t) / (t.sum(axis=0) + t.sum(axis=1))
     np.testing.assert_allclose(r.per_category["specific_agreement"], expected, atol=TOL)
+
+
+def test_fleiss_standard_error_from_counts_matches_irrcac():
+    # Fleiss' (1971) table of 10 items × 14 raters (anonymous counts), the raters'
+    # labels spelled out for irrCAC: the same κ = 0.2099 and Gwet's standard error
+    from irrCAC.raw import CAC
+    from test_classic import FLEISS_EXAMPLE
+    spelled = [np.repeat(np.arange(5), row) for row in FLEISS_EXAMPLE]
+    est = CAC(pd.DataFrame(spelled), digits=15).fleiss()["est"]
+    r = iaa.fleiss_kappa(iaa.Annotations.from_counts(FLEISS_EXAMPLE))
+    assert r.value == pytest.approx(est["coefficient_value"], abs=TOL)
+    assert r.se == pytest.approx(est["se"], abs=TOL)

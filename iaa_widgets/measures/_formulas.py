@@ -143,6 +143,24 @@ def fleiss_expected(counts):
     return float(np.sum(category_shares(counts) ** 2))
 
 
+def fleiss_se(counts):
+    """Standard error of Fleiss' κ over the sampling of items, the raters fixed: Gwet's
+    (2008; 2014, ch. 5) linearisation. With A'_o,i the item agreement, p_c the shares,
+    A'_e = Σ p_c² and A'_e,i = Σ_c p_c n_ic / m_i, each item's linearised κ is
+    κ*_i = (A'_o,i − A'_e)/(1 − A'_e) − 2(1 − κ)(A'_e,i − A'_e)/(1 − A'_e), and
+    var(κ̂) = Σ_i (κ*_i − κ)² / (n(n − 1)). NaN where A'_e = 1 or n < 2."""
+    c = np.asarray(counts, dtype=float)
+    n = len(c)
+    a_oi, p = item_agreement(c), category_shares(c)
+    a_e = float(np.sum(p ** 2))
+    if n < 2 or abs(1 - a_e) < DEGENERATE_TOL:
+        return float("nan")
+    kappa = (a_oi.mean() - a_e) / (1 - a_e)
+    a_ei = c @ p / c.sum(axis=1)
+    linear = (a_oi - a_e) / (1 - a_e) - 2 * (1 - kappa) * (a_ei - a_e) / (1 - a_e)
+    return float(np.sqrt(np.sum((linear - kappa) ** 2) / (n * (n - 1))))
+
+
 def fleiss_per_category(counts):
     """κ_c = 1 − mean_i[n_ic(m_i − n_ic) / (m_i(m_i − 1))] / (p_c q_c) (Fleiss 1971,
     category-wise κ_j; for unequal m_i under missing="available" each item's term is

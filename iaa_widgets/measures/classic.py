@@ -174,22 +174,34 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 
 
 # ------------------------------------------------------------ Fleiss' multi-π
-def fleiss_kappa(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+def fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
+                 confidence: float = 0.95) -> AgreementResult:
     """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
     per-item share of agreeing rating pairs, A'_e = Σ_c p_c² with p_c the pooled share
     of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
 
-    ``per_category``: p_c and Fleiss' category-wise κ_c (1971; NaN where p_c
-    is 0 or 1). ``missing``: "listwise" (default; items rated by all, or by the most
-    annotators any item has for count data), "available" (items rated at least
-    twice; p_c = mean_i n_ic/m_i, Gwet 2014), or "raise".
+    ``se``: the standard error over the sampling of items with the raters fixed
+    (Gwet 2008's linearisation, as irrCAC computes it), used for the Wald interval
+    ``ci`` (κ ± z·se; irrCAC takes Student's t with n − 1 degrees of freedom, which
+    differs only for a handful of items). ``per_category``: p_c and Fleiss'
+    category-wise κ_c (1971; NaN where p_c is 0 or 1). ``missing``: "listwise"
+    (default; items rated by all, or by the most annotators any item has for count
+    data), "available" (items rated at least twice; p_c = mean_i n_ic/m_i, Gwet 2014),
+    or "raise".
     """
+    z_crit = _z(confidence)
     prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators)
     a_o, a_e = F.multi_observed(prep.counts), F.fleiss_expected(prep.counts)
+    kappa = float(F.chance_corrected(a_o, a_e))
+    se = F.fleiss_se(prep.counts)
+    extra = {}
+    if not math.isnan(se):
+        extra = {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
+                 "ci_method": f"Wald, Gwet (2008) linearised variance {confidence:.0%}"}
     shares, kappa_c = F.fleiss_per_category(prep.counts)
     per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c}, index=_categories(prep))
-    return _result("fleiss_kappa", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
-                   per_category=per_cat)
+    return _result("fleiss_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
+                   params={"confidence": confidence}, **extra)
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
