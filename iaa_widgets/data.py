@@ -168,8 +168,8 @@ class Annotations:
         ann_codes, ann_names = factorized[annotator]
         if not identity:
             item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
-        out = cls(item_codes.astype(np.int64, copy=False), ann_codes.astype(np.int64, copy=False),
-                  codes, ranks.astype(np.int8, copy=False), pd.Index(item_names, name=item),
+        out = cls(_owned(item_codes, np.int64), _owned(ann_codes, np.int64), _owned(codes, np.int64),
+                  _owned(ranks, np.int8), pd.Index(item_names, name=item),
                   pd.Index(ann_names, name=annotator), cats)
         _validate(out, index)
         return out
@@ -341,6 +341,14 @@ def _check_ranks(col: pd.Series) -> np.ndarray:
     return r.astype(np.int8)
 
 
+def _owned(codes: np.ndarray, dtype) -> np.ndarray:
+    """``codes`` as ``dtype``, never a view of the user's table (codes equal to the ids
+    are the column itself): a later edit of the table must not change the ratings."""
+    if codes.base is not None or not codes.flags.owndata:
+        return np.array(codes, dtype=dtype)
+    return codes.astype(dtype, copy=False)
+
+
 def _check_no_nan(labels: pd.Series, name: str, index) -> None:
     bad = np.flatnonzero(pd.isna(labels).to_numpy())
     if len(bad):
@@ -354,21 +362,29 @@ def _dense_ints(values: np.ndarray):
     integers in a compact range, else None: one bincount instead of a hash table."""
     if values.dtype.kind not in "iu" or values.dtype == np.uint64 or len(values) == 0:
         return None
-    lo, hi = int(values.min()), int(values.max())
+    lowest, hi = int(values.min()), int(values.max())
     limit = 4 * len(values) + 1024
-    if hi - lo > limit:
+    if hi - lowest > limit:
         return None
-    if 0 < lo and hi <= limit:
-        lo = 0  # small positive ids (from 0 or 1) need no shift
+    lo = 0 if 0 < lowest and hi <= limit else lowest  # small positive ids need no shift
     shifted = values - lo if lo else values
-    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    present = np.zeros(hi - lo + 1, dtype=bool)
+    head = shifted[:1 << 14]  # a few labels: every one of them shows up early
+    if hi - lowest < len(head) and np.all(np.bincount(head, minlength=hi - lo + 1)[lowest - lo:]):
+        present[lowest - lo:] = True
+    else:
+        present = np.bincount(shifted, minlength=hi - lo + 1) > 0
     return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
 
 
 def _factorize(values: np.ndarray):
-    """``pd.factorize`` (codes in order of first appearance); integer ids whose first
-    appearances come in increasing order (e.g. a table sorted by item) take a dense
-    look-up table instead of hashing."""
+    """``pd.factorize`` (codes in order of first appearance); sorted integer ids are
+    coded from their steps, and integer ids whose first appearances come in increasing
+    order take a dense look-up table instead of hashing."""
+    if values.dtype.kind in "iu" and len(values) and \
+            np.all(values[1:17] >= values[:16][:len(values) - 1]) and \
+            np.all(values[1:] >= values[:-1]):
+        return _sorted_codes(values)
     dense = _dense_ints(values)
     if dense is not None:
         shifted, present, uniques = dense
@@ -388,6 +404,18 @@ def _factorize(values: np.ndarray):
             return ptr_codes, uniques
         return value_codes[ptr_codes], uniques
     return pd.factorize(values)
+
+
+def _sorted_codes(values: np.ndarray):
+    """Codes and distinct values of sorted integers, from where consecutive ids differ."""
+    new = np.empty(len(values), dtype=bool)
+    new[:1] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    n_distinct = np.count_nonzero(new)
+    first, last = int(values[0]), int(values[-1])
+    if last - first == n_distinct - 1:  # no gaps: the ids, shifted
+        return values - values[0], np.arange(first, last + 1).astype(values.dtype)
+    return np.cumsum(new) - 1, values[new]
 
 
 def _first_positions(codes: np.ndarray, n_codes: int) -> np.ndarray:

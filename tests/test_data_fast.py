@@ -102,3 +102,33 @@ def test_label_codes_property(labels, declared):
         expected = pd.Index(ann.categories).get_indexer(frame["label"])
         np.testing.assert_array_equal(ann.label, expected)
         assert cats is not None or list(ann.categories) == sorted(set(frame["label"]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-2**62, 2**62), min_size=1, max_size=40),
+       st.sampled_from([np.int64, np.int32, np.uint64, np.uint8]))
+def test_factorize_sorted_ints_property(xs, dtype):
+    # sorted ids (a table sorted by item) are coded from their steps: with and without gaps
+    info = np.iinfo(dtype)
+    values = np.sort(np.clip(np.array(xs, dtype=object), info.min, info.max).astype(dtype))
+    same_as_pandas(values)
+    same_as_pandas(np.repeat(np.arange(len(values), dtype=dtype), 2))
+
+
+def test_label_first_seen_late_is_a_category():
+    # a label that appears only after the first 2**14 rows is found by the full count
+    labels = np.r_[np.tile([1, 2], 12_000), [3]]
+    rows = np.arange(len(labels))
+    df = pd.DataFrame({"item": rows // 2, "annotator": rows % 2, "label": labels})
+    ann = Annotations.from_long(df)
+    assert list(ann.categories) == [1, 2, 3]
+    np.testing.assert_array_equal(ann.label, labels - 1)
+
+
+def test_codes_are_not_views_of_the_table():
+    # ids and labels equal to their codes must still be copied: editing the table later
+    # cannot change the ratings already loaded
+    df = pd.DataFrame({"item": [0, 0, 1, 1], "annotator": [0, 1, 0, 1], "label": [0, 1, 1, 1]})
+    ann = Annotations.from_long(df)
+    for column in ("item", "annotator", "label"):
+        assert not np.shares_memory(getattr(ann, column), df[column].to_numpy())
