@@ -215,6 +215,24 @@ class LabPage:
         self.page.wait_for_function("() => !document.querySelector('#jupyterlab-splash')",
                                     timeout=30_000)
 
+    def shows_error_then_recovers(self, widget, bad: str, message: str, good: str,
+                                  timeout: float = 10_000) -> None:
+        """Run ``bad`` in the kernel: ``widget`` shows an error banner holding
+        ``message``; run ``good``: the banner goes away."""
+        self.execute(bad)
+        banner = widget.locator(".iaa-error")
+        banner.wait_for(state="visible", timeout=10_000)
+        assert message in banner.text_content()
+        self.execute(good)
+        banner.wait_for(state="hidden", timeout=timeout)
+
+    def assert_legible_in_dark(self, css: str, screenshot: str) -> None:
+        """WCAG AA in JupyterLab Dark: every kind of neutral text of the widget, and at
+        least its text, table cells and axis labels, at 4.5:1 or more."""
+        worst = self.dark_theme_contrast(css, screenshot)
+        assert {"text", "table", "axis"} <= worst.keys(), worst
+        assert min(worst.values()) >= 4.5, worst
+
     def dark_theme_contrast(self, css: str, screenshot: str) -> dict[str, float]:
         """Switch to JupyterLab Dark, wait until the first widget matching ``css`` has
         redrawn, save its screenshot, switch back to Light, and return the lowest contrast

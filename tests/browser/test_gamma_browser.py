@@ -159,17 +159,10 @@ def test_labels_are_text_and_bad_values_are_shown(nb):
     assert z.locator("img").count() == 0
     texts = z.locator("svg text").all_text_contents()
     assert any(t.startswith("γ_k: <img") for t in texts), texts
-    nb.execute("z.delta_empty = 0")
-    banner = z.locator(".iaa-error")
-    banner.wait_for(state="visible", timeout=10_000)
-    assert "delta_empty must be > 0" in banner.text_content()
-    nb.execute("z.delta_empty = 1.0")
-    banner.wait_for(state="hidden", timeout=30_000)
+    nb.shows_error_then_recovers(z, "z.delta_empty = 0", "delta_empty must be > 0",
+                                 "z.delta_empty = 1.0", timeout=30_000)
     assert nb.page.evaluate("() => window.__pwned") is None
 
 
 def test_dark_theme_is_legible(nb):
-    # WCAG AA: neutral text at least 4.5:1 against JupyterLab Dark's background
-    worst = nb.dark_theme_contrast(".iaa-gamma", "gamma_dark.png")
-    assert {"text", "table", "axis"} <= worst.keys(), worst
-    assert min(worst.values()) >= 4.5, worst
+    nb.assert_legible_in_dark(".iaa-gamma", "gamma_dark.png")

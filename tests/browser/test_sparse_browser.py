@@ -132,16 +132,9 @@ def test_rounds_and_seed_controls(nb, crowd):
 
 
 def test_bad_value_from_python_is_shown(nb):
-    nb.execute("w.drop = 1.5")
-    banner = widget(nb).locator(".iaa-error")
-    banner.wait_for(state="visible", timeout=10_000)
-    assert "drop is a probability" in banner.text_content()
-    nb.execute("w.drop = 0.3")
-    banner.wait_for(state="hidden", timeout=10_000)
+    nb.shows_error_then_recovers(widget(nb), "w.drop = 1.5", "drop is a probability",
+                                 "w.drop = 0.3")
 
 
 def test_dark_theme_is_legible(nb):
-    # WCAG AA: neutral text at least 4.5:1 against JupyterLab Dark's background
-    worst = nb.dark_theme_contrast(".iaa-sparse", "sparse_dark.png")
-    assert {"text", "table", "axis"} <= worst.keys(), worst
-    assert min(worst.values()) >= 4.5, worst
+    nb.assert_legible_in_dark(".iaa-sparse", "sparse_dark.png")
