@@ -6,7 +6,7 @@ Categories keep a declared order, which ordinal metrics and Bennett's S need.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Sequence
 
@@ -178,25 +178,38 @@ class Annotations:
     def from_wide(cls, df: pd.DataFrame, categories: Sequence | None = None) -> "Annotations":
         """From an items × annotators table (the index names items, the columns
         annotators); NaN or None marks a missing rating. A cell may hold a
-        ``(primary, secondary)`` pair."""
+        ``(primary, secondary)`` pair. A row with no rating at all stays an item (the
+        measures count it as excluded); errors name a cell as (item, annotator)."""
         if not isinstance(df, pd.DataFrame):
             df = pd.DataFrame(df)
         if df.shape[1] == 0 or df.shape[0] == 0:
             raise AgreementError("the table is empty: rows are items, columns annotators")
-        if not df.columns.is_unique:
-            dup = df.columns[df.columns.duplicated()].unique().tolist()
-            raise AgreementError(f"annotator column(s) {dup!r} appear more than once")
-        if categories is None:
-            cat_dtypes = {str(d.categories.tolist()) for d in df.dtypes
-                          if isinstance(d, pd.CategoricalDtype)}
-            if len(cat_dtypes) == 1 and all(isinstance(d, pd.CategoricalDtype) for d in df.dtypes):
-                categories = df.dtypes.iloc[0].categories
-        values = df.astype(object).to_numpy()
-        r, c = np.nonzero(~pd.isna(values))
+        for axis, what in ((df.columns, "annotator column"), (df.index, "item row")):
+            if not axis.is_unique:
+                dup = axis[axis.duplicated()].unique().tolist()
+                raise AgreementError(f"{what}(s) {dup[:5]!r} appear more than once; give each "
+                                     f"{what.split()[0]} one {what.split()[1]}")
+        dtypes = set(df.dtypes)
+        if categories is None and len(dtypes) == 1 and \
+                isinstance(df.dtypes.iloc[0], pd.CategoricalDtype):
+            categories = df.dtypes.iloc[0].categories
+        if len(dtypes) == 1 and isinstance(df.dtypes.iloc[0], np.dtype) and \
+                df.dtypes.iloc[0].kind in "iuf":
+            values = df.to_numpy()  # one numeric dtype: no Python object per cell
+        else:
+            values = df.astype(object).to_numpy()
+        present = ~pd.isna(values)
+        r, c = np.nonzero(present)
+        cells = pd.MultiIndex(levels=[df.index, df.columns], codes=[r, c],
+                              names=["item", "annotator"], verify_integrity=False)
         long = pd.DataFrame({"item": df.index.to_numpy()[r],
                              "annotator": df.columns.to_numpy()[c],
-                             "label": values[r, c]})
-        return cls.from_long(long, categories=categories)
+                             "label": values[r, c]}, index=cells)
+        out = cls.from_long(long, categories=categories)
+        if out.n_items < len(df):  # keep the rows nobody rated: counted, never dropped
+            rows = df.index.get_indexer(out.items)
+            out = replace(out, item=rows[out.item], items=pd.Index(df.index, name="item"))
+        return out
 
     @classmethod
     def from_counts(cls, table, categories: Sequence | None = None) -> "Annotations":
@@ -214,11 +227,10 @@ class Annotations:
             item_names = pd.RangeIndex(counts.shape[0]) if counts.ndim == 2 else None
         if counts.ndim != 2 or counts.size == 0:
             raise AgreementError("counts must be a non-empty 2-D table: items × categories")
-        if not np.issubdtype(counts.dtype, np.number) or np.any(counts < 0) or \
-                np.any(counts != np.round(counts)):
+        if not _whole_counts(counts):
             raise AgreementError("counts must be non-negative whole numbers")
         counts = counts.astype(np.int64)
-        cats = pd.Index(range(counts.shape[1]) if categories is None else list(categories))
+        cats = _checked_categories(range(counts.shape[1]) if categories is None else categories)
         if len(cats) != counts.shape[1]:
             raise AgreementError(f"{len(cats)} categories given for {counts.shape[1]} columns")
         per_item = counts.sum(axis=1)
@@ -229,6 +241,9 @@ class Annotations:
         if len(item) == 0:
             raise AgreementError("the counts table holds no ratings")
         m = int(per_item.max())
+        if m < 2:
+            raise AgreementError("every item of the counts table holds at most one rating; "
+                                 "agreement needs items rated at least twice")
         return cls(item, annotator.astype(np.int64), label, np.ones(len(item), np.int8),
                    pd.Index(item_names, name="item"),
                    pd.Index([f"rater {k + 1}" for k in range(m)], name="annotator"),
@@ -240,15 +255,22 @@ class Annotations:
         """From a two-annotator contingency table: ``matrix[i, j]`` items that the
         first annotator put in category i and the second in category j."""
         if isinstance(matrix, pd.DataFrame):
-            categories = matrix.index if categories is None else categories
+            rows, cols = matrix.index, matrix.columns
+            if not cols.equals(rows) and not cols.equals(pd.RangeIndex(len(cols))):
+                if len(cols) != len(rows) or set(cols) != set(rows):
+                    raise AgreementError(f"the rows name categories {list(rows)!r} but the "
+                                         f"columns {list(cols)!r}; label both with the same "
+                                         "categories")
+                matrix = matrix[rows]  # the columns in the order of the rows
+            categories = rows if categories is None else categories
             matrix = matrix.to_numpy()
         m = np.asarray(matrix)
         if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
             raise AgreementError(f"a contingency table must be square, got shape {m.shape}")
-        if not np.issubdtype(m.dtype, np.number) or np.any(m < 0) or np.any(m != np.round(m)):
+        if not _whole_counts(m):
             raise AgreementError("contingency counts must be non-negative whole numbers")
         k = m.shape[0]
-        cats = pd.Index(range(k) if categories is None else list(categories))
+        cats = _checked_categories(range(k) if categories is None else categories)
         if len(cats) != k:
             raise AgreementError(f"{len(cats)} categories given for a {k}×{k} table")
         if len(annotators) != 2 or annotators[0] == annotators[1]:
@@ -461,14 +483,25 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
     return codes.astype(np.int64, copy=False), cats
 
 
+def _whole_counts(counts: np.ndarray) -> bool:
+    """Finite, non-negative whole numbers (a table of counts)."""
+    return np.issubdtype(counts.dtype, np.number) and bool(np.all(np.isfinite(counts))) and \
+        not np.any(counts < 0) and not np.any(counts != np.round(counts))
+
+
+def _checked_categories(categories) -> pd.Index:
+    """A declared category set: distinct values, none of them NaN."""
+    cats = pd.Index(list(categories))
+    if not cats.is_unique:
+        raise AgreementError(f"categories must be distinct, got {list(categories)!r}")
+    if cats.hasnans:
+        raise AgreementError("NaN cannot be a category")
+    return cats
+
+
 def _declared_categories(labels: pd.Series, categories, uniques) -> pd.Index:
     if categories is not None:
-        cats = pd.Index(list(categories))
-        if not cats.is_unique:
-            raise AgreementError(f"categories must be distinct, got {list(categories)!r}")
-        if cats.hasnans:
-            raise AgreementError("NaN cannot be a category")
-        return cats
+        return _checked_categories(categories)
     if isinstance(labels.dtype, pd.CategoricalDtype):
         return pd.Index(labels.cat.categories)
     uniques = np.asarray(uniques)

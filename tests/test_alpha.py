@@ -87,6 +87,18 @@ def test_datasaur_labeler_a_reviewer():
     p_a_prime = (r_ik * (r_ik - 1) / (r_mean * (r_i - 1))[:, None]).sum() / n_spans  # (7)–(9)
     p_a = p_a_prime * (1 - 1 / (n_spans * r_mean)) + 1 / (n_spans * r_mean)       # (10)
     p_e = ((r_ik.sum(0) / r) ** 2).sum()                                   # (11)–(12)
+    assert (n_spans, r, r_mean) == (6, 12, 2)        # step 3: n = 6, r = 12, r' = 2
+    assert r_i.tolist() == [2] * 6                     # step 3: r_1 … r_6 = 2
+    # step 3, r_k: EVE 1, ORG 1, PER 5, TITLE 1, YEAR 4 (QTY only on an unpairable span);
+    # step 6, π_k = r_k / r printed 0.0833, 0.0833, 0.4166, 0.0833, 0.3333 (truncated)
+    shown = res.per_category.loc[["EVE", "ORG", "PER", "TITLE", "YEAR"]]
+    assert shown["n_c"].tolist() == [1, 1, 5, 1, 4] and res.per_category.loc["QTY", "n_c"] == 0
+    assert [int(s * 1e4) / 1e4 for s in shown["share"]] == [0.0833, 0.0833, 0.4166, 0.0833,
+                                                             0.3333]
+    # step 5, Table 6: p_a|i = 0, 1, 1, 1, 1, 0, and p_a' = 4/6 printed 0.6666 (truncated)
+    p_a_i = (r_ik * (r_ik - 1) / (r_mean * (r_i - 1))[:, None]).sum(axis=1)
+    assert p_a_i.tolist() == [0, 1, 1, 1, 1, 0]
+    assert int(p_a_prime * 1e4) / 1e4 == 0.6666
     assert round(p_a, 4) == 0.6944  # printed p_a = 0.6944 (= 25/36)
     assert str(p_e)[:6] == "0.3055"  # printed p_e = 0.3055: truncated, exactly 44/144 = 0.30556
     assert p_e == pytest.approx(44 / 144, abs=1e-15)

@@ -1,9 +1,9 @@
 """Randomised cross-checks of the classic coefficients against independent libraries
 (test-only dependencies): statsmodels (cohens_kappa with its standard errors,
 fleiss_kappa "fleiss" and "randolph"), scikit-learn (cohen_kappa_score), nltk
-(AnnotationTask: S, pi, kappa, multi_kappa, avg_Ao) and irrCAC (Gwet's Fleiss and
-Conger with missing ratings). Every expected number comes from the named library;
-agreement is required within 1e-9.
+(AnnotationTask: S, pi, kappa, multi_kappa, avg_Ao) and irrCAC (Gwet's Fleiss, Conger
+and Brennan–Prediger with missing ratings). Every expected number comes from the named
+library; agreement is required within 1e-9.
 """
 import numpy as np
 import pandas as pd
@@ -134,11 +134,14 @@ def test_multi_rater_coefficients_match_nltk(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_two_rater_coefficients_match_nltk(seed):
+    # with missing ratings: nltk needs every item rated by both coders, so it gets the
+    # items both rated, which is what our default missing="listwise" keeps
     from nltk.metrics.agreement import AnnotationTask
-    x, k = ratings(seed, n_annotators=2)
+    x, k = ratings(seed, n_annotators=2, missing=0.15)
     ann = annotations(x, k)
+    both = (x >= 0).all(axis=1)
     task = AnnotationTask(data=[(f"r{j}", str(i), int(x[i, j]))
-                                for i in range(len(x)) for j in range(2)])
+                                for i in np.flatnonzero(both) for j in range(2)])
     assert iaa.scott_pi(ann).value == pytest.approx(task.pi(), abs=TOL)
     assert iaa.cohen_kappa(ann).value == pytest.approx(task.kappa(), abs=TOL)
     assert iaa.percent_agreement(ann).value == pytest.approx(task.Ao("r0", "r1"), abs=TOL)
@@ -163,6 +166,23 @@ def test_available_case_fleiss_and_conger_match_irrcac(seed):
     conger = iaa.davies_fleiss_kappa(ann, missing="available")
     assert conger.value == pytest.approx(cac.conger()["est"]["coefficient_value"], abs=TOL)
     assert fleiss.n_items == len(x)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_available_case_percent_agreement_and_bennett_s_match_irrcac(seed):
+    # irrCAC's Brennan–Prediger coefficient (= Bennett's S) averages the per-item
+    # agreement over the items rated at least twice, as our missing="available" does,
+    # with chance agreement 1/q over the q declared categories
+    from irrCAC.raw import CAC
+    x, k = ratings(seed, missing=0.3)
+    ann = annotations(x, k)
+    est = CAC(wide(x), categories=list(range(k)), digits=15).bp()["est"]
+    s = iaa.bennett_s(ann, missing="available")
+    assert s.value == pytest.approx(est["coefficient_value"], abs=TOL)
+    assert s.expected == pytest.approx(est["pe"], abs=TOL)
+    assert iaa.percent_agreement(ann, missing="available").value == pytest.approx(
+        est["pa"], abs=TOL)
+    assert s.n_items == ((x >= 0).sum(axis=1) >= 2).sum()
 
 
 @pytest.mark.parametrize("seed", SEEDS)

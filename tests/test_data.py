@@ -118,3 +118,68 @@ def test_strided_columns_load_like_contiguous_ones():
     for view in (df.iloc[::-1], df.iloc[::2]):
         pd.testing.assert_frame_equal(canonical(Annotations.from_long(view)),
                                       canonical(Annotations.from_long(view.copy())))
+
+
+def test_wide_row_nobody_rated_stays_an_item_and_is_counted():
+    # 4 items × 3 annotators; item "i2" has no rating at all. It must not vanish: the
+    # measures count it as excluded (by definition it cannot enter any coefficient)
+    w = pd.DataFrame({"a": [1, np.nan, 2, 1], "b": [1, np.nan, 2, 2], "c": [1, np.nan, np.nan, 1]},
+                     index=["i1", "i2", "i3", "i4"])
+    ann = Annotations.from_wide(w)
+    assert list(ann.items) == ["i1", "i2", "i3", "i4"] and ann.n_ratings == 8
+    assert item_counts(ann).sum(axis=1).tolist() == [3, 0, 2, 3]
+    fleiss = iaa.fleiss_kappa(ann)
+    assert fleiss.n_items == 2 and fleiss.excluded == {
+        "not rated by these annotators": 1, "rated by fewer than all 3 annotators": 1}
+    assert iaa.krippendorff_alpha(ann).excluded == {"items with no rating": 1}
+    # the same coefficients as without that row
+    rest = Annotations.from_wide(w.drop(index="i2"))
+    assert fleiss.value == iaa.fleiss_kappa(rest).value
+    assert iaa.krippendorff_alpha(ann).value == iaa.krippendorff_alpha(rest).value
+
+
+def test_wide_errors_name_the_cell_and_duplicate_items():
+    w = pd.DataFrame({"a": ["x", "z"], "b": ["x", "x"]}, index=["i1", "i2"])
+    with pytest.raises(AgreementError, match=r"\['z'\] outside .* at row\(s\) \('i2', 'a'\)"):
+        Annotations.from_wide(w, categories=["x", "y"])
+    with pytest.raises(AgreementError, match=r"item row\(s\) \['i1'\] appear more than once"):
+        Annotations.from_wide(w.set_axis(["i1", "i1"]))
+    with pytest.raises(AgreementError, match=r"annotator column\(s\) \['a'\] appear more"):
+        Annotations.from_wide(w.set_axis(["a", "a"], axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "Int64", "object", "category"])
+def test_wide_column_dtypes_load_alike(dtype):
+    # numeric columns take a path without Python objects; every dtype must code alike
+    long = krippendorff_2011()
+    w = long.pivot(index="item", columns="annotator", values="label")
+    ann = Annotations.from_wide(w.astype(dtype))
+    pd.testing.assert_frame_equal(
+        canonical(ann).astype({"label": float}),
+        canonical(Annotations.from_long(long)).astype({"label": float}), check_dtype=False)
+
+
+def test_counts_and_contingency_refuse_what_is_not_a_table_of_counts():
+    for bad in ([[1, np.inf], [2, 0]], [[1, -1], [2, 0]], [[1, 0.5], [2, 0]]):
+        with pytest.raises(AgreementError, match="non-negative whole numbers"):
+            Annotations.from_counts(bad)
+        with pytest.raises(AgreementError, match="non-negative whole numbers"):
+            Annotations.from_contingency(bad)
+    with pytest.raises(AgreementError, match="at most one rating"):
+        Annotations.from_counts([[1, 0], [0, 1]])  # one annotator per item: no pair
+    for loader in (Annotations.from_counts, Annotations.from_contingency):
+        with pytest.raises(AgreementError, match="distinct"):
+            loader([[1, 2], [2, 0]], categories=["x", "x"])
+        with pytest.raises(AgreementError, match="NaN cannot be a category"):
+            loader([[1, 2], [2, 0]], categories=["x", np.nan])
+
+
+def test_contingency_dataframe_columns_follow_their_labels():
+    # Meyer's tutorial table (rows r2, columns r1; κ = 0.16/0.46) with its columns given in
+    # the other order: the labels, not the positions, say which category a column is
+    table = pd.DataFrame([[2, 2], [1, 5]], index=["high", "low"], columns=["high", "low"])
+    swapped = table[["low", "high"]]
+    assert iaa.cohen_kappa(Annotations.from_contingency(swapped)).value == pytest.approx(
+        0.16 / 0.46, abs=1e-12)
+    with pytest.raises(AgreementError, match="label both with the same categories"):
+        Annotations.from_contingency(table.set_axis(["hi", "lo"], axis=1))

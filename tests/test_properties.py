@@ -53,8 +53,9 @@ def value(f, ann, **kw):
 
 
 def values(ann):
+    pair = ("r0", "r1")  # the two-annotator coefficients on one named pair
     return [value(f, ann, missing=policy) for policy in ("listwise", "available")
-            for f in NOMINAL]
+            for f in NOMINAL] + [value(f, ann, annotators=pair) for f in TWO]
 
 
 @settings(max_examples=60, deadline=None)
