@@ -59,6 +59,7 @@ def exact_kappa(table: pd.DataFrame, p: Fraction, categories) -> dict:
         p_e = sum(freq_a[y] * freq_b[y] for y in categories)
         kappa = (p_a - p_e) / (1 - p_e) if p_e != 1 else None
         out["pairs"].append((p_a, p_e, kappa))
+        out.setdefault("freq", []).append((freq_a, freq_b))
     kappas = [k for _, _, k in out["pairs"]]
     out["kappa"] = None if None in kappas else sum(kappas) / len(kappas)
     return out
@@ -100,6 +101,9 @@ def test_tables_with_exact_fractions():
     df = table_1_data(b_labels=("a", ("b", "a"), "b", "d", ("c", "b")))
     ref = exact_kappa(df, Fraction(3, 5), CATEGORIES)
     res = iaa.augmented_kappa(Annotations.from_long(df, categories=CATEGORIES), p=0.6)
+    # the oracle reproduces Table 3 exactly: Freq_A = 0.2, 0.48, 0.32, 0 (p = 3/5, N = 5)
+    assert [ref["freq"][0][0][y] for y in CATEGORIES] == \
+        [Fraction(1, 5), Fraction(12, 25), Fraction(8, 25), 0]
     p_a, p_e, kappa = ref["pairs"][0]
     assert res.observed == pytest.approx(float(p_a), abs=1e-15)
     assert res.expected == pytest.approx(float(p_e), abs=1e-15)
@@ -420,3 +424,45 @@ def test_without_secondary_labels_the_curve_is_flat_cohen_kappa(seed):
     expected = cohen_kappa_score(first, second)  # scikit-learn, independent
     np.testing.assert_allclose(iaa.augmented_kappa_sweep(ann).curve["kappa"], expected,
                                rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("n, k_a, k_b", [(5, 1, 1), (5, 4, 4), (6, 2, 3), (7, 3, 4),
+                                         (7, 1, 1), (3, 1, 2)])
+def test_expected_agreement_of_one_at_p1_is_not_lost_to_rounding(n, k_a, k_b):
+    # every primary is "x"; A adds a secondary to k_a items, B to k_b: by §5.1 at p = 1
+    # both Freq vectors are exactly (1, 0, …), so p(E) = 1 and κ′ is undefined, while
+    # below p = 1 the secondaries make p(E) < 1. Summing the quadratic's coefficients at
+    # p = 1 rounds to 1 ± 2⁻⁵² for these (n, k_a, k_b) (found by search), which once gave
+    # κ′ = 1 and every item "higher_at_p1"; the direct §5 path is exact (weights 1 and 0).
+    df = pd.DataFrame({"item": list(range(n)) * 2, "annotator": ["A"] * n + ["B"] * n,
+                       "label": [("x", "y")] * k_a + ["x"] * (n - k_a)
+                       + [("x", "z")] * k_b + ["x"] * (n - k_b)})
+    sweep = iaa.augmented_kappa_sweep(df)
+    assert sweep.curve["p_e"].iloc[-1] == 1.0 and np.isnan(sweep.curve["kappa"].iloc[-1])
+    assert np.isnan(iaa.augmented_kappa(df, p=1.0).value)
+    assert np.isnan(sweep.at(1.0).value) and sweep.item_kappa(1.0).isna().all()
+    assert sweep.pair_curves([1.0])["p_e"].iloc[0] == 1.0
+    assert (sweep.items["class"] == "undefined").all()
+    direct = iaa.augmented_kappa(df, p=0.99)   # p(E) < 1 below p = 1: defined, as direct
+    assert direct.expected < 1 and abs(sweep.at(0.99).value - direct.value) < 1e-12
+
+
+@pytest.mark.parametrize("delta, tau", [(0.1, 0.5), (0.0, 0.0), (0.3, 0.8), (0.05, -0.2)])
+def test_classes_follow_the_documented_rule(delta, tau):
+    # the rule, written out here: d = κ_x(1) − κ_x(0.5); d > δ → higher_at_p1,
+    # d < −δ → higher_at_p05, else mean ≥ τ → constant_high, else constant_low
+    df, _ = random_table(np.random.default_rng(21), n_items=300, n_annotators=3, k=4,
+                         p_second=0.6, p_missing=0.2)
+    sweep = iaa.augmented_kappa_sweep(df, delta=delta, tau=tau)
+    k05, k1 = sweep.items["kappa_0.5"], sweep.items["kappa_1.0"]
+    d = k1 - k05
+    rule = np.where(d > delta, "higher_at_p1", np.where(
+        d < -delta, "higher_at_p05", np.where((k05 + k1) / 2 >= tau, "constant_high",
+                                              "constant_low")))
+    assert (sweep.items["class"].astype(str) == rule).all()
+    assert len(set(rule)) >= 3                       # the data reach several classes
+    assert sweep.params == {"delta": delta, "tau": tau}
+    redrawn = iaa.augmented_kappa_sweep(df).with_classes(delta, tau)
+    assert (redrawn.items["class"] == sweep.items["class"]).all()
+    defaults = iaa.augmented_kappa_sweep(df).params    # the defaults δ = 0.1, τ = 0.5
+    assert defaults == {"delta": 0.1, "tau": 0.5}

@@ -108,6 +108,19 @@ class _Terms:
         return (self.a1 == self.b1, self.a1 == self.b2, self.a2 == self.b1,
                 (self.a2 == self.b2) & (self.a2 >= 0))
 
+    def pe_one_from(self) -> np.ndarray:
+        """Per pair, the least p at which p(E) is exactly 1 (inf: none). Σ_y M[x, y] = 1,
+        so p(E) = 1 iff both Freq vectors are 1 on one category y, i.e. M_A[x, y] =
+        M_B[x, y] = 1 for every shared item (§5.1): all primaries y and, below p = 1, no
+        secondary label. Decided here exactly, not by rounding the quadratic."""
+        k, n_pairs = self.n_categories, len(self.pairs)
+        both = np.bincount(self.pair * k + self.a1, (self.a1 == self.b1).astype(float),
+                           minlength=n_pairs * k).reshape(n_pairs, k)
+        one = (both.max(axis=1) == self.n) & (self.n > 0)
+        secondary = np.bincount(self.pair, ((self.a2 >= 0) | (self.b2 >= 0)).astype(float),
+                                minlength=n_pairs) > 0
+        return np.where(one, np.where(secondary, 1.0, 0.5), np.inf)
+
     def item_mean(self, values: np.ndarray) -> np.ndarray:
         """Mean over the pairs that rated each item (rows: items with ≥ 1 pair)."""
         n_items = len(self.first)
@@ -164,6 +177,12 @@ def _column_totals(t: _Terms, first, second, w1, w2) -> np.ndarray:
     w = np.concatenate([w1, w2[:, has]], axis=1)
     return np.stack([np.bincount(keys, wj, minlength=n_pairs * k).reshape(n_pairs, k)
                      for wj in w])
+
+
+def _expected(pe: np.ndarray, one_from: np.ndarray, ps: np.ndarray) -> np.ndarray:
+    """p(E) of every pair at every p from its (3, P) coefficients, (P, G); exactly 1
+    where it is 1 (``one_from``), which rounding of the quadratic could miss."""
+    return np.where(ps[None, :] >= one_from[:, None], 1.0, pe.T @ _powers(ps))
 
 
 def _kappa(p_a, p_e):
@@ -323,6 +342,7 @@ class AugmentedSweepResult:
     _term_pair: np.ndarray = field(default=None, repr=False)
     _q: np.ndarray = field(default=None, repr=False)           # (3, T) pA_x coefficients
     _pe: np.ndarray = field(default=None, repr=False)          # (3, P) p(E) coefficients
+    _pe_one_from: np.ndarray = field(default=None, repr=False)  # (P,) least p with p(E) = 1
 
     @property
     def n_excluded(self) -> int:
@@ -330,8 +350,8 @@ class AugmentedSweepResult:
 
     def _term_kappa(self, rows, ps: np.ndarray) -> np.ndarray:
         """κ_x of the pair terms ``rows`` at each p: (len(rows), G)."""
-        x = _powers(ps)
-        return _kappa(self._q[:, rows].T @ x, (self._pe.T @ x)[self._term_pair[rows]])
+        p_e = _expected(self._pe, self._pe_one_from, ps)
+        return _kappa(self._q[:, rows].T @ _powers(ps), p_e[self._term_pair[rows]])
 
     def _grid(self, ps) -> np.ndarray:
         return self.curve["p"].to_numpy() if ps is None else _check_p(ps)
@@ -339,7 +359,7 @@ class AugmentedSweepResult:
     def _pair_curves(self, ps: np.ndarray):
         cols = self.pairs
         pa = cols[["p_a_c0", "p_a_c1", "p_a_c2"]].to_numpy().T
-        return _pair_curves(pa, self._pe, ps)
+        return _pair_curves(pa, self._pe, self._pe_one_from, ps)
 
     def at(self, p: float) -> AgreementResult:
         """κ′, p(A) and p(E) at one p, from the closed form (pair averages)."""
@@ -431,10 +451,9 @@ class AugmentedSweepResult:
                 f"{k[-1]:.4f}, n_items={self.n_items})")
 
 
-def _pair_curves(pa: np.ndarray, pe: np.ndarray, ps: np.ndarray):
+def _pair_curves(pa: np.ndarray, pe: np.ndarray, one_from: np.ndarray, ps: np.ndarray):
     """p(A), p(E) and κ′ of every pair at every p from the (3, P) coefficients: (P, G)."""
-    x = _powers(ps)
-    p_a, p_e = pa.T @ x, pe.T @ x
+    p_a, p_e = pa.T @ _powers(ps), _expected(pe, one_from, ps)
     return p_a, p_e, _kappa(p_a, p_e)
 
 
@@ -508,11 +527,13 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
         fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None]  # Freq_A (§5.2), (2, P, K)
         fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None]
     pe = _poly_mul(fa, fb).sum(axis=2)                             # p(E) = Σ Freq_A Freq_B
-    p_a, p_e, kappa = _pair_curves(pa, pe, grid)
+    one_from = t.pe_one_from()
+    p_a, p_e, kappa = _pair_curves(pa, pe, one_from, grid)
     curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, t.n),
                           "p_a": _pair_average(p_a, t.n), "p_e": _pair_average(p_e, t.n)})
-    ends = _powers(np.array([0.5, 1.0]))
-    k_ends = t.item_mean(_kappa(q.T @ ends, (pe.T @ ends)[t.pair]))  # κ_x at 0.5 and 1.0
+    ends = np.array([0.5, 1.0])
+    k_ends = t.item_mean(_kappa(q.T @ _powers(ends),                 # κ_x at 0.5 and 1.0
+                                _expected(pe, one_from, ends)[t.pair]))
     counts = np.bincount(t.item, minlength=ann.n_items)
     included = np.flatnonzero(counts > 0)
     items = pd.DataFrame({"item": ann.items.take(included), "kappa_0.5": k_ends[:, 0],
@@ -527,4 +548,4 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
         n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
         excluded=_excluded(t), params={"delta": float(delta), "tau": float(tau)},
         note=_note(kappa, pairs), _item_names=ann.items, _term_item=t.item,
-        _term_pair=t.pair, _q=q, _pe=pe)
+        _term_pair=t.pair, _q=q, _pe=pe, _pe_one_from=one_from)
