@@ -197,23 +197,34 @@ def test_unknown_scheme_rejected():
 def test_hand_example_every_scheme():
     # item 1: x x y (P̂ = 2/6 = 1/3), item 2: x y (P̂ = 0), item 3: one label (excluded)
     data = wide({"a": ["x", "x", None], "b": ["x", "y", None], "c": ["y", None, "y"]})
-    expected = {"flat": (1 / 3) / 2,                       # (1/3 + 0)/2
-                "annotations": 3 * (1 / 3) / 5,            # k = 3, 2
-                "annotations_m1": 2 * (1 / 3) / 3,         # k = 2, 1
-                "edges": 3 * (1 / 3) / 4,                  # k = 3, 1
-                "inv_var": 3 * (1 / 3) / 4}                # ∝ edges
-    for scheme, value in expected.items():
+    # k(n) for n = 3, 2 (§5.1, §5.2). inv_var: Var[P̂] for C = 2 by hand — n = 2:
+    # P̂ ~ Bernoulli(1/2), Var = 1/4; n = 3: 1/12 (test_exact_fraction_small_case) —
+    # so k = 12, 4. inv_var_class: the class shares are x 3/6, y 3/6 (uniform), so the
+    # same weights (B.5).
+    weights = {"flat": (1, 1), "annotations": (3, 2), "annotations_m1": (2, 1),
+               "edges": (3, 1), "inv_var": (12, 4), "inv_var_class": (12, 4)}
+    for scheme, (k1, k2) in weights.items():
         r = iaa.sparse_agreement(data, scheme)
-        assert r.value == pytest.approx(value, rel=1e-12), scheme
+        assert r.value == pytest.approx(k1 * (1 / 3) / (k1 + k2), rel=1e-12), scheme  # eq. 7
         assert r.excluded == {"items with fewer than two annotations": 1}
         assert r.n_items == 2 and r.n_ratings == 5
+        frame = r.per_item
+        assert list(frame["n_annotations"]) == [3, 2, 1]
+        np.testing.assert_allclose(frame["agreement"].iloc[:2], [1 / 3, 0.0], rtol=1e-12)
+        assert np.isnan(frame["agreement"].iloc[2])
+        np.testing.assert_allclose(frame["weight"], [k1, k2, 0.0], rtol=1e-12, err_msg=scheme)
+        assert list(frame["used"]) == [True, True, False]
+    # inv_var_class with a skewed p = (0.8, 0.2): n = 2 has P̂ ~ Bernoulli(Σ p²) by hand,
+    # Var = 0.68 · 0.32; n = 3 by enumeration of the 8 labellings (Appendix B, eq. 42)
+    r = iaa.sparse_agreement(data, "inv_var_class", class_probs={"x": 0.8, "y": 0.2})
+    k = np.array([1 / enumerate_item(3, np.array([0.8, 0.2]))[1], 1 / (0.68 * 0.32), 0.0])
+    np.testing.assert_allclose(r.per_item["weight"], k, rtol=1e-12)
+    assert r.value == pytest.approx(k[0] * (1 / 3) / (k[0] + k[1]), rel=1e-12)
+    assert r.excluded == {"items with fewer than two annotations": 1}
     r = iaa.sparse_agreement(data, [2.0, 1.0, 5.0])       # custom: item 3 still excluded
     assert r.value == pytest.approx(2 * (1 / 3) / 3)
-    frame = r.per_item
-    assert list(frame["n_annotations"]) == [3, 2, 1]
-    assert frame["agreement"].iloc[0] == pytest.approx(1 / 3)
-    assert np.isnan(frame["agreement"].iloc[2])
-    assert list(frame["weight"]) == [2.0, 1.0, 0.0] and list(frame["used"]) == [True, True, False]
+    assert r.scheme == "custom" and r.excluded == {"items with fewer than two annotations": 1}
+    assert list(r.per_item["weight"]) == [2.0, 1.0, 0.0]
 
 
 def test_inv_var_class_default_and_given_distribution():
@@ -259,6 +270,14 @@ def test_annotations_weights_equal_krippendorff_observed_agreement():
     r = iaa.sparse_agreement(data, "annotations")
     assert r.excluded["items with fewer than two annotations"] > 0
     assert r.value == pytest.approx(one_minus_d_o, rel=1e-12)
+    # the same through the package's public API: α = 1 − D_o / D_e, D_e nominal from the
+    # pairable values n_c (items with two or more labels): 1 − Σ n_c(n_c − 1)/(n(n − 1))
+    import krippendorff
+    alpha = krippendorff.alpha(reliability_data=x.T, level_of_measurement="nominal")
+    pairable = np.isfinite(x).sum(axis=1) >= 2
+    n_c = np.array([(x[pairable] == c).sum() for c in range(4)], dtype=float)
+    d_e = 1 - (n_c * (n_c - 1)).sum() / (n_c.sum() * (n_c.sum() - 1))
+    assert r.value == pytest.approx(1 - (1 - alpha) * d_e, rel=1e-12)
 
 
 # ----------------------------------------------------------------- edge cases
@@ -290,10 +309,22 @@ def test_degenerate_class_distribution_uses_annotations_limit():
 
 
 def test_annotator_labelling_an_item_twice_raises():
+    # decision (sparse_agreement docstring): P̂_i counts pairs of distinct annotators
+    # (§4.1), so a repeated (item, annotator) is refused rather than silently resolved
     df = pd.DataFrame({"item": [1, 1, 1], "annotator": ["a", "a", "b"],
                        "label": ["x", "y", "x"]})
     with pytest.raises(AgreementError, match="rated more than once"):
         iaa.sparse_agreement(df)
+    # a secondary label (rank 2) is not a second annotation: SPA uses primary labels only
+    ranked = pd.DataFrame({"item": [1, 1, 1, 2, 2], "annotator": ["a", "a", "b", "a", "b"],
+                           "label": ["x", "y", "x", "x", "y"], "rank": [1, 2, 1, 1, 1]})
+    with_secondary = Annotations.from_long(ranked, rank="rank")
+    primary_only = Annotations.from_long(ranked[ranked["rank"] == 1].drop(columns="rank"))
+    for scheme in SCHEMES:
+        r = iaa.sparse_agreement(with_secondary, scheme)
+        assert list(r.per_item["n_annotations"]) == [2, 2], scheme
+        assert r.value == pytest.approx(iaa.sparse_agreement(primary_only, scheme).value)
+    assert iaa.sparse_agreement(with_secondary, "flat").value == 0.5   # P̂ = 1, 0 (eq. 7)
 
 
 def test_bad_weights_rejected():

@@ -156,7 +156,11 @@ def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> Sparse
     Var[P̂] = 0 for every n; the weights then take their limit k ∝ n_i (noted).
 
     ``expected`` in the result is the chance agreement Σ_c p_c² of ``class_probs``.
-    Raises :class:`AgreementError` when no item has two or more annotations.
+    Raises :class:`AgreementError` when no item has two or more annotations, and (when
+    the data are loaded) when an annotator labels the same item twice: P̂_i counts
+    pairs of distinct annotators (§4.1), and which of the two labels to keep is the
+    user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
+    label (rank 2) is not a second annotation: only primary labels are used.
     """
     value, info = _spa(data, weights, class_probs)
     chance = float(info["p"] @ info["p"])
