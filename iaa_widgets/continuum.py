@@ -162,8 +162,15 @@ def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
     """Read the gamma software's CSV format: one unit per line,
     ``annotator,category,start,end``, no header (a header line naming the four
     columns is accepted). Rows are numbered from 0 in error messages."""
-    df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
-                     keep_default_na=False)
+    try:
+        df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
+                         keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise AgreementError(f"{path}: the continuum is empty (no unit lines); expected "
+                             "lines annotator,category,start,end") from None
+    except pd.errors.ParserError as err:  # a line with more fields than the first
+        raise AgreementError(f"{path}: expected 4 comma-separated columns (annotator, "
+                             f"category, start, end) on every line: {err}".strip()) from None
     if df.shape[1] != 4:
         raise AgreementError(f"{path}: expected 4 comma-separated columns (annotator, "
                              f"category, start, end), found {df.shape[1]}")

@@ -128,3 +128,17 @@ def test_fractional_lp_components_are_solved_exactly():
         assert best_alignment(cc).disorder == pytest.approx(total / 10 / (cc.n_units / 5),
                                                             abs=1e-12)
     assert fractional > 0  # the MIP path was exercised
+
+
+def test_alpha_zero_ignores_positions_of_zero_length_units():
+    # d = α·d_pos + β·d_cat (2015, §4.2.4): with α = 0 two same-category points at
+    # different places are identical (d = 0), though their d_pos is ∞ (0/0 length);
+    # by hand: pairs (x, x) and (y, y) give disorder 0 — and brute force agrees
+    c = Continuum.from_codes([0, 0, 1, 1], [0, 1, 0, 1], [0, 10, 5, 10], [0, 12, 5, 12],
+                             ["a", "b"], ["x", "y"])
+    dis = Dissimilarity(alpha=0)
+    assert np.all(np.isfinite(dis.combined(c, np.array([0, 0]), np.array([2, 3]))))
+    assert best_alignment(c, dis).disorder == 0 == brute_force_disorder(c, dis)
+    # with α = 1 the two points stay apart (d_pos = ∞): two lone units, Σδ = 2 over 2
+    assert best_alignment(c).disorder == pytest.approx(brute_force_disorder(c, Dissimilarity()))
+    assert best_alignment(c).disorder == 1.0

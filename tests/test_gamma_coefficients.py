@@ -194,3 +194,47 @@ def test_category_distance_by_name_or_order():
     b = best_alignment(c, Dissimilarity(category_distance=df)).disorder
     assert a == b
     assert a != best_alignment(c).disorder  # the matrix changes the disorder
+
+
+def with_silent_annotator():
+    """Annotators a and b place units; c places none (all of c's units are empty)."""
+    return Continuum.from_codes([0, 0, 0, 1, 1], [0, 1, 0, 0, 1], [0, 20, 40, 1, 21],
+                                [10, 30, 50, 10, 30], ["a", "b", "c"], ["x", "y"])
+
+
+@pytest.mark.parametrize("sampler", ["shuffle", "statistical"])
+def test_annotator_without_units_never_gives_an_empty_sample(sampler):
+    # 200 seeds: shuffle draws c's (empty) units for all three sampled annotators with
+    # probability 1/27 and the statistical sampler three counts of 0 with 1/27, so an
+    # empty sample would surely come up; both draw again instead (as pygamma-agreement's
+    # shuffle does), and the statistical sampler keeps c's count 0 among its draws
+    from iaa_widgets.measures.gamma.sampling import SAMPLERS
+    c = with_silent_annotator()
+    sizes = set()
+    for s in range(200):
+        sample = SAMPLERS[sampler](c, np.random.default_rng(s))
+        assert sample.n_units > 0 and sample.n_annotators == 3
+        sizes |= set(sample.units_per_annotator())
+    assert sizes <= {0, 2, 3} and 0 in sizes
+    r = gamma_family(c, n_samples=10, seed=0, sampler=sampler)
+    # observed by hand: a's three units, b's two, K = 3; the two pairs align (d_pos of
+    # [0,10]/[1,10] = (1/19)², of [20,30]/[21,30] likewise): Σδ = 2·(2 + (1/19)²)/3 + 1,
+    # over 5/3 units per annotator
+    assert r.gamma.observed == pytest.approx((2 * (2 + (1 / 19) ** 2) / 3 + 1) / (5 / 3))
+    assert np.isfinite(r.gamma.value)
+
+
+def test_units_from_one_annotator_only_are_refused():
+    c = Continuum.from_codes([0, 0], [0, 0], [0, 20], [10, 30], ["a", "b"], ["x"])
+    with pytest.raises(iaa.AgreementError, match="at least two annotators.*'a'"):
+        gamma_family(c, n_samples=3)
+
+
+def test_single_category_gamma_cat_is_undefined_and_says_why():
+    # one category: every pair agrees, observed and expected δ_cat are 0 (0/0)
+    df = pd.DataFrame({"annotator": ["a", "b", "a", "b"], "category": "x",
+                       "start": [0, 1, 20, 40], "end": [10, 10, 30, 50]})
+    r = gamma_family(df, n_samples=5, seed=0)
+    assert r.gamma_cat.observed == 0 and r.gamma_cat.expected == 0
+    assert np.isnan(r.gamma_cat.value) and "γ_cat undefined" in r.gamma_cat.note
+    assert np.isfinite(r.gamma.value) and r.gamma.note == ""

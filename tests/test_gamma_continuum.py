@@ -61,3 +61,18 @@ def test_from_items_unit_i_occupies_i_to_i_plus_1():
 def test_random_continuum_is_seeded():
     a, b = random_continuum(3, 20, seed=4), random_continuum(3, 20, seed=4)
     assert np.array_equal(a.start, b.start) and np.array_equal(a.category, b.category)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", ["empty"]),
+    ("annotator,category,start,end\n", ["empty"]),
+    ("Alex,Cat1,2,9\nPaul,Cat1,2,9,4\n", ["4 comma-separated columns", "line 2"]),
+])
+def test_read_gamma_csv_bad_files_raise_agreement_error(tmp_path, text, words):
+    # issue 5: bad input → AgreementError (not a pandas parser error) saying what is wrong
+    p = tmp_path / "units.csv"
+    p.write_text(text)
+    with pytest.raises(iaa.AgreementError) as err:
+        read_continuum_csv(p)
+    for w in words:
+        assert w in str(err.value)

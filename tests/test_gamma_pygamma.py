@@ -91,3 +91,14 @@ def test_gamma_cat_difference_is_the_empty_unit_term(pa):
                                               abs=1e-5)
         if with_empty == 0:
             assert float(theirs) == pytest.approx(num / den, abs=1e-5)
+
+
+def test_identical_disorder_with_an_annotator_without_units(pa):
+    # an annotator who placed nothing still counts (n = 3, mean units 5/3) in both
+    from iaa_widgets.continuum import Continuum
+    c = Continuum.from_codes([0, 0, 0, 1, 1], [0, 1, 0, 0, 1], [0, 20, 40, 1, 21],
+                             [10, 30, 50, 10, 30], ["a", "b", "c"], ["x", "y"])
+    theirs = to_pygamma(pa, c)
+    theirs.add_annotator("c")
+    d = theirs.get_best_alignment(pa.CombinedCategoricalDissimilarity()).disorder
+    assert best_alignment(c).disorder == pytest.approx(float(d), abs=1e-5)

@@ -19,10 +19,11 @@ takes the confidence from α·d_pos; we report NaN and use d_pos (2017, §4.2.3)
 Krippendorff's 2011 data as a continuum (2017, §5.1): the best alignment is
 *not* item by item. Annotator B's lone unit in item 12 joins C's and D's units
 of item 11, because with a lone unit costing Δ∅ the merge lowers the total
-disorder (2 − 2·(2 − 1)/6 < 2, in units of Δ∅). The added pairs have
-confidence 0 but the (C, D) pair's value weight halves, so δ_cat = 4/19.5 ≈
-0.2051, not α's D_o = 0.2; aligned by items, δ_cat is exactly 0.2
-(tests/test_gamma_coefficients.py shows both). Had a pair of two empty units
+disorder: the B–C and B–D pairs cost d = 2 instead of Δ∅ = 1 (+2/6) but B's lone
+Δ∅ goes (−1), so Σ δ(ă) on these units falls from 11/6 to 7/6 (K = C(4, 2) = 6).
+The added pairs have confidence 0 but the (C, D) pair's value weight halves, so
+δ_cat = 4/19.5 ≈ 0.2051, not α's D_o = 0.2; aligned by items, δ_cat is exactly
+0.2 (tests/test_gamma_coefficients.py shows both). Had a pair of two empty units
 cost 0 instead of Δ∅ (the other reading of the 2015 definition), merge and split
 would tie at 7/6 and a solver keeping the split would give Mathet's 0.2; we
 charge Δ∅, as pygamma-agreement does, so that best-alignment disorders agree.
@@ -178,11 +179,17 @@ def _as_continuum(data, loader_args) -> Continuum:
     if isinstance(data, Continuum):
         if loader_args:
             raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame")
-        return data
-    if isinstance(data, pd.DataFrame):
-        return Continuum.from_frame(data, **loader_args)
-    raise AgreementError(f"expected a Continuum or a DataFrame (annotator, category, start, "
-                         f"end), got {type(data).__name__}")
+        c = data
+    elif isinstance(data, pd.DataFrame):
+        c = Continuum.from_frame(data, **loader_args)
+    else:
+        raise AgreementError(f"expected a Continuum or a DataFrame (annotator, category, "
+                             f"start, end), got {type(data).__name__}")
+    placed = c.units_per_annotator() > 0
+    if placed.sum() < 2:  # an annotator without units counts, but two must place some
+        raise AgreementError(f"γ needs units from at least two annotators; only "
+                             f"{list(c.annotators[placed])!r} placed any")
+    return c
 
 
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
@@ -219,11 +226,14 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     interval = dict(ci_method="95 % sampling interval of the expected disorder")
     g = GammaResult("gamma", value(observed.disorder, exp.mean), observed.disorder, exp.mean,
                     params=params, ci=_sampling_interval(observed.disorder, s[:, 0]),
+                    note="" if exp.mean > 0 else "expected disorder is 0: γ undefined",
                     **interval, **common)
     d_cat, cat_samples = float(_ratio(num, den)), s[:, 1]
     ok = np.isfinite(cat_samples)
     e_cat = float(cat_samples[ok].mean()) if ok.any() else math.nan
-    note = "" if den > 0 else "no pair of aligned real units: γ_cat undefined"
+    note = ("no pair of aligned real units: γ_cat undefined" if den == 0 else
+            "expected categorial disorder is 0 (no sample pairs two different categories, "
+            "e.g. a single category): γ_cat undefined" if not e_cat > 0 else "")
     gc = GammaResult("gamma_cat", value(d_cat, e_cat), d_cat, e_cat,
                      params=params, note=note, ci=_sampling_interval(d_cat, cat_samples),
                      **interval,

@@ -74,9 +74,10 @@ class Dissimilarity:
         return matrix[c.category[i], c.category[j]] * self.delta_empty
 
     def combined(self, c: Continuum, i, j, matrix: np.ndarray | None = None) -> np.ndarray:
-        """d = α·d_pos + β·d_cat (2015, §4.2.4)."""
-        return (self.alpha * self.positional(c, i, j)
-                + self.beta * self.categorical(c, i, j, matrix))
+        """d = α·d_pos + β·d_cat (2015, §4.2.4); with α = 0 positions are ignored
+        (0·∞ for two distinct points would otherwise give NaN)."""
+        d = self.beta * self.categorical(c, i, j, matrix)
+        return d + self.alpha * self.positional(c, i, j) if self.alpha else d
 
     def position_reach(self, bound: float) -> float:
         """c such that d < bound implies |Δstart| + |Δend| < c·(len_u + len_v)."""

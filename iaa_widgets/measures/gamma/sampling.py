@@ -8,10 +8,12 @@ one, of the disorder of their best alignment. Two samplers:
   replacement) and shifts them all by one random offset, circularly on the
   continuum's span; offsets of different sampled annotators lie at least half a
   mean unit length apart, so that two copies of one annotator never coincide.
+  A draw of annotators without units only is made again (no empty sample).
 - ``"statistical"``: each sampled annotator gets a number of units drawn from the
-  observed per-annotator counts; (length, category) pairs are drawn from the
-  observed units and laid one after another with gaps (start of a unit minus end
-  of the previous one, same annotator) drawn from the observed gaps.
+  observed per-annotator counts (0 included; all-zero draws are made again);
+  (length, category) pairs are drawn from the observed units and laid one after
+  another with gaps (start of a unit minus end of the previous one, same
+  annotator) drawn from the observed gaps.
 
 ``precision`` (a relative half-width, e.g. 0.02) draws samples until the 95 %
 confidence half-width 1.96·s/√N of the expected disorder is at most
@@ -53,7 +55,10 @@ def shuffle_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
             if np.all(np.minimum(gap, length - gap) >= min_gap):
                 break
         offsets.append(o)
+    counts = c.units_per_annotator()
     source = rng.integers(0, n, n)
+    while not counts[source].any():  # annotators without units only: draw again, as
+        source = rng.integers(0, n, n)  # pygamma-agreement does (no empty sample)
     take = [np.flatnonzero(c.annotator == s) for s in source]
     idx = np.concatenate(take)
     new_ann = np.repeat(np.arange(n), [len(t) for t in take])
@@ -72,19 +77,22 @@ def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
     same = c.annotator[1:] == c.annotator[:-1]  # units are sorted by annotator, start
     gaps = (c.start[1:] - c.end[:-1])[same]
     first = c.start[np.r_[True, ~same]] - lo
-    sizes = rng.choice(counts[counts > 0], n)
+    sizes = rng.choice(counts, n)  # an annotator without units counts as 0 units
+    while not sizes.any():  # but a sample needs one unit
+        sizes = rng.choice(counts, n)
     total = int(sizes.sum())
     pick = rng.integers(0, c.n_units, total)
     lengths = (c.end - c.start)[pick]
     step = rng.choice(gaps, total) if len(gaps) else np.zeros(total)
     ann = np.repeat(np.arange(n), sizes)
-    begin = np.r_[0, np.cumsum(sizes)[:-1]]
-    step[begin] = rng.choice(first, n)  # each annotator's first unit: offset from the start
+    has = sizes > 0
+    begin = (np.cumsum(sizes) - sizes)[has]
+    step[begin] = rng.choice(first, n)[has]  # each annotator's first unit: offset from the start
     # start_k = start_{k-1} + len_{k-1} + gap_k, restarted at each annotator
     advance = step + np.r_[0, lengths[:-1]]
     advance[begin] = step[begin]
     cum = np.cumsum(advance)
-    start = lo + cum - np.repeat(cum[begin] - advance[begin], sizes)
+    start = lo + cum - np.repeat(cum[begin] - advance[begin], sizes[has])
     return Continuum.from_codes(ann, c.category[pick], start, start + lengths,
                                 c.annotators, c.categories)
 
