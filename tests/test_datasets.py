@@ -19,6 +19,26 @@ def test_same_seed_same_table_other_seed_other_table(make):
     pd.testing.assert_frame_equal(make(), make())  # the default seed is fixed too
 
 
+LOADERS = [krippendorff_2011, meyer_relatedness, datasaur_spans, *GENERATORS]
+
+
+@pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__)
+def test_every_loader_states_its_origin(load):
+    # issue: "a stated origin (synthetic with a seed, or public with its licence)"
+    doc = " ".join(load.__doc__.split())
+    assert "Origin: " in doc
+    if load in GENERATORS:
+        assert "Origin: synthetic" in doc and "seed" in doc
+    else:
+        assert "Origin: published" in doc and "Licence: " in doc
+
+
+def test_every_exported_loader_is_checked_here():
+    from iaa_widgets import datasets
+    exported = {n for n in datasets.__all__ if n.islower()}
+    assert exported == {f.__name__ for f in LOADERS}
+
+
 @pytest.mark.parametrize("load, n_items, n_ratings", [
     (krippendorff_2011, 12, 41),   # Krippendorff 2011: 4 observers × 12 units, 7 missing
     (meyer_relatedness, 10, 30),   # Meyer's tutorial: 3 raters × 10 word pairs

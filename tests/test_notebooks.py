@@ -50,3 +50,28 @@ def test_notebook_runs_and_checks_what_it_quotes(path, monkeypatch):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+
+
+def test_binder_installs_this_repository_and_readme_links_every_notebook():
+    import re
+    import tomllib
+
+    # repo2docker reads binder/: a local `-e .` makes it copy the repository first and
+    # install it, which runs the npm build of the widgets' bundle (pyproject's hook)
+    reqs = (ROOT / "binder" / "requirements.txt").read_text().split("\n")
+    assert "-e ." in [line.strip() for line in reqs]
+    runtime = (ROOT / "binder" / "runtime.txt").read_text().strip()
+    major, minor = map(int, re.fullmatch(r"python-(\d+)\.(\d+)", runtime).groups())
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    lowest = re.fullmatch(r">=(\d+)\.(\d+)", pyproject["project"]["requires-python"])
+    assert (major, minor) >= tuple(map(int, lowest.groups()))
+    hook = pyproject["tool"]["hatch"]["build"]["hooks"]["jupyter-builder"]
+    assert "iaa_widgets/static/widgets.js" in hook["ensured-targets"]
+
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"https://mybinder\.org/v2/gh/[^/]+/[^/]+/HEAD\?urlpath=lab/tree/"
+                       r"notebooks/([\w.]+\.ipynb)", readme)
+    assert links and links[0] == "00_tour.ipynb"  # the badge opens the tour
+    assert set(links) == set(NAMES), "one Binder link per notebook, none to a missing one"
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", readme)
+    assert pictures and all((ROOT / p).is_file() for p in pictures)

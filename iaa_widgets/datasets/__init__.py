@@ -34,8 +34,11 @@ def _from_rows(rows: dict[str, list], items: list) -> pd.DataFrame:
 
 def krippendorff_2011() -> pd.DataFrame:
     """Krippendorff's reliability data: 4 observers, 12 units, values 1–5, with
-    missing values (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability").
-    Published α: nominal .743, ordinal .815, interval .849, ratio .797."""
+    missing values. Published α: nominal .743, ordinal .815, interval .849, ratio .797.
+
+    Origin: published, Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability".
+    Licence: the source states none; these 41 values are a short quotation of its worked
+    example, given with the citation."""
     _ = None
     rows = {
         "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, _, _, _],
@@ -48,8 +51,11 @@ def krippendorff_2011() -> pd.DataFrame:
 
 def meyer_relatedness() -> pd.DataFrame:
     """Relatedness of ten word pairs (Rubenstein & Goodenough 1965) judged high/low by
-    three raters, from Meyer's tutorial on inter-rater agreement (slides "Multiple
-    Raters"); r1 and r2 alone give the tutorial's two-rater contingency table."""
+    three raters; r1 and r2 alone give the tutorial's two-rater contingency table.
+
+    Origin: published, Meyer (2009), "A Brief Tutorial on Inter-Rater Agreement" (slides
+    "Multiple Raters"). Licence: the tutorial states none; these 30 judgements are a
+    short quotation of its worked example, given with the citation."""
     items = ["gem – jewel", "coast – shore", "coast – hill", "forest – graveyard",
              "asylum – fruit", "noon – string", "automobile – wizard", "brother – lad",
              "cord – smile", "autograph – shore"]
@@ -67,7 +73,11 @@ def datasaur_spans() -> pd.DataFrame:
     """Span labels of Labeler A and the Reviewer in Datasaur's note on Krippendorff's
     α (Table 1). Two spans carry a single label: "Prince of Denmark" (PER) and "30557"
     (QTY); the note does not say whose, so they are given to the Reviewer and to
-    Labeler A — either way they are unpairable and leave α (0.56) unchanged."""
+    Labeler A — either way they are unpairable and leave α (0.56) unchanged.
+
+    Origin: published, Datasaur's documentation, "Krippendorff's Alpha Calculation".
+    Licence: the note states none; these 14 labels are a short quotation of its worked
+    example, given with the citation."""
     items = ["The Tragedy of Hamlet", "Prince of Denmark", "Hamlet", "William Shakespeare",
              "1599", "1601", "Shakespeare", "30557"]
     rows = {
