@@ -15,6 +15,10 @@ import numpy as np
 import pandas as pd
 
 from .errors import AgreementError
+from .measures.augmented import AugmentedSweepResult
+from .measures.gamma.coefficients import GammaFamilyResult, GammaKResult
+from .measures.sparse_missing import SpaMissingnessResult
+from .resampling import BootstrapResult
 from .results import AgreementResult
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
@@ -22,7 +26,9 @@ __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "sweep_item_rows", "sweep_curve_chart", "SPA_SCHEME_LABELS", "spa_round_rows",
            "spa_summary_rows", "spa_schemes_chart", "spa_weight_rows", "spa_weights_chart",
            "spa_variance_rows", "spa_variance_chart", "gamma_unit_rows", "gamma_link_rows",
-           "gamma_empty_rows", "gamma_continuum_chart", "gamma_bar_rows", "gamma_bars_chart"]
+           "gamma_empty_rows", "gamma_continuum_chart", "gamma_bar_rows", "gamma_bars_chart",
+           "sweep_chart", "spa_missingness_chart", "gamma_family_chart", "gamma_k_chart",
+           "bootstrap_chart"]
 
 _BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
 
@@ -221,6 +227,17 @@ def sweep_curve_chart(curve, point, items=None, *, width: int = 440,
     return alt.layer(*layers, rule, dots, labels).properties(width=width, height=height)
 
 
+@register(AugmentedSweepResult)
+def sweep_chart(result: AugmentedSweepResult, p: float = 0.6, items=(), *,
+                width: int = 440, height: int = 260) -> alt.LayerChart:
+    """The sweep's κ′, p(A) and p(E) over p with the rule at ``p`` and the κ_x curves
+    of ``items`` (names from ``result.items``)."""
+    items = list(items)
+    curves = sweep_item_rows(result.item_curves(items)) if items else None
+    return sweep_curve_chart(sweep_curve_rows(result.curve), sweep_point_rows(result.at(p)),
+                             curves, width=width, height=height)
+
+
 # ------------------------------------------------------------------ sparse agreement
 SPA_SCHEME_LABELS = {"flat": "flat (k = 1)", "annotations": "annotations (k = n)",
                      "annotations_m1": "annotations − 1 (k = n − 1)",
@@ -294,6 +311,14 @@ def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
                                                                height=alt.Step(26))
 
 
+@register(SpaMissingnessResult)
+def spa_missingness_chart(result: SpaMissingnessResult, *, width: int = 300) -> alt.LayerChart:
+    """SPA under each scheme on the full data and its spread over the rounds of
+    :func:`~iaa_widgets.spa_missingness` (see :func:`spa_schemes_chart`)."""
+    return spa_schemes_chart(spa_round_rows(result.values), spa_summary_rows(result.summary()),
+                             width=width)
+
+
 def spa_weight_rows(weights: pd.DataFrame) -> pd.DataFrame:
     """Normalised weight curves (``spa_weight_curves``) in long form: n, scheme, weight."""
     long = weights.reset_index().melt(id_vars=weights.index.name or "index",
@@ -332,6 +357,12 @@ def spa_variance_rows(curve: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+# a log axis labels only its powers of ten (1e-3, 1e-4, ...): labels at 2 and 5 times
+# them crowd the axis with strings like 0.000002
+_POWERS_OF_TEN = ("indexof(format(datum.value, '.0e'), '1e') === 0 ? "
+                  "format(datum.value, '.0e') : ''")
+
+
 def spa_variance_chart(variance, drop=None, *, width: int = 300,
                        height: int = 200) -> alt.HConcatChart:
     """Figure 6 (variance of SPA against the mean number of usable annotations, log
@@ -342,7 +373,8 @@ def spa_variance_chart(variance, drop=None, *, width: int = 300,
     tip = ["scheme:N", alt.Tooltip("n_usable:Q", format=".0f"),
            alt.Tooltip("variance:Q", format=".3e"), alt.Tooltip("difference:Q", format=".3e")]
     fig6 = alt.Chart(variance, name="variance").mark_line().encode(
-        x, alt.Y("variance:Q", scale=alt.Scale(type="log"), title="variance of SPA"),
+        x, alt.Y("variance:Q", scale=alt.Scale(type="log"), title="variance of SPA",
+                 axis=alt.Axis(labelExpr=_POWERS_OF_TEN)),
         color, tooltip=tip)
     fig7 = alt.Chart(variance, name="difference").mark_line().encode(
         x, alt.Y("difference:Q", title="variance − flat's"), color, tooltip=tip)
@@ -434,12 +466,14 @@ def gamma_continuum_chart(units, links, empty, annotators: Sequence[str], *,
 
 
 def gamma_bar_rows(result) -> pd.DataFrame:
-    """γ, γ_cat and γ_k per category (``GammaFamilyResult``) with their 95 % sampling
-    intervals: name, kind, value, ci_low, ci_high, label."""
-    per = result.gamma_k.per_category
-    rows = [("γ", "γ", result.gamma.value, *(result.gamma.ci or (np.nan, np.nan))),
-            ("γ_cat", "γ_cat", result.gamma_cat.value,
-             *(result.gamma_cat.ci or (np.nan, np.nan)))]
+    """γ, γ_cat and γ_k per category (``GammaFamilyResult``; γ_k only for a
+    ``GammaKResult``) with their 95 % sampling intervals: name, kind, value, ci_low,
+    ci_high, label."""
+    per = result.gamma_k.per_category if isinstance(result, GammaFamilyResult) else \
+        result.per_category                                  # a GammaKResult alone
+    rows = [] if not isinstance(result, GammaFamilyResult) else [
+        ("γ", "γ", result.gamma.value, *(result.gamma.ci or (np.nan, np.nan))),
+        ("γ_cat", "γ_cat", result.gamma_cat.value, *(result.gamma_cat.ci or (np.nan, np.nan)))]
     rows += [(f"γ_k: {k}", "γ_k", v, lo, hi) for k, v, lo, hi in
              zip(per.index.astype(str), per["value"], per["ci_low"], per["ci_high"])]
     df = pd.DataFrame(rows, columns=["name", "kind", "value", "ci_low", "ci_high"])
@@ -467,3 +501,57 @@ def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.Lay
     text = alt.Chart(bars, name="values").mark_text(align="left", dx=4).encode(
         x=alt.value(width + 4), y=y, text="label:N")
     return alt.layer(bar, interval, text).properties(width=width, height=alt.Step(24))
+
+
+@register(GammaKResult)
+def gamma_k_chart(result: GammaKResult, *, width: int = 300) -> alt.LayerChart:
+    """A bar per category's γ_k with its 95 % sampling interval."""
+    rows = gamma_bar_rows(result)
+    return gamma_bars_chart(rows, list(rows["name"]), width=width)
+
+
+@register(GammaFamilyResult)
+def gamma_family_chart(result: GammaFamilyResult, *, width: int = 640) -> alt.VConcatChart:
+    """The continuum with the best alignment (when the result carries it) above the
+    bars of γ, γ_cat and γ_k with their sampling intervals."""
+    rows = gamma_bar_rows(result)
+    bars = gamma_bars_chart(rows, list(rows["name"]))
+    a = result.alignment
+    if a is None:
+        return alt.vconcat(bars)
+    lanes = gamma_continuum_chart(gamma_unit_rows(a.continuum, a), gamma_link_rows(a),
+                                  gamma_empty_rows(a), [str(n) for n in a.continuum.annotators],
+                                  width=width)
+    return alt.vconcat(lanes, bars).resolve_scale(color="independent")
+
+
+# ------------------------------------------------------------------ bootstrap
+@register(BootstrapResult)
+def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
+                    width: int = 320) -> alt.LayerChart:
+    """The bootstrap distribution of the measure (resamples where it is defined), a
+    band over the confidence interval and a rule at the estimate on the data."""
+    v = np.asarray(result.values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        raise AgreementError(f"{result.measure}: no bootstrap resample gave a defined value")
+    counts, edges = np.histogram(v, bins=bins)
+    hist = pd.DataFrame({"lo": edges[:-1], "hi": edges[1:], "count": counts})
+    lo, hi = result.ci
+    marks = pd.DataFrame({"estimate": [_finite(result.estimate)], "ci_low": [_finite(lo)],
+                          "ci_high": [_finite(hi)]})
+    x = alt.X("lo:Q", title=f"{result.measure} over {result.n_resamples} resamples",
+              scale=alt.Scale(zero=False))
+    band = alt.Chart(marks, name="interval").mark_rect(opacity=0.15).encode(
+        x=alt.X("ci_low:Q"), x2="ci_high:Q",
+        tooltip=[alt.Tooltip("ci_low:Q", format=".4f", title=f"{result.level:.0%} low"),
+                 alt.Tooltip("ci_high:Q", format=".4f", title=f"{result.level:.0%} high")])
+    bars = alt.Chart(hist, name="resamples").mark_rect().encode(
+        x, x2="hi:Q", y=alt.Y("count:Q", title="resamples"),
+        tooltip=[alt.Tooltip("lo:Q", format=".4f"), alt.Tooltip("hi:Q", format=".4f"),
+                 "count:Q"])
+    rule = alt.Chart(marks, name="estimate").mark_rule(color="#e6550d", strokeWidth=2).encode(
+        x=alt.X("estimate:Q"), tooltip=[alt.Tooltip("estimate:Q", format=".4f")])
+    title = f"{result.measure} = {result.estimate:.4f}, {result.level:.0%} interval " \
+        f"[{lo:.4f}, {hi:.4f}] ({result.method})"
+    return alt.layer(band, bars, rule, title=title).properties(width=width)

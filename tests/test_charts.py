@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import iaa_widgets as iaa
-from iaa_widgets import AgreementError, Annotations
+from iaa_widgets import AgreementError, AgreementResult, Annotations
 from iaa_widgets import charts
 
 MEYER = [[2, 2], [1, 5]]  # Meyer's tutorial, "Chance-corrected Measures: Example"
@@ -82,3 +82,78 @@ def test_registry_dispatches_on_type():
         assert isinstance(charts.chart_for(Other()), alt.Chart)
     finally:
         del charts._BUILDERS[Other]
+
+
+# ------------------------------------------------------------------ every result type
+def _rows(chart, name_part: str | None = None) -> list[list[dict]]:
+    """The inline datasets of a chart's spec (all of them, or those whose first row has
+    the column ``name_part``)."""
+    sets = list(chart.to_dict()["datasets"].values())
+    return [rows for rows in sets if name_part is None or (rows and name_part in rows[0])]
+
+
+def test_sweep_result_chart_shows_the_curve_the_point_and_item_curves():
+    from iaa_widgets.datasets import email_types
+    ann = Annotations.from_long(email_types(), rank="rank")
+    sweep = iaa.augmented_kappa_sweep(ann)
+    item = sweep.items["item"].iloc[0]
+    ch = charts.chart_for(sweep, p=0.7, items=[item])
+    assert isinstance(ch, alt.LayerChart)
+    # the rule's point is κ′ at p = 0.7 by §5 directly (augmented_kappa), not the sweep
+    direct = iaa.augmented_kappa(ann, p=0.7)
+    point = next(r for r in _rows(ch, "label") if r[0]["p"] == 0.7)
+    assert [r["value"] for r in point] == pytest.approx(
+        [direct.value, direct.observed, direct.expected], abs=1e-12)
+    curve = next(r for r in _rows(ch, "item"))
+    assert [r["value"] for r in curve] == pytest.approx(
+        sweep.item_curve(item)["kappa"].tolist(), abs=1e-12)
+
+
+def test_spa_missingness_result_chart_counts_every_round():
+    from iaa_widgets.datasets import crowd_labels
+    res = iaa.spa_missingness(crowd_labels(n_items=300), 0.3, n_rounds=60, seed=1)
+    ch = charts.chart_for(res)
+    bins = next(r for r in _rows(ch, "share"))
+    assert sum(r["count"] for r in bins) == int(res.values.notna().to_numpy().sum())
+    summary = next(r for r in _rows(ch, "full"))
+    assert [r["full"] for r in summary] == pytest.approx(res.full.tolist(), abs=0)
+
+
+def test_gamma_results_charts_show_every_coefficient_and_interval():
+    from iaa_widgets.datasets import argument_units
+    res = iaa.gamma_family(argument_units(), n_samples=4, seed=1)
+    ch = charts.chart_for(res)
+    assert isinstance(ch, alt.VConcatChart)
+    bars = next(r for r in _rows(ch, "kind"))
+    per = res.gamma_k.per_category
+    assert [r["name"] for r in bars] == ["γ", "γ_cat", *[f"γ_k: {k}" for k in per.index]]
+    assert [r["value"] for r in bars] == pytest.approx(
+        [res.gamma.value, res.gamma_cat.value, *per["value"]], abs=0)
+    assert len(next(r for r in _rows(ch, "aligned_units"))) == res.alignment.continuum.n_units
+    k_only = next(r for r in _rows(charts.chart_for(res.gamma_k), "kind"))
+    assert [r["ci_low"] for r in k_only] == pytest.approx(per["ci_low"].tolist(), abs=0)
+    assert isinstance(charts.chart_for(res.gamma), alt.Chart)  # an AgreementResult
+
+
+def test_bootstrap_result_chart_is_the_distribution_of_resamples():
+    res = iaa.bootstrap("cohen_kappa", Annotations.from_contingency([[20, 5], [4, 30]]),
+                        n_resamples=300, seed=0)
+    ch = charts.chart_for(res)
+    hist = next(r for r in _rows(ch, "count"))
+    assert sum(r["count"] for r in hist) == int(np.isfinite(res.values).sum())
+    marks = next(r for r in _rows(ch, "estimate"))[0]
+    assert (marks["estimate"], marks["ci_low"], marks["ci_high"]) == (res.estimate, *res.ci)
+    import dataclasses
+    undefined = dataclasses.replace(res, values=np.full(5, np.nan))
+    with pytest.raises(AgreementError, match="no bootstrap resample"):
+        charts.chart_for(undefined)
+
+
+def test_every_result_type_has_a_chart():
+    from iaa_widgets.measures.augmented import AugmentedSweepResult
+    from iaa_widgets.measures.gamma.coefficients import GammaFamilyResult, GammaKResult
+    from iaa_widgets.measures.sparse_missing import SpaMissingnessResult
+    from iaa_widgets.resampling import BootstrapResult
+    for cls in (AgreementResult, AugmentedSweepResult, GammaFamilyResult, GammaKResult,
+                SpaMissingnessResult, BootstrapResult):
+        assert any(c in charts._BUILDERS for c in cls.__mro__), cls.__name__

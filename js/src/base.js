@@ -75,6 +75,8 @@ export function vegaConfig(node, dark) {
     font,
     view: { stroke: null },
     text: { color: text },
+    // Vega-Lite draws rules black by default: invisible on a dark page
+    rule: { color: text },
     mark: { color: dark ? "#74a9cf" : "#3182bd" },
     axis: {
       labelColor: text, titleColor: text, domainColor: border,

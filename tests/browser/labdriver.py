@@ -151,10 +151,12 @@ _NEUTRAL_TEXT_COLOURS = """(css) => {
     background = getComputedStyle(node).backgroundColor; node = node.parentElement; }
   const fill = (sel) => [...root.querySelectorAll(sel)].map(e => getComputedStyle(e).fill);
   const color = (sel) => [...root.querySelectorAll(sel)].map(e => getComputedStyle(e).color);
+  const stroke = (sel) => [...root.querySelectorAll(sel)].map(e => getComputedStyle(e).stroke);
   return { background, text: [getComputedStyle(root).color],
            table: color('th, td'), label: color('label'),
            axis: fill('g.role-axis-label text, g.role-axis-title text'),
-           legend: fill('g.role-legend-label text, g.role-legend-title text') };
+           legend: fill('g.role-legend-label text, g.role-legend-title text'),
+           rule: stroke('g.role-mark.mark-rule line, g.role-mark.mark-rule path') };
 }"""
 
 
@@ -226,18 +228,21 @@ class LabPage:
         self.execute(good)
         banner.wait_for(state="hidden", timeout=timeout)
 
-    def assert_legible_in_dark(self, css: str, screenshot: str) -> None:
-        """WCAG AA in JupyterLab Dark: every kind of neutral text of the widget, and at
-        least its text, table cells and axis labels, at 4.5:1 or more."""
+    def assert_legible_in_dark(self, css: str, screenshot: str,
+                               kinds=("text", "table", "axis")) -> None:
+        """WCAG AA in JupyterLab Dark: every kind of neutral text and rule of the widget,
+        and at least the ``kinds`` (its text, table cells and axis labels by default), at
+        4.5:1 or more."""
         worst = self.dark_theme_contrast(css, screenshot)
-        assert {"text", "table", "axis"} <= worst.keys(), worst
+        assert set(kinds) <= worst.keys(), worst
         assert min(worst.values()) >= 4.5, worst
 
     def dark_theme_contrast(self, css: str, screenshot: str) -> dict[str, float]:
         """Switch to JupyterLab Dark, wait until the first widget matching ``css`` has
         redrawn, save its screenshot, switch back to Light, and return the lowest contrast
         ratio (WCAG) against the page background of each kind of neutral text it showed:
-        its text, table cells, control labels, axis and legend labels and titles.
+        its text, table cells, control labels, axis and legend labels and titles, and the
+        strokes of its rules (Vega-Lite's default rule is black).
         Coloured series labels (a curve's own hue) are not included."""
         before = self.page.evaluate(f"() => Number(document.querySelector({css!r})"
                                     ".dataset.revision)")
@@ -261,11 +266,25 @@ class LabPage:
             return None
         self.artifacts.mkdir(parents=True, exist_ok=True)
         path = self.artifacts / name
+        if locator is not None:
+            self._fit_viewport(locator)
         (locator or self.page).screenshot(path=str(path))
         if publish and os.environ.get("IAA_PUBLISH_SCREENSHOTS") == "1":
             DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, DOCS_SCREENSHOTS / publish)
         return path
+
+    def _fit_viewport(self, locator, chrome: int = 260) -> None:
+        """Make the page tall enough to show all of ``locator`` below JupyterLab's menu,
+        toolbar and status bar (``chrome`` pixels): a taller widget's screenshot would
+        otherwise show the status bar over its lower part and the grey page under it."""
+        box = locator.bounding_box()
+        size = self.page.viewport_size
+        if box is None or size is None or box["height"] + chrome <= size["height"]:
+            return
+        self.page.set_viewport_size({"width": size["width"],
+                                     "height": int(box["height"]) + chrome})
+        self.page.wait_for_timeout(300)  # JupyterLab lays its panels out again
 
     def close(self) -> None:
         self.page.close()

@@ -129,6 +129,22 @@ def test_edits_recompute_kappa_in_python_and_on_page(nb):
     wait_kappa(nb, 0, kappa_of(MEYER))
 
 
+def test_updates_swap_rows_without_re_embedding(nb):
+    # new counts travel as rows of the named dataset and go into the live Vega view:
+    # the chart's <svg> stays the same element (a re-embed would replace it)
+    nb.page.evaluate("() => { document.querySelectorAll('.iaa-contingency')[0]"
+                     ".querySelector('.iaa-chart svg').dataset.kept = 'yes'; }")
+    table = [[3, 2], [1, 5]]
+    nb.execute(f"w.matrix = {table}")
+    wait_kappa(nb, 0, kappa_of(table))
+    w = widget(nb, 0)
+    w.locator("svg g.layer_3_marks text").filter(has_text="3").wait_for(timeout=10_000)
+    assert w.locator("svg g.layer_3_marks text").all_text_contents() == ["3", "2", "1", "5"]
+    assert w.locator(".iaa-chart svg").get_attribute("data-kept") == "yes"
+    nb.execute(f"w.matrix = {MEYER}")
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
 def test_labels_are_text_never_html(nb):
     w = widget(nb, 1)
     assert nb.page.evaluate("() => window.__pwned") is None

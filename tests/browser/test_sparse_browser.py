@@ -137,4 +137,6 @@ def test_bad_value_from_python_is_shown(nb):
 
 
 def test_dark_theme_is_legible(nb):
-    nb.assert_legible_in_dark(".iaa-sparse", "sparse_dark.png")
+    # the rules (links, intervals, the rule at the current value) too: black by default
+    nb.assert_legible_in_dark(".iaa-sparse", "sparse_dark.png",
+                              kinds=("text", "table", "axis", "rule"))

@@ -89,6 +89,7 @@ def test_renders_curve_rule_and_classes(nb, emails):
 
 def test_p_slider_recomputes_in_python_and_redraws(nb, emails):
     before = int(widget(nb).get_attribute("data-revision"))
+    widget(nb).locator(".iaa-chart svg").evaluate("(svg) => { svg.dataset.kept = 'yes'; }")
     set_slider(nb, "p", 0.85)
     expected = iaa.augmented_kappa(emails, p=0.85)
     wait_value(nb, "kappa", expected.value)
@@ -115,6 +116,8 @@ def test_p_slider_recomputes_in_python_and_redraws(nb, emails):
       const curve = root.querySelector('svg g.curve_marks').getBoundingClientRect();
       return (box.left - curve.left) / curve.width; }""")
     assert x == pytest.approx((0.85 - 0.5) / 0.5, abs=0.02)
+    # the new rows went into the live view: the same <svg>, not a re-embedded chart
+    assert widget(nb).locator(".iaa-chart svg").get_attribute("data-kept") == "yes"
     nb.screenshot("sweep_p085.png", widget(nb))
 
 
@@ -186,4 +189,6 @@ def test_labels_are_text_and_bad_p_is_shown(nb):
 
 
 def test_dark_theme_is_legible(nb):
-    nb.assert_legible_in_dark(".iaa-sweep", "sweep_dark.png")
+    # the rules (links, intervals, the rule at the current value) too: black by default
+    nb.assert_legible_in_dark(".iaa-sweep", "sweep_dark.png",
+                              kinds=("text", "table", "axis", "rule"))
