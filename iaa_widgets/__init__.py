@@ -41,12 +41,18 @@ _LAZY: dict[str, str] = {
 }
 
 
+# Submodules reachable as attributes (`iaa.datasets.email_types()`) without an import.
+_SUBMODULES = ("datasets", "charts")
+
+
 def __getattr__(name):
+    from importlib import import_module
     if name in _LAZY:
-        from importlib import import_module
         return getattr(import_module(_LAZY[name], __name__), name)
+    if name in _SUBMODULES:
+        return import_module(f".{name}", __name__)
     raise AttributeError(f"module 'iaa_widgets' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))

@@ -183,3 +183,12 @@ def test_lazy_names_resolve_and_are_listed():
         assert name in dir(iaa)
     with pytest.raises(AttributeError, match="no_such_measure"):
         iaa.no_such_measure
+
+
+def test_submodules_are_attributes_without_an_import():
+    # a fresh process: in this one a test may have imported them already
+    code = ("import iaa_widgets as iaa; print(callable(iaa.datasets.email_types), "
+            "callable(iaa.charts.chart_for), 'datasets' in dir(iaa))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "True True True"
