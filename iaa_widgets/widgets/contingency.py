@@ -196,7 +196,7 @@ class ContingencyMatrix(IAAWidget):
             r = results[key]
             expected = 1 - r.expected if r.scale == "disagreement" else r.expected
             rows.append({"key": key, "label": label, "name": r.measure, "value": r.value,
-                         "ci": r.ci, "expected": expected})
+                         "ci": r.ci, "ci_method": r.ci_method, "expected": expected})
             if r.note and key != "percent_agreement":
                 notes.append(f"{label}: {r.note}")
         per_cat = results["specific_agreement"].per_category

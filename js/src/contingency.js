@@ -111,7 +111,9 @@ export function renderContingency({ model, shell }) {
       h("tbody", {}, rows.map((r) => h("tr", { "data-coef": r.key },
         h("th", { title: r.name }, r.label),
         h("td", { class: "iaa-value", "data-value": r.value === null ? "nan" : String(r.value) }, fmt(r.value)),
-        h("td", { class: "iaa-interval" }, r.ci ? `[${fmt(r.ci[0])}, ${fmt(r.ci[1])}]` : ""),
+        h("td", { class: "iaa-interval", title: r.ci_method || "" },
+          r.ci ? `[${fmt(r.ci[0])}, ${fmt(r.ci[1])}] ` : "",
+          r.ci ? h("span", { class: "iaa-method" }, r.ci_method.split(" ")[0]) : ""),
         h("td", { class: "iaa-expected" }, fmt(r.expected)))))
     );
     const table = model.get("per_category");

@@ -96,6 +96,9 @@ def test_renders_heatmap_and_panel(nb):
     assert w.locator('tr[data-coef="krippendorff_alpha"] .iaa-value').count() == 1
     assert w.locator('tr[data-coef="percent_agreement"] .iaa-interval').text_content() \
         .startswith("[")
+    # each interval says how it was made: A_o's is Wilson's, κ's the asymptotic one
+    assert w.locator('tr[data-coef="percent_agreement"] .iaa-method').text_content() == "wilson"
+    assert w.locator('tr[data-coef="cohen_kappa"] .iaa-method').text_content() == "asymptotic"
     assert w.locator(".iaa-per-category tbody tr").count() == 2
     assert w.locator(".iaa-error").is_hidden()
     nb.screenshot("contingency_light.png", w, publish="contingency_light.png")
