@@ -157,7 +157,9 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         workers = multiprocessing.cpu_count() if n_jobs in (None, -1) else int(n_jobs)
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+        # fork where the system has it (no re-import in each worker), else its default
+        start = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start))
     try:
         rows, wanted = [], int(n_samples)
         while True:
@@ -169,7 +171,7 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
             elif pool is None:
                 rows.extend(_run(job, continuum, seeds))
             else:
-                chunks = np.array_split(np.arange(len(seeds)), pool._max_workers)
+                chunks = np.array_split(np.arange(len(seeds)), workers)
                 futures = [pool.submit(_run, job, continuum, [seeds[i] for i in ch])
                            for ch in chunks if len(ch)]
                 for f in futures:
