@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -65,7 +66,8 @@ class LabFromScript:
         (docmanager / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, IAA_SKIP_INSTALL="1", JUPYTER_RUNTIME_DIR=str(root / "runtime"),
+        env = dict(os.environ, IAA_SKIP_INSTALL="1", PYTHON=sys.executable,
+                   JUPYTER_RUNTIME_DIR=str(root / "runtime"),
                    PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
                                                           os.environ.get("PYTHONPATH")) if p))
         self.log = open(root / "lab.log", "w")
