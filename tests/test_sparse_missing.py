@@ -122,3 +122,13 @@ def test_bad_arguments():
         spa_missingness(SMALL, 0.1, n_rounds=0)
     with pytest.raises(AgreementError, match="schemes"):
         spa_missingness(SMALL, 0.1, schemes=["nope"])
+
+
+def test_a_scheme_that_falls_back_to_a_limit_says_so():
+    # one class only: Var[P̂] ≡ 0 for every n, so the inverse-variance schemes use their
+    # limits (spa_scheme_weights' notes); the spread result carries those notes
+    one_class = SMALL.assign(label="a")
+    res = spa_missingness(one_class, 0.2, schemes=["flat", "inv_var_class"], n_rounds=5,
+                          seed=0)
+    assert len(res.params["notes"]) == 1 and "inv_var_class" in res.params["notes"][0]
+    assert spa_missingness(SMALL, 0.2, n_rounds=5, seed=0).params["notes"] == []

@@ -25,6 +25,7 @@ from scipy.special import comb
 
 from ..data import as_annotations
 from ..errors import AgreementError
+from ..results import Charted
 from ..stats import item_counts
 from .sparse import _resolve_class_probs
 from .sparse_variance import SPA_SCHEMES, spa_scheme_weights
@@ -36,7 +37,7 @@ _DIRECT_BLOCK = 1 << 22     # rounds × items × categories per block of direct 
 
 
 @dataclass(frozen=True, eq=False)
-class SpaMissingnessResult:
+class SpaMissingnessResult(Charted):
     """SPA per round (``values``: rounds × schemes, NaN where no item kept two
     annotations), the annotations kept on usable items per round (``n_usable``) and
     the full-data SPA of each scheme (``full``)."""
@@ -83,6 +84,9 @@ class SpaMissingness:
         self.schemes = schemes
         self.n_categories = ann.n_categories
         self.class_probs = _resolve_class_probs(class_probs, ann, item_counts(ann))
+        # schemes that fall back to a limit (a degenerate class distribution) say so
+        self.notes = [note for s in schemes if (note := spa_scheme_weights(
+            s, n[n >= 2], self.n_categories, self.class_probs)[1])]
         self.counts = counts
         self.full = pd.Series(self._spa(counts[None].astype(float))[0], index=schemes,
                               name="spa")
@@ -163,7 +167,7 @@ class SpaMissingness:
         frame.index.name = "round"
         return SpaMissingnessResult(frame, used, self.full,
                                     dict(drop=float(drop), n_rounds=int(n_rounds), seed=seed,
-                                         method=self.method))
+                                         method=self.method, notes=list(self.notes)))
 
     def _direct(self, rng, keep: float, n_rounds: int):
         """Thin every item's counts: Bin(n_ic, keep) per item, class and round."""
