@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-__all__ = ["AgreementResult"]
+__all__ = ["AgreementResult", "Charted"]
 
 
 def provenance_html(excluded: Mapping[str, int], note: str) -> str:
@@ -22,8 +22,20 @@ def provenance_html(excluded: Mapping[str, int], note: str) -> str:
     return out
 
 
+class Charted:
+    """Gives a result ``chart(**options)``: the Altair chart that the builder registered
+    for its type makes (:func:`iaa_widgets.charts.chart_for`)."""
+
+    def chart(self, **options):
+        """An Altair chart of this result; it needs no kernel: ``.save("result.html")``;
+        with the ``export`` extra (vl-convert-python) also ``.save("result.png")`` and an
+        offline page, ``.save("result.html", inline=True)``."""
+        from .charts import chart_for  # altair loads on first use only
+        return chart_for(self, **options)
+
+
 @dataclass(frozen=True)
-class AgreementResult:
+class AgreementResult(Charted):
     """The outcome of one agreement measure.
 
     ``observed`` and ``expected`` are agreements (A_o, A_e) when ``scale`` is
@@ -72,14 +84,6 @@ class AgreementResult:
     def to_frame(self) -> pd.DataFrame:
         """A one-row DataFrame of the scalar fields, indexed by the measure's name."""
         return pd.DataFrame([self.summary()]).set_index("measure")
-
-    def chart(self, **options):
-        """An Altair chart of this result (:func:`iaa_widgets.charts.chart_for`); it
-        needs no kernel: ``.save("result.html")``; with the ``export`` extra
-        (vl-convert-python) also ``.save("result.png")`` and an offline page,
-        ``.save("result.html", inline=True)``."""
-        from .charts import chart_for  # altair loads on first use only
-        return chart_for(self, **options)
 
     def _repr_html_(self) -> str:
         def fmt(v):

@@ -8,6 +8,7 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, AgreementResult, Annotations
 from iaa_widgets import charts
+from iaa_widgets.results import Charted
 
 MEYER = [[2, 2], [1, 5]]  # Meyer's tutorial, "Chance-corrected Measures: Example"
 
@@ -97,7 +98,7 @@ def test_sweep_result_chart_shows_the_curve_the_point_and_item_curves():
     ann = Annotations.from_long(email_types(), rank="rank")
     sweep = iaa.augmented_kappa_sweep(ann)
     item = sweep.items["item"].iloc[0]
-    ch = charts.chart_for(sweep, p=0.7, items=[item])
+    ch = sweep.chart(p=0.7, items=[item])
     assert isinstance(ch, alt.LayerChart)
     # the rule's point is κ′ at p = 0.7 by §5 directly (augmented_kappa), not the sweep
     direct = iaa.augmented_kappa(ann, p=0.7)
@@ -112,7 +113,7 @@ def test_sweep_result_chart_shows_the_curve_the_point_and_item_curves():
 def test_spa_missingness_result_chart_counts_every_round():
     from iaa_widgets.datasets import crowd_labels
     res = iaa.spa_missingness(crowd_labels(n_items=300), 0.3, n_rounds=60, seed=1)
-    ch = charts.chart_for(res)
+    ch = res.chart()
     bins = next(r for r in _rows(ch, "share"))
     assert sum(r["count"] for r in bins) == int(res.values.notna().to_numpy().sum())
     summary = next(r for r in _rows(ch, "full"))
@@ -122,7 +123,7 @@ def test_spa_missingness_result_chart_counts_every_round():
 def test_gamma_results_charts_show_every_coefficient_and_interval():
     from iaa_widgets.datasets import argument_units
     res = iaa.gamma_family(argument_units(), n_samples=4, seed=1)
-    ch = charts.chart_for(res)
+    ch = res.chart()
     assert isinstance(ch, alt.VConcatChart)
     bars = next(r for r in _rows(ch, "kind"))
     per = res.gamma_k.per_category
@@ -130,15 +131,15 @@ def test_gamma_results_charts_show_every_coefficient_and_interval():
     assert [r["value"] for r in bars] == pytest.approx(
         [res.gamma.value, res.gamma_cat.value, *per["value"]], abs=0)
     assert len(next(r for r in _rows(ch, "aligned_units"))) == res.alignment.continuum.n_units
-    k_only = next(r for r in _rows(charts.chart_for(res.gamma_k), "kind"))
+    k_only = next(r for r in _rows(res.gamma_k.chart(), "kind"))
     assert [r["ci_low"] for r in k_only] == pytest.approx(per["ci_low"].tolist(), abs=0)
-    assert isinstance(charts.chart_for(res.gamma), alt.Chart)  # an AgreementResult
+    assert isinstance(res.gamma.chart(), alt.Chart)  # an AgreementResult
 
 
 def test_bootstrap_result_chart_is_the_distribution_of_resamples():
     res = iaa.bootstrap("cohen_kappa", Annotations.from_contingency([[20, 5], [4, 30]]),
                         n_resamples=300, seed=0)
-    ch = charts.chart_for(res)
+    ch = res.chart()
     hist = next(r for r in _rows(ch, "count"))
     assert sum(r["count"] for r in hist) == int(np.isfinite(res.values).sum())
     marks = next(r for r in _rows(ch, "estimate"))[0]
@@ -157,3 +158,4 @@ def test_every_result_type_has_a_chart():
     for cls in (AgreementResult, AugmentedSweepResult, GammaFamilyResult, GammaKResult,
                 SpaMissingnessResult, BootstrapResult):
         assert any(c in charts._BUILDERS for c in cls.__mro__), cls.__name__
+        assert issubclass(cls, Charted), f"{cls.__name__} has no .chart()"

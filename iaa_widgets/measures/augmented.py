@@ -45,7 +45,7 @@ import pandas as pd
 
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
-from ..results import AgreementResult, provenance_html
+from ..results import AgreementResult, Charted, provenance_html
 from ..stats import all_pairs
 
 __all__ = ["augmented_kappa", "augmented_kappa_sweep", "AugmentedKappaResult",
@@ -316,7 +316,7 @@ def _powers(ps: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class AugmentedSweepResult:
+class AugmentedSweepResult(Charted):
     """κ′ over a grid of p, with every item's κ_x curve and class.
 
     ``curve``: p, kappa (κ′, averaged over pairs), p_a, p_e (pair averages).

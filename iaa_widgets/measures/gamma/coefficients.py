@@ -40,7 +40,7 @@ import pandas as pd
 
 from ...continuum import Continuum
 from ...errors import AgreementError
-from ...results import AgreementResult
+from ...results import AgreementResult, Charted
 from .alignment import Alignment, best_alignment
 from .dissimilarity import Dissimilarity
 from .sampling import Z95, expected_disorder
@@ -125,7 +125,7 @@ class GammaResult(AgreementResult):
 
 
 @dataclass(frozen=True)
-class GammaKResult:
+class GammaKResult(Charted):
     """γ_k for every category: ``per_category`` has value, observed and expected
     disorder, the number of samples where the category was paired and the 95 %
     sampling interval of γ_k from the sampling error of its expected disorder
@@ -155,7 +155,7 @@ class GammaKResult:
 
 
 @dataclass(frozen=True)
-class GammaFamilyResult:
+class GammaFamilyResult(Charted):
     """γ, γ_cat and γ_k from one best alignment and one set of samples; ``alignment``
     is that best alignment (unit indices per unitary alignment, for drawing it)."""
 
