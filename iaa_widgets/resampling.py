@@ -11,14 +11,19 @@ undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and left 
 of the interval.
 
 Building a resample is vectorised (one gather over the ratings, sorted by item);
-only the loop over resamples is in Python. Krippendorff's α takes a fast path: a
-resample is a vector of item weights w_i on the item-level sufficient statistics,
-o_ck = Σ_i w_i n_ic (n_ik − [c = k]) / (m_i − 1), which gives the same values as
-the general path for the same seed.
+only the loop over resamples is in Python. Krippendorff's α and the classic
+coefficients take fast paths: a resample is a vector of item weights w_i (how often
+item i was drawn) on item-level sufficient statistics, e.g. α's coincidences
+o_ck = Σ_i w_i n_ic (n_ik − [c = k]) / (m_i − 1), a two-annotator table
+t_jk = Σ_i w_i [item i in cell jk], Fleiss' A'_o and p_c as w-weighted means over
+items. They give the same values as the general path for the same seed (the measure's
+own ``prepare`` fixes, once, which items are used under its missing-data policy; a
+drawn item keeps its ratings, so whether it is used cannot change in a resample).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -26,13 +31,14 @@ import pandas as pd
 
 from .data import Annotations, as_annotations
 from .errors import AgreementError
+from .results import Charted
 from .stats import item_counts
 
 __all__ = ["bootstrap", "BootstrapResult"]
 
 
 @dataclass(frozen=True)
-class BootstrapResult:
+class BootstrapResult(Charted):
     """A measure's estimate on the data and its bootstrap distribution over items."""
 
     measure: str
@@ -125,6 +131,74 @@ def _alpha_fast(ann, draws, metric="nominal") -> np.ndarray:
     return alpha_from_coincidences(np.array(o), metric, category_values(ann, metric))[0]
 
 
+def _weight_blocks(draws, used: np.ndarray, width: int):
+    """W (b × items used): how often each of b resamples drew each item used (an unused
+    item counts in a last column, dropped); b · width ≤ 2²² entries per block."""
+    n_used = int(used.sum())
+    slot = np.where(used, np.cumsum(used) - 1, n_used)
+    b = max(1, (1 << 22) // max(width, 1))
+    while block := list(islice(draws, b)):
+        w = np.empty((len(block), n_used))
+        for row, drawn in zip(w, block):
+            row[:] = np.bincount(slot[drawn], minlength=n_used + 1)[:n_used]
+        yield w
+
+
+def _weighted_tables(cells: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
+    """Σ_i w_bi [cells_i = j] for every row b of w: one bincount for the block."""
+    rows = np.arange(len(w))[:, None] * size
+    return np.bincount((rows + cells).ravel(), weights=w.ravel(),
+                       minlength=len(w) * size).reshape(len(w), size)
+
+
+def _classic_fast(fn, ann: Annotations, result, kwargs):
+    """The used-item mask, value(w) of a classic measure on a block w of item weights
+    (from its item-level sufficient statistics) and the width of the arrays value(w)
+    builds per resample; None if fn is not a classic measure."""
+    from .measures import _formulas as F, classic
+    from .measures._prepare import prepare
+    name = next((n for n in classic.__all__ if getattr(classic, n) is fn), None)
+    if name is None:
+        return None
+    prep = prepare(ann, name, missing=result.params["missing"],
+                   annotators=kwargs.get("annotators"))
+    c, k, used = prep.counts, prep.ann.n_categories, prep.used
+    width = prep.n_items + k  # per resample: w_i over the items used, a sum per category
+    if name == "percent_agreement":  # A_o = Σ_i w_i a_i / Σ_i w_i
+        return used, width, lambda w: F.multi_observed(c, w)
+    if name == "bennett_s":          # S = (A_o − 1/k) / (1 − 1/k)
+        return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w), 1.0 / k)
+    if name == "fleiss_kappa":       # A'_o and p_c as w-weighted means over items
+        return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w),
+                                                         F.fleiss_expected(c, w))
+    if name == "specific_agreement":  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1)
+        code = prep.ann.categories.get_indexer([result.params["positive"]])[0]
+        return used, width, lambda w: F.specific_from_counts(c, w)[2][:, code]
+    if name in ("scott_pi", "cohen_kappa"):  # t_jk = Σ_i w_i [x_i1 = j, x_i2 = k]
+        x = prep.ann.label_matrix()[used]
+        cells = x[:, 0] * k + x[:, 1]
+        agree = F.agreement_weights(kwargs.get("weights"), k)[0]  # identity for π
+
+        def two(w):
+            t = _weighted_tables(cells, w, k * k).reshape(-1, k, k)
+            a_e = F.scott_expected(t) if name == "scott_pi" else F.cohen_expected(t, agree)
+            return F.chance_corrected(F.table_observed(t, agree), a_e)
+        return used, width + k * k, two
+    # davies_fleiss_kappa: n_rc = Σ_i w_i [annotator r put item i in c]
+    prim = prep.ann.primary()
+    keep = used[prim.item]
+    item_of = np.cumsum(used)[prim.item[keep]] - 1  # each rating's item among those used
+    cells = prim.annotator[keep] * k + prim.label[keep]
+    r = prep.ann.n_annotators
+
+    def multi_kappa(w):
+        n_rc = _weighted_tables(cells, w[:, item_of], r * k).reshape(-1, r, k)
+        with np.errstate(divide="ignore", invalid="ignore"):  # p_rc = n_rc / n_r; NaN if
+            shares = n_rc / n_rc.sum(axis=-1, keepdims=True)   # r rated no item (refused)
+        return F.chance_corrected(F.multi_observed(c, w), F.conger_expected(shares))
+    return used, len(item_of) + r * k, multi_kappa
+
+
 def _bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, level: float):
     """Efron's BCa interval (Efron & Tibshirani 1993, ch. 14): bias correction
     z0 = Φ⁻¹(#{θ* < θ̂}/B), acceleration a = Σ d_i³ / (6 (Σ d_i²)^{3/2}) with
@@ -154,7 +228,9 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"``). ``seed`` makes
     the resamples reproducible (anything ``numpy.random.default_rng`` accepts).
     ``method``: "percentile" (any measure) or "bca" (Krippendorff's α, whose
-    leave-one-item-out values are vectorised).
+    leave-one-item-out values are vectorised). Krippendorff's α and the classic
+    coefficients (percent agreement, S, π, κ, multi-π, multi-κ, specific agreement)
+    take fast paths with the same values; any other function is called per resample.
     """
     fn, name = _resolve(measure)
     if not (isinstance(n_resamples, (int, np.integer)) and n_resamples >= 2):
@@ -167,10 +243,15 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
         raise AgreementError(f"method must be 'percentile' or, for krippendorff_alpha, 'bca' "
                              f"(it needs leave-one-item-out values); got {method!r} for {name}")
     ann = as_annotations(data)
-    estimate = _value(fn(ann, **measure_kwargs))
+    result = fn(ann, **measure_kwargs)
+    estimate = _value(result)
     draws = _draws(np.random.default_rng(seed), ann.n_items, int(n_resamples))
+    classic = None if fast else _classic_fast(fn, ann, result, measure_kwargs)
     if fast:
         values = _alpha_fast(ann, draws, **measure_kwargs)
+    elif classic is not None:
+        used, width, value = classic
+        values = np.concatenate([value(w) for w in _weight_blocks(draws, used, width)])
     else:
         values = _generic(fn, ann, draws, measure_kwargs)
     ok = values[~np.isnan(values)]

@@ -2,6 +2,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError
@@ -159,3 +160,139 @@ def test_bca_coverage_sanity():
                                method="bca").ci
         hits += lo <= truth <= hi
     assert 46 <= hits <= 60
+
+
+# ------------------------------------------------------ fast paths of the classic measures
+# Each classic measure is a function of item-level sufficient statistics, so a resample is
+# a vector of item weights w_i (how often item i was drawn). Reference: the general path,
+# which rebuilds every resample and calls the measure (forced by wrapping the function, as
+# alpha_generic does); same seed ⇒ same draws ⇒ the same values within rounding.
+ONES = np.ones((4, 4))  # agreement weights that make A_e = 1
+# asymmetric (rows: the first annotator), so a table transposed by mistake would show
+MATRIX = np.array([[1, .8, .2, 0], [.1, 1, .6, .2], [.5, 0, 1, .6], [0, .3, .9, 1]])
+CLASSIC_CASES = [
+    ("percent_agreement", {}),
+    ("percent_agreement", {"missing": "available"}),
+    ("percent_agreement", {"annotators": ["r0", "r1"], "ci": "wilson"}),
+    ("bennett_s", {}),
+    ("bennett_s", {"missing": "available", "annotators": ["r2", "r0", "r1"]}),
+    ("scott_pi", {"annotators": ["r0", "r1"]}),
+    ("cohen_kappa", {"annotators": ["r1", "r0"]}),
+    ("cohen_kappa", {"annotators": ["r0", "r2"], "weights": "linear"}),
+    ("cohen_kappa", {"annotators": ["r0", "r1"], "weights": "quadratic", "missing": "raise"}),
+    ("cohen_kappa", {"annotators": ["r2", "r1"], "weights": MATRIX}),
+    ("cohen_kappa", {"annotators": ["r0", "r1"], "weights": ONES}),
+    ("fleiss_kappa", {}),
+    ("fleiss_kappa", {"missing": "available", "confidence": 0.9}),
+    ("davies_fleiss_kappa", {}),
+    ("davies_fleiss_kappa", {"missing": "available"}),
+    ("specific_agreement", {"positive": 0}),
+    ("specific_agreement", {"positive": 1, "missing": "available"}),
+]
+
+
+def random_ratings(seed, n_items, n_raters, k_used, missing, secondary=False):
+    """Ratings that agree more than chance, k_used of 4 declared categories, some missing."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k_used, n_items)
+    x = np.where(rng.random((n_items, n_raters)) < 0.6, truth[:, None],
+                 rng.integers(0, k_used, (n_items, n_raters)))
+    kept = rng.random((n_items, n_raters)) >= missing
+    kept[0] = True  # one complete item: the data is valid (two annotators at least)
+    rows, cols = np.nonzero(kept)
+    df = pd.DataFrame({"item": rows, "annotator": [f"r{c}" for c in cols],
+                       "label": x[rows, cols], "rank": 1})
+    if secondary:  # a second label on some ratings: every measure uses the primary only
+        extra = df.sample(frac=0.3, random_state=seed).assign(rank=2)
+        extra["label"] = (extra["label"] + 1) % 4
+        df = pd.concat([df, extra], ignore_index=True)
+    return iaa.Annotations.from_long(df, rank="rank", categories=[0, 1, 2, 3])
+
+
+def fast_and_generic(name, data, n_resamples, seed, **kwargs):
+    """bootstrap through the fast path and through the general path (or the errors)."""
+    fn = getattr(iaa, name)
+    out = []
+    for measure in (name, lambda d, **kw: fn(d, **kw)):
+        try:
+            out.append(iaa.bootstrap(measure, data, n_resamples=n_resamples, seed=seed,
+                                     **kwargs))
+        except AgreementError as err:
+            out.append(err)
+    return out
+
+
+def assert_same(fast, slow):
+    if isinstance(slow, AgreementError):  # refused by both (no item, every resample NaN)
+        assert isinstance(fast, AgreementError), (fast, slow)
+        assert str(fast).split(" is undefined on")[-1] == str(slow).split(" is undefined on")[-1]
+        return
+    assert not isinstance(fast, AgreementError), fast
+    np.testing.assert_array_equal(np.isnan(fast.values), np.isnan(slow.values))
+    np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
+    assert fast.n_undefined == slow.n_undefined
+    np.testing.assert_allclose(fast.ci, slow.ci, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name, kwargs", CLASSIC_CASES)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n_items=st.integers(1, 12),
+       n_raters=st.integers(3, 4), k_used=st.integers(1, 3),
+       missing=st.sampled_from([0.0, 0.2, 0.4]), secondary=st.booleans())
+def test_classic_fast_path_equals_general_path(name, kwargs, seed, n_items, n_raters, k_used,
+                                               missing, secondary):
+    data = random_ratings(seed, n_items, n_raters, k_used, missing, secondary)
+    assert_same(*fast_and_generic(name, data, 25, seed, **kwargs))
+
+
+def test_classic_fast_paths_count_undefined_resamples():
+    # 3 annotators, 6 items: item 0 unanimous "x", item 1 split, items 2–5 lack a rating.
+    # Many resamples draw no split item (every rating x: A_e = 1, NaN) or, under
+    # listwise, no complete item at all (the measure refuses it: NaN too).
+    df = pd.DataFrame({"item": [0] * 3 + [1] * 3 + [2, 2, 3, 3, 4, 4, 5, 5],
+                       "annotator": ["r0", "r1", "r2"] * 2 + ["r0", "r1", "r1", "r2"] * 2,
+                       "label": list("xxx" "xyy" "xx" "xx" "yy" "xx")})
+    for name, kwargs in [("percent_agreement", {}), ("bennett_s", {}),
+                         ("fleiss_kappa", {}), ("fleiss_kappa", {"missing": "available"}),
+                         ("davies_fleiss_kappa", {"missing": "available"}),
+                         ("scott_pi", {"annotators": ["r0", "r2"]}),
+                         ("cohen_kappa", {"annotators": ["r2", "r1"], "weights": "linear"}),
+                         ("specific_agreement", {"positive": "y"})]:
+        fast, slow = fast_and_generic(name, df, 300, 1, **kwargs)
+        assert_same(fast, slow)
+        assert 0 < fast.n_undefined < 300, name
+
+
+@pytest.mark.parametrize("name", ["percent_agreement", "bennett_s", "fleiss_kappa",
+                                  "specific_agreement"])
+def test_classic_fast_path_on_anonymous_counts(name):
+    # Fleiss' layout with unequal totals: listwise keeps the items with the most ratings
+    # (m = 4, a fixed property of each item: a resample cannot change which are used)
+    counts = np.array([[4, 0], [2, 2], [1, 2], [0, 3], [3, 1], [0, 2], [1, 3]])
+    data = iaa.Annotations.from_counts(counts)
+    for kwargs in ({}, {"missing": "available"}):
+        kwargs = {**kwargs, "positive": 1} if name == "specific_agreement" else kwargs
+        assert_same(*fast_and_generic(name, data, 200, 4, **kwargs))
+
+
+def test_classic_measures_take_the_fast_path(monkeypatch):
+    from iaa_widgets import resampling
+    monkeypatch.setattr(resampling, "_generic", None)  # calling it would fail
+    data = random_ratings(0, 30, 3, 3, 0.0)  # complete: missing="raise" accepts it
+    for name, kwargs in CLASSIC_CASES:
+        if kwargs.get("weights") is ONES:
+            continue  # A_e = 1 on every resample: refused by both paths
+        assert len(iaa.bootstrap(name, data, n_resamples=5, seed=0, **kwargs).values) == 5
+
+
+def test_weight_blocks_cover_every_resample_once():
+    # blocks of b = 2²² // width resamples: with width 2²¹ two at a time, the last one
+    # alone; row b counts how often resample b drew each item used (brute force)
+    from iaa_widgets.resampling import _weight_blocks
+    rng = np.random.default_rng(0)
+    draws = [rng.integers(0, 7, 7) for _ in range(5)]
+    used = np.array([1, 0, 1, 1, 0, 1, 1], bool)
+    blocks = list(_weight_blocks(iter(draws), used, width=1 << 21))
+    assert [len(b) for b in blocks] == [2, 2, 1]
+    expected = [[np.sum(d == i) for i in np.flatnonzero(used)] for d in draws]
+    np.testing.assert_array_equal(np.concatenate(blocks), expected)

@@ -207,6 +207,33 @@ def test_one_category_only_gives_nan_with_a_note():
     assert iaa.pairwise(one, "cohen_kappa").isna().all().all()
 
 
+def test_degenerate_note_names_the_cause():
+    # two categories used, weights all 1: A_e = Σ_ij 1 · p_i· p_·j = 1 (Cohen 1968's
+    # weighted A_e), so κ_w is 0/0 although the ratings are not in one category
+    data = Annotations.from_contingency([[3, 1], [2, 4]], categories=["x", "y"])
+    r = iaa.cohen_kappa(data, weights=np.ones((2, 2)))
+    assert math.isnan(r.value) and r.expected == 1.0
+    assert "agreement weights are 1" in r.note and "one category" not in r.note
+    # one category only: the note says so, and not the weights
+    one = iaa.cohen_kappa(Annotations.from_contingency([[3, 0], [0, 0]], categories=["x", "y"]))
+    assert "every rating falls into one category" in one.note and "weights" not in one.note
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_cohen_zero_null_se_says_why_z_is_nan(weights):
+    # one item, rated x by A and z by B: p_i· = e_x, p_·j = e_z, A_e = w_xz and
+    # w̄_x· = w̄_·z = w_xz, so var₀ = [p_x· p_·z (w_xz − 2 w_xz)² − A_e²] / (n(1 − A_e)²)
+    # = 0 (Fleiss, Cohen & Everitt 1969): z = κ / se₀ is 0/0
+    data = Annotations.from_contingency([[0, 0, 1], [0, 0, 0], [0, 0, 0]],
+                                        categories=["x", "y", "z"])
+    r = iaa.cohen_kappa(data, weights=weights)
+    assert r.value == 0.0 and r.params["se_null"] == 0.0
+    assert math.isnan(r.params["z"]) and math.isnan(r.params["p_value"])
+    assert "standard error under κ = 0 is 0" in r.note and "single category" in r.note
+    # a defined test leaves the note empty
+    assert iaa.cohen_kappa(Annotations.from_contingency([[3, 1], [2, 4]])).note == ""
+
+
 def test_unused_declared_category_is_defined():
     # one category used of two declared: π, κ are 0/0 (NaN), S = (1 − 1/2)/(1 − 1/2) = 1
     data = Annotations.from_contingency([[6, 0], [0, 0]], categories=["x", "y"])

@@ -17,7 +17,7 @@ DEGENERATE_TOL = 1e-12
 
 def chance_corrected(a_o, a_e):
     """(A_o − A_e) / (1 − A_e) (Meyer, "Chance-corrected Measures: Definition");
-    NaN where A_e = 1, i.e. every rating falls into one category."""
+    NaN where A_e = 1 (see :func:`degenerate_note`)."""
     a_o, a_e = np.asarray(a_o, float), np.asarray(a_e, float)
     denom = 1.0 - a_e
     degenerate = np.abs(denom) < DEGENERATE_TOL
@@ -25,10 +25,13 @@ def chance_corrected(a_o, a_e):
         return np.where(degenerate, np.nan, (a_o - a_e) / np.where(degenerate, 1.0, denom))
 
 
-def degenerate_note(a_o: float) -> str:
-    return (f"expected agreement is 1 (every rating falls into one category), so the "
-            f"coefficient is 0/0 and undefined: reported as NaN (observed agreement "
-            f"{a_o:.4g})")
+def degenerate_note(a_o: float, categories_used: int) -> str:
+    """Why A_e = 1: every rating in one category, or else (weighted κ only) agreement
+    weights of 1 between all the categories the annotators used."""
+    why = "every rating falls into one category" if categories_used <= 1 else \
+        "the agreement weights are 1 between all the categories the annotators used"
+    return (f"expected agreement is 1 ({why}), so the coefficient is 0/0 and undefined: "
+            f"reported as NaN (observed agreement {a_o:.4g})")
 
 
 # ------------------------------------------------------------ agreement weights
@@ -125,22 +128,33 @@ def item_agreement(counts):
     return np.sum(c * (c - 1), axis=-1) / (m * (m - 1))
 
 
-def multi_observed(counts):
+def _item_mean(x, w=None):
+    """Mean over items (axis 0) of x; with item weights w (n or B × n, e.g. how often a
+    bootstrap resample drew each item) the w-weighted mean, NaN where Σ_i w_i = 0."""
+    x = np.asarray(x, dtype=float)
+    if w is None:
+        return np.mean(x, axis=0)
+    total = np.sum(w, axis=-1).reshape(np.shape(w)[:-1] + (1,) * (x.ndim - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (w @ x) / total
+
+
+def multi_observed(counts, w=None):
     """A'_o = mean_i of the per-item agreement (Fleiss 1971; Meyer, "Multiple Raters";
-    with unequal m_i, Gwet 2014)."""
-    return float(np.mean(item_agreement(counts)))
+    with unequal m_i, Gwet 2014); item-weighted with w."""
+    return _item_mean(item_agreement(counts), w)
 
 
-def category_shares(counts):
+def category_shares(counts, w=None):
     """p_c = mean_i n_ic / m_i: the pooled category distribution (Fleiss 1971, p_j;
-    Gwet 2014 for unequal m_i); with m_i = m it is n_c / (nm)."""
+    Gwet 2014 for unequal m_i); with m_i = m it is n_c / (nm); item-weighted with w."""
     c = np.asarray(counts, dtype=float)
-    return np.mean(c / c.sum(axis=1, keepdims=True), axis=0)
+    return _item_mean(c / c.sum(axis=1, keepdims=True), w)
 
 
-def fleiss_expected(counts):
+def fleiss_expected(counts, w=None):
     """A'_e^π = Σ_c p_c² (Fleiss 1971; Meyer, "Multiple Raters")."""
-    return float(np.sum(category_shares(counts) ** 2))
+    return np.sum(category_shares(counts, w) ** 2, axis=-1)
 
 
 def fleiss_se(counts):
@@ -177,20 +191,22 @@ def fleiss_per_category(counts):
 
 def conger_expected(rater_shares):
     """A'_e^κ = Σ_c [(Σ_r p_rc)² − Σ_r p_rc²] / (m(m − 1)): the mean over annotator pairs
-    of Σ_c p_r1,c p_r2,c (Davies & Fleiss 1982; Conger 1980; Meyer, "Multiple Raters")."""
+    of Σ_c p_r1,c p_r2,c (Davies & Fleiss 1982; Conger 1980; Meyer, "Multiple Raters");
+    ``rater_shares`` of shape (..., m, K)."""
     q = np.asarray(rater_shares, dtype=float)
-    m = q.shape[0]
-    return float(np.sum(q.sum(axis=0) ** 2 - np.sum(q ** 2, axis=0)) / (m * (m - 1)))
+    m = q.shape[-2]
+    return np.sum(q.sum(axis=-2) ** 2 - np.sum(q ** 2, axis=-2), axis=-1) / (m * (m - 1))
 
 
-def specific_from_counts(counts):
+def specific_from_counts(counts, w=None):
     """Per-category specific agreement Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1)
     (Uebersax 1982; for two annotators 2 n_cc / (n_c· + n_·c), Cicchetti & Feinstein
     1990): agreements on c over the opportunities to agree on c. Returns the
-    numerators, denominators and ratios (NaN for an unused category)."""
+    numerators, denominators and ratios (NaN for an unused category); the sums
+    item-weighted with w."""
     c = np.asarray(counts, dtype=float)
     m = c.sum(axis=1, keepdims=True)
-    agree = np.sum(c * (c - 1), axis=0)
-    chances = np.sum(c * (m - 1), axis=0)
+    agree, chances = (np.sum(x, axis=0) if w is None else w @ x
+                      for x in (c * (c - 1), c * (m - 1)))
     with np.errstate(divide="ignore", invalid="ignore"):
         return agree, chances, agree / chances

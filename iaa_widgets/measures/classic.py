@@ -8,8 +8,9 @@ annotator, label), uses the primary labels only (``params["labels"]`` says so wh
 secondary labels were present), applies an explicit missing-data policy
 (``missing=``, see :mod:`iaa_widgets.measures._prepare`) and returns an
 :class:`~iaa_widgets.AgreementResult`. A chance-corrected coefficient whose expected
-agreement is 1 (every rating in one category) is 0/0: it is reported as NaN with
-``result.note`` saying why, never a ZeroDivisionError.
+agreement is 1 (every rating in one category or, for weighted κ, agreement weights of
+1 between all the categories used) is 0/0: it is reported as NaN with ``result.note``
+saying which, never a ZeroDivisionError.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
             **fields) -> AgreementResult:
     value = float(value)
     if math.isnan(value) and not note:
-        note = F.degenerate_note(float(a_o))
+        note = F.degenerate_note(float(a_o), int(np.count_nonzero(prep.counts.sum(axis=0))))
     params = {**prep.params, **fields.pop("params", {})}
     return AgreementResult(measure=measure, value=value, observed=float(a_o),
                            expected=float(a_e), n_items=prep.n_items,
@@ -159,17 +160,21 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     kappa = float(F.chance_corrected(a_o, a_e))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
     params = {"weights": w_name, "confidence": confidence}
-    extra = {}
+    extra, note = {}, ""
     if not math.isnan(kappa):
         extra = {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
                  "ci_method": f"asymptotic (Fleiss, Cohen & Everitt 1969) {confidence:.0%}"}
         z = kappa / se0 if se0 > 0 else float("nan")
         params.update(se_null=se0, z=z,
                       p_value=math.erfc(abs(z) / math.sqrt(2)) if se0 > 0 else float("nan"))
+        if not se0 > 0:  # var₀(κ̂) = 0, e.g. each annotator used one category (one item)
+            one_each = np.count_nonzero(t.sum(axis=1)) == np.count_nonzero(t.sum(axis=0)) == 1
+            note = ("z and p_value are undefined (NaN): the standard error under κ = 0 is 0"
+                    + (", as each annotator used a single category" if one_each else ""))
     a, b = prep.ann.annotators
     per_cat = pd.DataFrame({f"n {a}": t.sum(axis=1), f"n {b}": t.sum(axis=0),
                             "agreements": np.diagonal(t)}, index=_categories(prep))
-    return _result("cohen_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
+    return _result("cohen_kappa", prep, kappa, a_o, a_e, note=note, per_category=per_cat,
                    params=params, **extra)
 
 
