@@ -85,11 +85,15 @@ class Continuum:
     @classmethod
     def from_frame(cls, df: pd.DataFrame, annotator: str = "annotator",
                    category: str = "category", start: str = "start", end: str = "end",
-                   categories: Sequence | None = None) -> "Continuum":
+                   categories: Sequence | None = None,
+                   annotators: Sequence | None = None) -> "Continuum":
         """From a tidy table with one row per unit.
 
         ``categories`` declares the category set (and its order, which a category
         distance matrix follows); by default the sorted distinct categories.
+        ``annotators`` declares the annotators, so that one who placed no unit still
+        counts (γ then charges Δ∅ for every unit the others placed); by default the
+        sorted distinct annotators of the table.
         """
         if not isinstance(df, pd.DataFrame):
             raise AgreementError(f"expected a pandas DataFrame, got {type(df).__name__}")
@@ -120,21 +124,11 @@ class Continuum:
         if len(bad):
             raise AgreementError(f"end < start in row(s) {rows_text(bad)}; a unit must end "
                                  "at or after its start")
-        ann_codes, ann_names = pd.factorize(df[annotator], sort=True)
+        ann_codes, ann_names = _codes(df[annotator], annotators, "annotator")
         if len(ann_names) < 2:
             raise AgreementError(f"γ needs at least two annotators, the continuum has "
                                  f"{len(ann_names)} ({list(ann_names)!r})")
-        if categories is None:
-            cat_codes, cat_names = pd.factorize(df[category], sort=True)
-        else:
-            cat_names = pd.Index(list(categories))
-            if not cat_names.is_unique:
-                raise AgreementError("declared categories must be distinct")
-            cat_codes = cat_names.get_indexer(df[category])
-            bad = df.index[cat_codes < 0]
-            if len(bad):
-                raise AgreementError(f"category not among the declared {list(cat_names)!r} "
-                                     f"in row(s) {rows_text(bad)}")
+        cat_codes, cat_names = _codes(df[category], categories, "category")
         return cls.from_codes(ann_codes, cat_codes, bounds[start], bounds[end],
                               ann_names, cat_names)
 
@@ -157,11 +151,28 @@ class Continuum:
                               ann.annotators, ann.categories)
 
 
+def _codes(values: pd.Series, declared: Sequence | None, what: str):
+    """Integer codes of ``values`` and their names: the declared ones in their order,
+    or by default the sorted distinct values."""
+    if declared is None:
+        return pd.factorize(values, sort=True)
+    names = pd.Index(list(declared))
+    if not names.is_unique:
+        raise AgreementError(f"declared {what}s must be distinct, got {list(declared)!r}")
+    codes = names.get_indexer(values)
+    bad = values.index[codes < 0]
+    if len(bad):
+        raise AgreementError(f"{what} not among the declared {list(names)!r} in row(s) "
+                             f"{rows_text(bad)}")
+    return codes, names
+
+
 def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
-                       delimiter: str = ",") -> Continuum:
+                       delimiter: str = ",", annotators: Sequence | None = None) -> Continuum:
     """Read the gamma software's CSV format: one unit per line,
     ``annotator,category,start,end``, no header (a header line naming the four
-    columns is accepted). Rows are numbered from 0 in error messages."""
+    columns is accepted). Rows are numbered from 0 in error messages. ``categories``
+    and ``annotators`` as in :meth:`Continuum.from_frame`."""
     try:
         df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
                          keep_default_na=False)
@@ -179,7 +190,7 @@ def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
     if first[2:] == ["start", "end"]:
         df = df.iloc[1:].reset_index(drop=True)
     df = df.replace("", np.nan)
-    return Continuum.from_frame(df, categories=categories)
+    return Continuum.from_frame(df, categories=categories, annotators=annotators)
 
 
 def random_continuum(n_annotators: int, n_units: int, n_categories: int = 3,

@@ -76,3 +76,22 @@ def test_read_gamma_csv_bad_files_raise_agreement_error(tmp_path, text, words):
         read_continuum_csv(p)
     for w in words:
         assert w in str(err.value)
+
+
+def test_declared_annotators_keep_one_who_placed_no_unit():
+    # c found nothing: declared, it counts as an annotator with no units (3 annotators);
+    # the observed disorder is the hand value of test_gamma_coefficients'
+    # with_silent_annotator: Σδ = 2·(2 + (1/19)²)/3 + 1 over 5/3 units per annotator
+    df = pd.DataFrame({"annotator": ["a", "a", "a", "b", "b"],
+                       "category": ["x", "y", "x", "x", "y"],
+                       "start": [0, 20, 40, 1, 21], "end": [10, 30, 50, 10, 30]})
+    c = Continuum.from_frame(df, annotators=["a", "b", "c"])
+    assert list(c.annotators) == ["a", "b", "c"]
+    assert c.units_per_annotator().tolist() == [3, 2, 0]
+    assert iaa.gamma(c, n_samples=3, seed=0).observed == pytest.approx(
+        (2 * (2 + (1 / 19) ** 2) / 3 + 1) / (5 / 3))
+    assert Continuum.from_frame(df).n_annotators == 2  # undeclared: only who placed units
+    with pytest.raises(iaa.AgreementError, match=r"annotator not among the declared.*row\(s\) 3"):
+        Continuum.from_frame(df, annotators=["a", "c"])
+    with pytest.raises(iaa.AgreementError, match="declared annotators must be distinct"):
+        Continuum.from_frame(df, annotators=["a", "b", "a"])
