@@ -499,9 +499,13 @@ def _case_types(first: np.ndarray, second: np.ndarray) -> pd.Categorical:
         rows, inverse = (present[:, None] // base ** np.arange(2 * m)) % base, lookup[code]
     else:
         rows, inverse = np.unique(letters, axis=0, return_inverse=True)
-    names = ["{" + ",".join(_letter(r[2 * a]) + (_letter(r[2 * a + 1]) if r[2 * a + 1] else "")
-                            if r[2 * a] else "-" for a in range(m)) + "}" for r in rows]
-    return pd.Categorical.from_codes(inverse.ravel(), categories=names)
+    names = np.array([""] + [_letter(k) for k in range(1, 2 * m + 1)], dtype=object)
+    parts = [np.where(rows[:, 2 * a] > 0, names[rows[:, 2 * a]] + names[rows[:, 2 * a + 1]],
+                      "-") for a in range(m)]          # one annotator's labels, all cases
+    cases = "{" + parts[0]
+    for part in parts[1:]:
+        cases = cases + "," + part
+    return pd.Categorical.from_codes(inverse.ravel(), categories=list(cases + "}"))
 
 
 def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
