@@ -254,6 +254,14 @@ def _scheme_order() -> list[str]:
     return list(SPA_SCHEME_LABELS.values())
 
 
+def _scheme_dash() -> alt.StrokeDash:
+    """Inverse-variance schemes dashed: under uniform labels "inv_var" equals "edges"
+    (k ∝ n(n − 1)), and a solid line would hide the other one."""
+    order = _scheme_order()
+    return alt.StrokeDash("scheme:N", legend=None, scale=alt.Scale(
+        domain=order, range=[[6, 3] if "inverse" in label else [1, 0] for label in order]))
+
+
 def spa_round_rows(values: pd.DataFrame, bins: int = 40) -> pd.DataFrame:
     """How SPA spreads over rounds (``SpaMissingnessResult.values``): per scheme, the
     rounds counted in ``bins`` equal bins over the range of all schemes' rounds (one
@@ -337,6 +345,7 @@ def spa_weights_chart(weights, *, width: int = 300, height: int = 200) -> alt.Ch
         y=alt.Y("weight:Q", title="normalised weight"),
         color=alt.Color("scheme:N", sort=_scheme_order(), title=None,
                         legend=alt.Legend(orient="bottom", columns=2, labelLimit=220)),
+        strokeDash=_scheme_dash(),
         tooltip=["scheme:N", "n:Q", alt.Tooltip("weight:Q", format=".4f")],
     ).properties(width=width, height=height)
 
@@ -375,9 +384,10 @@ def spa_variance_chart(variance, drop=None, *, width: int = 300,
     fig6 = alt.Chart(variance, name="variance").mark_line().encode(
         x, alt.Y("variance:Q", scale=alt.Scale(type="log"), title="variance of SPA",
                  axis=alt.Axis(labelExpr=_POWERS_OF_TEN)),
-        color, tooltip=tip)
+        color, _scheme_dash(), tooltip=tip)
     fig7 = alt.Chart(variance, name="difference").mark_line().encode(
-        x, alt.Y("difference:Q", title="variance − flat's"), color, tooltip=tip)
+        x, alt.Y("difference:Q", title="variance − flat's"), color, _scheme_dash(),
+        tooltip=tip)
     left, right = [fig6], [fig7]
     if drop is not None:
         rule = alt.Chart(drop, name="drop_rule").mark_rule(strokeDash=[3, 3]).encode(

@@ -159,3 +159,16 @@ def test_every_result_type_has_a_chart():
                 SpaMissingnessResult, BootstrapResult):
         assert any(c in charts._BUILDERS for c in cls.__mro__), cls.__name__
         assert issubclass(cls, Charted), f"{cls.__name__} has no .chart()"
+
+
+def test_identical_spa_curves_stay_visible():
+    # under uniform labels "inv_var" and "edges" weigh alike (k ∝ n(n − 1), the closed
+    # form of spa_item_variance): the inverse-variance lines are dashed, the others solid
+    w = iaa.spa_weight_curves(6, schemes=list(charts.SPA_SCHEME_LABELS), n_classes=4,
+                              class_probs=[0.4, 0.3, 0.2, 0.1])
+    assert w["inv_var"].to_numpy() == pytest.approx(w["edges"].to_numpy(), abs=1e-12)
+    scale = charts.spa_weights_chart(charts.spa_weight_rows(w)).to_dict()[
+        "encoding"]["strokeDash"]["scale"]
+    dash = dict(zip(scale["domain"], scale["range"]))
+    assert dash[charts.SPA_SCHEME_LABELS["edges"]] == [1, 0]
+    assert dash[charts.SPA_SCHEME_LABELS["inv_var"]] != [1, 0]
