@@ -168,12 +168,15 @@ def test_guarded_and_json_safe_helpers():
     assert spec["datasets"] == {"rows": []}
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter (nothing imported by other tests)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def test_import_stays_light():
-    code = ("import sys, iaa_widgets; "
-            "print(sorted(m for m in ('anywidget', 'altair', 'ipywidgets') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == "[]"
+    assert fresh_python("import sys, iaa_widgets; print(sorted(m for m in ('anywidget', "
+                        "'altair', 'ipywidgets') if m in sys.modules))") == "[]"
 
 
 def test_lazy_names_resolve_and_are_listed():
@@ -186,9 +189,6 @@ def test_lazy_names_resolve_and_are_listed():
 
 
 def test_submodules_are_attributes_without_an_import():
-    # a fresh process: in this one a test may have imported them already
-    code = ("import iaa_widgets as iaa; print(callable(iaa.datasets.email_types), "
-            "callable(iaa.charts.chart_for), 'datasets' in dir(iaa))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == "True True True"
+    assert fresh_python("import iaa_widgets as iaa; print(callable(iaa.datasets.email_types), "
+                        "callable(iaa.charts.chart_for), 'datasets' in dir(iaa))") == \
+        "True True True"
