@@ -126,7 +126,8 @@ class SpaMissingness:
 
     def _build_table(self, width: int) -> None:
         """All kept vectors m ≤ n of every pattern (padded to ``width``), the binomial
-        coefficients Π_c C(n_c, m_c), kept totals and eq. 7's parts."""
+        coefficients Π_c C(n_c, m_c) and kept totals; the cell of the multinomial that
+        each kept vector falls in, and eq. 7's parts per cell."""
         n_pat, c = self.patterns.shape
         kept = np.zeros((n_pat, width, c))
         valid = np.zeros((n_pat, width), bool)
@@ -138,7 +139,25 @@ class SpaMissingness:
         self._dropped_total = self.patterns.sum(axis=1)[:, None] - self._kept_total
         self._binom = np.where(valid, np.prod(comb(self.patterns[:, None, :], kept), axis=-1),
                                0.0)
-        self._num, self._den, self._used = self._parts(kept)
+        # eq. 7's parts depend on m only through (Σ m_c, Σ m_c(m_c − 1)), and are 0 below
+        # two kept: kept vectors alike in these share one cell of the multinomial (a sum
+        # of multinomial cells is the multinomial of the summed probabilities)
+        pairs = np.einsum("pwc,pwc->pw", kept, kept) - self._kept_total
+        usable = self._kept_total >= 2
+        pattern = np.repeat(np.arange(n_pat), width)
+        rows = np.column_stack([pattern, np.where(usable, self._kept_total, 0).ravel(),
+                                np.where(usable, pairs, 0).ravel()])
+        groups, group = np.unique(rows, axis=0, return_inverse=True)  # sorted by pattern
+        local = group.ravel() - np.searchsorted(groups[:, 0], np.arange(n_pat))[pattern]
+        self._n_groups = int(local.max()) + 1
+        self._group = local + pattern * self._n_groups
+        num, den, used = self._parts(kept)
+        cells = np.zeros((n_pat * self._n_groups, 2 * len(self.schemes) + 1))
+        cells[self._group] = np.column_stack([num.reshape(len(self.schemes), -1).T,
+                                              den.reshape(len(self.schemes), -1).T,
+                                              used.ravel()])      # equal within a group
+        self._num, self._den, self._used = np.split(cells, [len(self.schemes),
+                                                            2 * len(self.schemes)], axis=1)
 
     # ------------------------------------------------------------ sampling
     def sample(self, drop: float, n_rounds: int = 200, seed=None) -> SpaMissingnessResult:
@@ -153,12 +172,13 @@ class SpaMissingness:
         if self.method == "patterns":
             prob = self._binom * keep ** self._kept_total * float(drop) ** self._dropped_total
             prob /= prob.sum(axis=1, keepdims=True)
-            draws = rng.multinomial(self.multiplicity, prob, size=(int(n_rounds),
-                                                                  len(prob))).astype(float)
+            cell = np.bincount(self._group, prob.ravel(), minlength=len(prob) * self._n_groups)
+            draws = rng.multinomial(self.multiplicity, cell.reshape(len(prob), -1),
+                                    size=(int(n_rounds), len(prob))).astype(float)
             flat = draws.reshape(int(n_rounds), -1)
-            num = flat @ self._num.reshape(len(self.schemes), -1).T    # Σ over items of k·P̂
-            den = flat @ self._den.reshape(len(self.schemes), -1).T    # Σ over items of k
-            used = flat @ self._used.ravel()
+            num = flat @ self._num                                   # Σ over items of k·P̂
+            den = flat @ self._den                                   # Σ over items of k
+            used = (flat @ self._used)[:, 0]
             with np.errstate(invalid="ignore", divide="ignore"):
                 values = np.where(den > 0, num / den, np.nan)        # eq. 7 per round
         else:
