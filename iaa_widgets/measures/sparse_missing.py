@@ -152,12 +152,11 @@ class SpaMissingness:
         self._n_groups = int(local.max()) + 1
         self._group = local + pattern * self._n_groups
         num, den, used = self._parts(kept)
-        cells = np.zeros((n_pat * self._n_groups, 2 * len(self.schemes) + 1))
-        cells[self._group] = np.column_stack([num.reshape(len(self.schemes), -1).T,
-                                              den.reshape(len(self.schemes), -1).T,
-                                              used.ravel()])      # equal within a group
-        self._num, self._den, self._used = np.split(cells, [len(self.schemes),
-                                                            2 * len(self.schemes)], axis=1)
+        # per cell: k·P̂ and k of every scheme, then the annotations used (equal within a cell)
+        self._cells = np.zeros((n_pat * self._n_groups, 2 * len(self.schemes) + 1))
+        self._cells[self._group] = np.column_stack([num.reshape(len(self.schemes), -1).T,
+                                                    den.reshape(len(self.schemes), -1).T,
+                                                    used.ravel()])
 
     # ------------------------------------------------------------ sampling
     def sample(self, drop: float, n_rounds: int = 200, seed=None) -> SpaMissingnessResult:
@@ -175,10 +174,9 @@ class SpaMissingness:
             cell = np.bincount(self._group, prob.ravel(), minlength=len(prob) * self._n_groups)
             draws = rng.multinomial(self.multiplicity, cell.reshape(len(prob), -1),
                                     size=(int(n_rounds), len(prob))).astype(float)
-            flat = draws.reshape(int(n_rounds), -1)
-            num = flat @ self._num                                   # Σ over items of k·P̂
-            den = flat @ self._den                                   # Σ over items of k
-            used = (flat @ self._used)[:, 0]
+            sums = draws.reshape(int(n_rounds), -1) @ self._cells    # Σ over items, per round
+            s = len(self.schemes)
+            num, den, used = sums[:, :s], sums[:, s:2 * s], sums[:, -1]  # Σ k·P̂, Σ k, used
             with np.errstate(invalid="ignore", divide="ignore"):
                 values = np.where(den > 0, num / den, np.nan)        # eq. 7 per round
         else:
