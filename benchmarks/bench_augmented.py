@@ -6,7 +6,19 @@ Compared with: the same 101 values computed directly (``augmented_kappa`` at eac
 p = 1 end of the curve) as a peer yardstick. No peer library implements augmented κ.
 
     PYTHONPATH=. python benchmarks/bench_augmented.py [n_items]
+    PYTHONPATH=. python benchmarks/bench_augmented.py --many
+
+``--many`` (issue 19): many annotators, each case in a fresh process: 500,000 items ×
+10 annotators with a primary and a secondary label each (1e7 label rows) and 20,000
+items × 500 annotators who all rate every item (1e7 ratings, 30 % with a secondary);
+``augmented_kappa`` at p = 0.6 and the sweep over 101 values of p with classes. Peak
+memory above the input: VmHWM after resetting it (``/proc/self/clear_refs``) minus the
+resident set once the ``Annotations`` are built. Goals: every case under 2 GiB above
+its input, the sweep at 5e5 × 10 under 5 s.
 """
+import json
+import os
+import subprocess
 import sys
 import time
 
@@ -74,5 +86,69 @@ def main(n_items: int = 1_000_000):
     print("  classes:", sweep.items["class"].value_counts().to_dict())
 
 
+def many_table(n_items: int, m: int, share_secondary: float, k: int = 10, seed: int = 0):
+    """``m`` annotators who all rate every item, a shared true label 60 % of the time,
+    a secondary label (never the primary) on ``share_secondary`` of the ratings."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    item, annotator = np.repeat(np.arange(n_items), m), np.tile(np.arange(m), n_items)
+    prim = np.where(rng.random(len(item)) < 0.6, truth[item], rng.integers(0, k, len(item)))
+    sec = (prim + rng.integers(1, k, len(item))) % k
+    has = rng.random(len(item)) < share_secondary
+    return pd.DataFrame({"item": np.concatenate([item, item[has]]),
+                         "annotator": np.concatenate([annotator, annotator[has]]),
+                         "label": np.concatenate([prim, sec[has]]),
+                         "rank": np.repeat([1, 2], [len(item), int(has.sum())])})
+
+
+def _status(field: str) -> int:
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(field)
+
+
+MANY = [(500_000, 10, 1.0), (20_000, 500, 0.3)]
+
+
+def many_child(n_items: int, m: int, share: float, what: str) -> None:
+    ann = Annotations.from_long(many_table(n_items, m, share), rank="rank")
+    base = _status("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:    # the high-water mark restarts here
+        f.write("5")
+    w0, c0 = time.perf_counter(), time.process_time()
+    if what == "sweep":
+        res = iaa.augmented_kappa_sweep(ann, ps=np.linspace(0.5, 1.0, 101))
+        value = float(res.curve["kappa"].iloc[-1])
+    else:
+        value = iaa.augmented_kappa(ann, p=0.6).value
+    print(json.dumps({"wall": time.perf_counter() - w0, "cpu": time.process_time() - c0,
+                      "peak": _status("VmHWM") - base, "ratings": ann.n_ratings,
+                      "value": value}))
+
+
+def many() -> None:
+    print("augmented κ′ with many annotators, fresh process per case; load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"  {'case':42s}{'rows':>12s}{'wall s':>9s}{'CPU s':>8s}{'peak GiB':>10s}")
+    for n_items, m, share in MANY:
+        for what in ("kappa", "sweep"):
+            out = subprocess.run([sys.executable, __file__, "--many-child", str(n_items), str(m),
+                                  str(share), what], capture_output=True, text=True)
+            if out.returncode:
+                print(f"  {n_items:,} × {m} {what}: failed: {out.stderr.strip()[-300:]}")
+                continue
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            name = f"{n_items:,} × {m}, " + ("augmented_kappa (p = 0.6)" if what == "kappa"
+                                              else "sweep (101 p, classes)")
+            print(f"  {name:42s}{r['ratings']:12,d}{r['wall']:9.2f}{r['cpu']:8.2f}"
+                  f"{r['peak'] / 2**30:10.2f}", flush=True)
+
+
 if __name__ == "__main__":
-    main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000)
+    if sys.argv[1:2] == ["--many"]:
+        many()
+    elif sys.argv[1:2] == ["--many-child"]:
+        many_child(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5])
+    else:
+        main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000)

@@ -7,6 +7,7 @@ One import gives the whole public API::
 """
 from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
+from .labels import LookAlikeLabelsWarning
 from .results import AgreementResult
 from .measures.classic import (bennett_s, cohen_kappa, davies_fleiss_kappa, fleiss_kappa,
                                percent_agreement, scott_pi, specific_agreement)

@@ -7,6 +7,7 @@ the spec once and the rows of each named dataset through a traitlet.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable, Sequence
 
@@ -15,15 +16,17 @@ import numpy as np
 import pandas as pd
 
 from .errors import AgreementError
+from .html import script_safe
 from .measures.augmented import AugmentedSweepResult
 from .measures.gamma.coefficients import GammaFamilyResult, GammaKResult
 from .measures.sparse_missing import SpaMissingnessResult
 from .resampling import BootstrapResult
-from .results import AgreementResult
+from .results import AgreementResult, PairwiseMatrix
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "contingency_rows", "contingency_heatmap", "sweep_curve_rows", "sweep_point_rows",
-           "sweep_item_rows", "sweep_curve_chart", "SPA_SCHEME_LABELS", "spa_round_rows",
+           "sweep_item_rows", "sweep_curve_chart", "pairwise_rows", "pairwise_chart",
+           "SPA_SCHEME_LABELS", "spa_round_rows",
            "spa_summary_rows", "spa_schemes_chart", "spa_weight_rows", "spa_weights_chart",
            "spa_variance_rows", "spa_variance_chart", "gamma_unit_rows", "gamma_link_rows",
            "gamma_empty_rows", "gamma_continuum_chart", "gamma_bar_rows", "gamma_bars_chart",
@@ -46,9 +49,18 @@ def chart_for(result, **options) -> alt.TopLevelMixin:
     """The chart of ``result``, made by the builder registered for its type."""
     for cls in type(result).__mro__:
         if cls in _BUILDERS:
-            return _BUILDERS[cls](result, **options)
+            return script_safe(_BUILDERS[cls](result, **options))
     raise AgreementError(f"no chart for {type(result).__name__}; charts exist for "
                          f"{sorted(c.__name__ for c in _BUILDERS)}")
+
+
+def _html_safe(builder):
+    """Decorator: the builder's chart embeds its spec script-safely in any HTML page
+    (``to_html``, ``save("x.html")``, the HTML renderers; see :mod:`iaa_widgets.html`)."""
+    @functools.wraps(builder)
+    def build(*args, **kwargs):
+        return script_safe(builder(*args, **kwargs))
+    return build
 
 
 def _finite(x) -> float | None:
@@ -56,6 +68,7 @@ def _finite(x) -> float | None:
 
 
 @register(AgreementResult)
+@_html_safe
 def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
     """Bars from 0 to the observed and expected (dis)agreement and to the coefficient,
     and a floating bar for the confidence interval when the result has one."""
@@ -82,6 +95,7 @@ def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
     )
 
 
+@_html_safe
 def per_category_chart(result: AgreementResult, column: str | None = None, *,
                        width: int = 320) -> alt.Chart:
     """One bar per category from ``result.per_category``: ``column``, by default the
@@ -137,6 +151,7 @@ def contingency_rows(matrix, categories: Sequence) -> pd.DataFrame:
                          "kind": kind, "diag": inner & (i == j)})
 
 
+@_html_safe
 def contingency_heatmap(cells, *, row_title: str = "first annotator",
                         col_title: str = "second annotator", cell_size: int = 30) -> alt.LayerChart:
     """Heatmap of :func:`contingency_rows` (a DataFrame, or ``alt.NamedData`` for a
@@ -165,6 +180,48 @@ def contingency_heatmap(cells, *, row_title: str = "first annotator",
     totals = base.transform_filter("datum.kind !== 'cell'").mark_text(
         fontSize=11, fontWeight="bold").encode(text="count:Q", tooltip=tooltip)
     return alt.layer(heat, margin, diagonal, counts, totals).add_params(dark)
+
+
+# ------------------------------------------------------------------ pairwise matrix
+def pairwise_rows(matrix: pd.DataFrame) -> pd.DataFrame:
+    """The cells of an annotator × annotator table (``pairwise``), one row per cell:
+    ``i``, ``j`` (positions), ``row``, ``col`` (annotators as text), ``value`` (None
+    where undefined), ``n_items`` (items the pair shares, when ``attrs`` has them) and
+    ``label`` (the value as text, "NaN" where undefined)."""
+    n = len(matrix.index)
+    i, j = np.divmod(np.arange(n * n), n)
+    v = matrix.to_numpy(dtype=float).ravel()
+    shared = matrix.attrs.get("n_items")
+    names = np.array([str(a) for a in matrix.index], dtype=object)
+    cols = np.array([str(a) for a in matrix.columns], dtype=object)
+    return pd.DataFrame({"i": i, "j": j, "row": names[i], "col": cols[j],
+                         "value": [_finite(x) for x in v],
+                         "n_items": np.asarray(shared).ravel() if shared is not None else None,
+                         "label": [f"{x:.3f}" if math.isfinite(x) else "NaN" for x in v]})
+
+
+@register(PairwiseMatrix)
+@_html_safe
+def pairwise_chart(matrix: pd.DataFrame, *, cell_size: int = 44) -> alt.LayerChart:
+    """Heatmap of an annotator × annotator table (``iaa.pairwise(...)``): each pair's
+    value as colour and text; undefined cells (the diagonal by default) in grey."""
+    cells = pairwise_rows(matrix)
+    measure = str(matrix.attrs.get("measure", "value"))
+    order = list(cells["row"][cells["j"] == 0])
+    base = alt.Chart(cells, title=f"{measure}, annotator × annotator").encode(
+        x=alt.X("col:N", sort=order, title=None,
+                axis=alt.Axis(orient="top", labelAngle=-45, labelLimit=120)),
+        y=alt.Y("row:N", sort=order, title=None, axis=alt.Axis(labelLimit=120)),
+        tooltip=[alt.Tooltip("row:N", title="annotator"), alt.Tooltip("col:N", title="with"),
+                 alt.Tooltip("value:Q", title=measure, format=".4f"),
+                 alt.Tooltip("n_items:Q", title="items in common")],
+    ).properties(width=alt.Step(cell_size), height=alt.Step(cell_size))
+    empty = base.mark_rect(color="gray", opacity=0.12)
+    heat = base.transform_filter("isValid(datum.value)").mark_rect().encode(
+        color=alt.Color("value:Q", title=measure, scale=alt.Scale(domain=[-1, 1],
+                                                                  scheme="blueorange")))
+    text = base.mark_text(fontSize=11).encode(text="label:N")
+    return alt.layer(empty, heat, text)
 
 
 # ------------------------------------------------------------------ augmented κ′ sweep
@@ -199,6 +256,7 @@ def sweep_item_rows(item_curves: pd.DataFrame) -> pd.DataFrame:
     return long
 
 
+@_html_safe
 def sweep_curve_chart(curve, point, items=None, *, width: int = 440,
                       height: int = 260) -> alt.LayerChart:
     """κ′, p(A) and p(E) over 0.5 ≤ p ≤ 1 (rows of :func:`sweep_curve_rows`), a rule
@@ -228,6 +286,7 @@ def sweep_curve_chart(curve, point, items=None, *, width: int = 440,
 
 
 @register(AugmentedSweepResult)
+@_html_safe
 def sweep_chart(result: AugmentedSweepResult, p: float = 0.6, items=(), *,
                 width: int = 440, height: int = 260) -> alt.LayerChart:
     """The sweep's κ′, p(A) and p(E) over p with the rule at ``p`` and the κ_x curves
@@ -293,6 +352,7 @@ def spa_summary_rows(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+@_html_safe
 def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
     """SPA under each scheme side by side: a diamond at the full data's value, the
     rounds of random dropping as a strip of bins shaded by their share of rounds
@@ -320,6 +380,7 @@ def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
 
 
 @register(SpaMissingnessResult)
+@_html_safe
 def spa_missingness_chart(result: SpaMissingnessResult, *, width: int = 300) -> alt.LayerChart:
     """SPA under each scheme on the full data and its spread over the rounds of
     :func:`~iaa_widgets.spa_missingness` (see :func:`spa_schemes_chart`)."""
@@ -336,6 +397,7 @@ def spa_weight_rows(weights: pd.DataFrame) -> pd.DataFrame:
     return long
 
 
+@_html_safe
 def spa_weights_chart(weights, *, width: int = 300, height: int = 200) -> alt.Chart:
     """Figures 4–5: each scheme's weight of an item with n annotations, divided by
     the scheme's largest weight."""
@@ -372,6 +434,7 @@ _POWERS_OF_TEN = ("indexof(format(datum.value, '.0e'), '1e') === 0 ? "
                   "format(datum.value, '.0e') : ''")
 
 
+@_html_safe
 def spa_variance_chart(variance, drop=None, *, width: int = 300,
                        height: int = 200) -> alt.HConcatChart:
     """Figure 6 (variance of SPA against the mean number of usable annotations, log
@@ -449,6 +512,7 @@ def gamma_empty_rows(alignment) -> pd.DataFrame:
                          "disorder": alignment.disorders[rows]})
 
 
+@_html_safe
 def gamma_continuum_chart(units, links, empty, annotators: Sequence[str], *,
                           width: int = 640, lane: int = 34) -> alt.LayerChart:
     """The continuum, one lane per annotator: units as bars coloured by category, the
@@ -493,6 +557,7 @@ def gamma_bar_rows(result) -> pd.DataFrame:
     return df
 
 
+@_html_safe
 def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.LayerChart:
     """A bar for γ, γ_cat and each category's γ_k, a rule over its 95 % sampling
     interval (expected disorder) and the value as text."""
@@ -514,6 +579,7 @@ def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.Lay
 
 
 @register(GammaKResult)
+@_html_safe
 def gamma_k_chart(result: GammaKResult, *, width: int = 300) -> alt.LayerChart:
     """A bar per category's γ_k with its 95 % sampling interval."""
     rows = gamma_bar_rows(result)
@@ -521,6 +587,7 @@ def gamma_k_chart(result: GammaKResult, *, width: int = 300) -> alt.LayerChart:
 
 
 @register(GammaFamilyResult)
+@_html_safe
 def gamma_family_chart(result: GammaFamilyResult, *, width: int = 640) -> alt.VConcatChart:
     """The continuum with the best alignment (when the result carries it) above the
     bars of γ, γ_cat and γ_k with their sampling intervals."""
@@ -537,6 +604,7 @@ def gamma_family_chart(result: GammaFamilyResult, *, width: int = 640) -> alt.VC
 
 # ------------------------------------------------------------------ bootstrap
 @register(BootstrapResult)
+@_html_safe
 def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
                     width: int = 320) -> alt.LayerChart:
     """The bootstrap distribution of the measure (resamples where it is defined), a

@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from . import validate
 from .errors import AgreementError, rows_text
 
 __all__ = ["Continuum", "read_continuum_csv", "random_continuum"]
@@ -173,6 +174,9 @@ def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
     ``annotator,category,start,end``, no header (a header line naming the four
     columns is accepted). Rows are numbered from 0 in error messages. ``categories``
     and ``annotators`` as in :meth:`Continuum.from_frame`."""
+    if not (isinstance(delimiter, str) and delimiter):
+        validate.fail("read_continuum_csv", "delimiter", "a non-empty text such as ',' or ';'",
+                      delimiter)
     try:
         df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
                          keep_default_na=False)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Annotations, as_annotations
+from . import validate
 from .errors import AgreementError
 from .results import Charted
 from .stats import item_counts
@@ -73,12 +74,12 @@ def _resolve(measure) -> tuple[Callable, str]:
         import iaa_widgets
         fn = getattr(iaa_widgets, measure, None)
         if not callable(fn):
-            raise AgreementError(f"unknown measure {measure!r}; pass a function or the name of "
-                                 "a public measure such as 'krippendorff_alpha'")
+            validate.fail("bootstrap", "measure", "a function or the name of a public "
+                          "measure such as 'krippendorff_alpha'", measure)
         return fn, measure
     if not callable(measure):
-        raise AgreementError(f"measure must be a function or a measure name, got "
-                             f"{type(measure).__name__}")
+        validate.fail("bootstrap", "measure", "a function or the name of a public measure "
+                      "such as 'krippendorff_alpha'", measure)
     return measure, getattr(measure, "__name__", type(measure).__name__)
 
 
@@ -92,6 +93,20 @@ def _draws(rng: np.random.Generator, n_items: int, n_resamples: int):
         yield rng.integers(0, n_items, size=n_items)
 
 
+def _item_weights(rng: np.random.Generator, ann: Annotations, n_resamples: int):
+    """How often each item row is drawn, one vector per resample. Rows of
+    ``from_contingency`` data stand for ``item_weight`` items each: N = Σ w draws with
+    replacement from N items fall on the rows as Multinomial(N, w / N), drawn as such
+    (no row per item); otherwise the counts of the item codes of :func:`_draws`."""
+    if ann.item_weight is None:
+        for drawn in _draws(rng, ann.n_items, n_resamples):
+            yield np.bincount(drawn, minlength=ann.n_items)
+        return
+    p = ann.item_weight / ann.item_weight.sum()
+    for _ in range(n_resamples):
+        yield rng.multinomial(ann.total_items, p)
+
+
 def _resample(ann: Annotations, by_item: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
               drawn: np.ndarray) -> Annotations:
     """The ratings of the drawn items, each draw a new item (vectorised gather)."""
@@ -100,7 +115,7 @@ def _resample(ann: Annotations, by_item: np.ndarray, starts: np.ndarray, sizes: 
     take = by_item[np.repeat(starts[drawn] - offsets, lengths) + np.arange(lengths.sum())]
     return Annotations(np.repeat(np.arange(len(drawn)), lengths), ann.annotator[take],
                        ann.label[take], ann.rank[take], pd.RangeIndex(len(drawn), name="item"),
-                       ann.annotators, ann.categories, ann.anonymous)
+                       ann.annotators, ann.categories, ann.anonymous, ann.ordered)
 
 
 def _generic(fn, ann, draws, kwargs) -> np.ndarray:
@@ -116,15 +131,14 @@ def _generic(fn, ann, draws, kwargs) -> np.ndarray:
     return np.array(out, dtype=float)
 
 
-def _alpha_fast(ann, draws, metric="nominal") -> np.ndarray:
+def _alpha_fast(ann, weights, metric="nominal") -> np.ndarray:
     from .measures.alpha import alpha_from_coincidences, category_values
     counts = item_counts(ann).astype(float)
     m = counts.sum(axis=1)
     weighted = counts / np.maximum(m - 1, 1)[:, None] * (m >= 2)[:, None]
     diag = np.diag_indices(counts.shape[1])
     o = []
-    for drawn in draws:
-        w = np.bincount(drawn, minlength=ann.n_items)
+    for w in weights:
         o_b = (weighted * w[:, None]).T @ counts     # Σ_i w_i n_ic n_ik / (m_i − 1)
         o_b[diag] -= w @ weighted                     # − Σ_i w_i n_ic / (m_i − 1) on c = k
         o.append(o_b)
@@ -132,16 +146,17 @@ def _alpha_fast(ann, draws, metric="nominal") -> np.ndarray:
 
 
 def _weight_blocks(draws, used: np.ndarray, width: int):
-    """W (b × items used): how often each of b resamples drew each item used (an unused
-    item counts in a last column, dropped); b · width ≤ 2²² entries per block."""
-    n_used = int(used.sum())
-    slot = np.where(used, np.cumsum(used) - 1, n_used)
+    """W (b × items used): how often each of b resamples drew each item used, from their
+    item codes; b · width ≤ 2²² entries per block."""
+    return _blocks((np.bincount(d, minlength=len(used)) for d in draws), used, width)
+
+
+def _blocks(weights, used: np.ndarray, width: int):
+    """W (b × items used) from each resample's vector of item weights (see
+    :func:`_item_weights`); b · width ≤ 2²² entries per block."""
     b = max(1, (1 << 22) // max(width, 1))
-    while block := list(islice(draws, b)):
-        w = np.empty((len(block), n_used))
-        for row, drawn in zip(w, block):
-            row[:] = np.bincount(slot[drawn], minlength=n_used + 1)[:n_used]
-        yield w
+    while block := list(islice(weights, b)):
+        yield np.array([w[used] for w in block], dtype=float)
 
 
 def _weighted_tables(cells: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
@@ -161,23 +176,25 @@ def _classic_fast(fn, ann: Annotations, result, kwargs):
     if name is None:
         return None
     prep = prepare(ann, name, missing=result.params["missing"],
-                   annotators=kwargs.get("annotators"))
+                   annotators=kwargs.get("annotators"), singles=name in classic.SINGLES,
+                   item_weights=name in ON_ITEM_WEIGHTS)
     c, k, used = prep.counts, prep.ann.n_categories, prep.used
-    width = prep.n_items + k  # per resample: w_i over the items used, a sum per category
+    width = len(c) + k  # per resample: w_i over the item rows used, a sum per category
     if name == "percent_agreement":  # A_o = Σ_i w_i a_i / Σ_i w_i
         return used, width, lambda w: F.multi_observed(c, w)
     if name == "bennett_s":          # S = (A_o − 1/k) / (1 − 1/k)
         return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w), 1.0 / k)
-    if name == "fleiss_kappa":       # A'_o and p_c as w-weighted means over items
+    if name == "fleiss_kappa":  # A'_o (pairable items), p_c (all used) as w-weighted means
         return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w),
                                                          F.fleiss_expected(c, w))
     if name == "specific_agreement":  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1)
         code = prep.ann.categories.get_indexer([result.params["positive"]])[0]
         return used, width, lambda w: F.specific_from_counts(c, w)[2][:, code]
     if name in ("scott_pi", "cohen_kappa"):  # t_jk = Σ_i w_i [x_i1 = j, x_i2 = k]
-        x = prep.ann.label_matrix()[used]
+        x = prep.ann._label_grid()[used]  # item rows (weighted by w, see _item_weights)
         cells = x[:, 0] * k + x[:, 1]
-        agree = F.agreement_weights(kwargs.get("weights"), k)[0]  # identity for π
+        agree = F.agreement_weights(kwargs.get("weights"), prep.ann.categories,
+                                    prep.ann.ordered)[0]  # identity for π
 
         def two(w):
             t = _weighted_tables(cells, w, k * k).reshape(-1, k, k)
@@ -185,10 +202,8 @@ def _classic_fast(fn, ann: Annotations, result, kwargs):
             return F.chance_corrected(F.table_observed(t, agree), a_e)
         return used, width + k * k, two
     # davies_fleiss_kappa: n_rc = Σ_i w_i [annotator r put item i in c]
-    prim = prep.ann.primary()
-    keep = used[prim.item]
-    item_of = np.cumsum(used)[prim.item[keep]] - 1  # each rating's item among those used
-    cells = prim.annotator[keep] * k + prim.label[keep]
+    item_of, rater, label = prep.ratings()
+    cells = rater * k + label
     r = prep.ann.n_annotators
 
     def multi_kappa(w):
@@ -197,6 +212,25 @@ def _classic_fast(fn, ann: Annotations, result, kwargs):
             shares = n_rc / n_rc.sum(axis=-1, keepdims=True)   # r rated no item (refused)
         return F.chance_corrected(F.multi_observed(c, w), F.conger_expected(shares))
     return used, len(item_of) + r * k, multi_kappa
+
+
+# classic measures whose fast path weights the item rows of from_contingency data, and
+# those that read only the item × category counts (exact on from_counts data)
+ON_ITEM_WEIGHTS = ("percent_agreement", "bennett_s", "scott_pi", "cohen_kappa",
+                   "specific_agreement")
+ON_ITEM_COUNTS = ("percent_agreement", "bennett_s", "fleiss_kappa", "specific_agreement")
+
+
+def _takes_counts(fn, ann: Annotations, fast: bool, method: str) -> bool:
+    """Whether a fast path resamples these data as counts: α's coincidences and the
+    classic measures above (no BCa on weighted rows: its jackknife leaves out rows)."""
+    from .measures import classic
+    name = next((n for n in classic.__all__ if getattr(classic, n) is fn), None)
+    if ann.item_weight is not None and ann.rating_count is None:
+        return (fast and method == "percentile") or name in ON_ITEM_WEIGHTS
+    if ann.rating_count is not None and ann.item_weight is None:
+        return fast or name in ON_ITEM_COUNTS
+    return not ann.weighted
 
 
 def _bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, level: float):
@@ -231,29 +265,39 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     leave-one-item-out values are vectorised). Krippendorff's α and the classic
     coefficients (percent agreement, S, π, κ, multi-π, multi-κ, specific agreement)
     take fast paths with the same values; any other function is called per resample.
+
+    Counts stay counts where a fast path allows: on ``Annotations.from_contingency``
+    data a resample draws how often each cell's items are drawn, Multinomial(N, t/N),
+    for α (percentile) and A_o, S, π, κ, specific agreement; on ``from_counts`` data the
+    items are drawn as usual and their category counts kept (α, A_o, S, multi-π,
+    specific agreement). Other cases are expanded into one row per item, or refused
+    above ``EXPANSION_LIMIT`` ratings.
     """
     fn, name = _resolve(measure)
-    if not (isinstance(n_resamples, (int, np.integer)) and n_resamples >= 2):
-        raise AgreementError(f"n_resamples must be an integer ≥ 2, got {n_resamples!r}")
-    if not 0 < level < 1:
-        raise AgreementError(f"level must lie strictly between 0 and 1, got {level!r}")
+    n_resamples = validate.integer("bootstrap", "n_resamples", n_resamples, minimum=2)
+    level = validate.confidence("bootstrap", "level", level)
+    validate.seed("bootstrap", "seed", seed)
+    validate.choice("bootstrap", "method", method, ("percentile", "bca"))
     from .measures.alpha import alpha_jackknife, category_values, krippendorff_alpha
     fast = fn is krippendorff_alpha and set(measure_kwargs) <= {"metric"}
     if method not in ("percentile", "bca") or (method == "bca" and not fast):
         raise AgreementError(f"method must be 'percentile' or, for krippendorff_alpha, 'bca' "
                              f"(it needs leave-one-item-out values); got {method!r} for {name}")
     ann = as_annotations(data)
+    if not _takes_counts(fn, ann, fast, method):
+        ann = ann.expanded("bootstrap")  # resamples single items: one row per item
     result = fn(ann, **measure_kwargs)
     estimate = _value(result)
-    draws = _draws(np.random.default_rng(seed), ann.n_items, int(n_resamples))
+    rng = np.random.default_rng(seed)
+    weights = _item_weights(rng, ann, int(n_resamples))
     classic = None if fast else _classic_fast(fn, ann, result, measure_kwargs)
     if fast:
-        values = _alpha_fast(ann, draws, **measure_kwargs)
+        values = _alpha_fast(ann, weights, **measure_kwargs)
     elif classic is not None:
         used, width, value = classic
-        values = np.concatenate([value(w) for w in _weight_blocks(draws, used, width)])
+        values = np.concatenate([value(w) for w in _blocks(weights, used, width)])
     else:
-        values = _generic(fn, ann, draws, measure_kwargs)
+        values = _generic(fn, ann, _draws(rng, ann.n_items, int(n_resamples)), measure_kwargs)
     ok = values[~np.isnan(values)]
     if len(ok) < 2:
         raise AgreementError(f"{name} is undefined on {len(values) - len(ok)} of "

@@ -1,24 +1,25 @@
 """Result objects: a value and everything a reader needs to know how it was made."""
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 import pandas as pd
 
-__all__ = ["AgreementResult", "Charted"]
+from .html import text
+
+__all__ = ["AgreementResult", "Charted", "PairwiseMatrix"]
 
 
 def provenance_html(excluded: Mapping[str, int], note: str) -> str:
     """What was left out and why, and any note on the value, as escaped HTML."""
     out = ""
     if excluded:
-        out += "<p>excluded: " + html.escape(
+        out += "<p>excluded: " + text(
             ", ".join(f"{v} {k}" for k, v in excluded.items())) + "</p>"
     if note:
-        out += f"<p>{html.escape(note)}</p>"
+        out += f"<p>{text(note)}</p>"
     return out
 
 
@@ -89,16 +90,27 @@ class AgreementResult(Charted):
         def fmt(v):
             if isinstance(v, float):
                 return "NaN" if math.isnan(v) else f"{v:.4f}"
-            return html.escape(str(v))
+            return text(v)
 
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+        rows = "".join(f"<tr><th style='text-align:left'>{text(k)}</th>"
                        f"<td>{fmt(v)}</td></tr>" for k, v in self.summary().items())
         extra = provenance_html(self.excluded, self.note)
         if self.per_category is not None:
-            extra += self.per_category.to_html(float_format=lambda v: f"{v:.4f}")
+            extra += self.per_category.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
         return f"<table>{rows}</table>{extra}"
 
     def __repr__(self) -> str:
         shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
                  if f.name in ("measure", "value", "observed", "expected", "n_items")]
         return f"{type(self).__name__}({', '.join(shown)})"
+
+
+class PairwiseMatrix(pd.DataFrame, Charted):
+    """The annotator × annotator table of :func:`~iaa_widgets.pairwise`: a DataFrame
+    (index and columns are the annotators) with ``chart()``, its heatmap. ``attrs``
+    holds ``measure``, ``n_items`` (items each pair shares) and ``params``. Tables
+    derived from it (``.round()``, ``.loc[...]``, arithmetic) are plain DataFrames."""
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame

@@ -4,6 +4,11 @@ Measures never look at individual ratings again once these are made: the
 item × category counts (Fleiss, Krippendorff), the annotator × category
 marginals (Cohen, Davies–Fleiss) and the per-pair contingency tables (every
 two-annotator coefficient and the pairwise matrices).
+
+Counts stay counts: a rating of ``from_counts`` data adds its ``rating_count``, an item
+row of ``from_contingency`` data its ``item_weight`` (the measures weight the rows of
+``item_counts`` by it). A dense table beyond ``MAX_CELLS`` cells (many categories) is
+refused with its size, never allocated.
 """
 from __future__ import annotations
 
@@ -12,27 +17,54 @@ from itertools import combinations
 import numpy as np
 
 from .data import Annotations
+from .errors import AgreementError
 
 __all__ = ["item_counts", "annotator_counts", "pair_contingencies", "all_pairs",
            "coincidences"]
 
 
+# largest dense table of statistics made (2e8 int64 or float64 cells: 1.5 GiB)
+MAX_CELLS = 200_000_000
+
+
+def check_size(shape: tuple, what: str) -> None:
+    """Refuse a dense table of statistics beyond ``MAX_CELLS`` cells, saying its size."""
+    cells = int(np.prod(shape, dtype=float))
+    if cells > MAX_CELLS:
+        raise AgreementError(
+            f"the {what} would be a dense {' × '.join(f'{d:,}' for d in shape)} table "
+            f"({cells * 8 / 2 ** 30:,.1f} GiB, more than {MAX_CELLS:,} cells); merge rare "
+            "categories (or drop unused ones with categories=), or split the items into "
+            "batches")
+
+
+def _counted(cells: np.ndarray, weights, size: int) -> np.ndarray:
+    """bincount of ``cells``, each counted ``weights`` times (int64; exact, as the
+    loaders keep total counts ≤ 2⁵³)."""
+    if weights is None:
+        return np.bincount(cells, minlength=size)
+    return np.rint(np.bincount(cells, weights=weights, minlength=size)).astype(np.int64)
+
+
 def item_counts(ann: Annotations) -> np.ndarray:
-    """n_items × n_categories counts n_ic of primary labels."""
+    """n_items × n_categories counts n_ic of primary labels (per item row: a row of
+    ``from_contingency`` data stands for ``ann.item_weight`` identical items)."""
     prim = ann.primary()
     k = ann.n_categories
-    flat = np.bincount(prim.item * k + prim.label, minlength=ann.n_items * k)
+    check_size((ann.n_items, k), "items × categories counts")
+    flat = _counted(prim.item * k + prim.label, prim.rating_count, ann.n_items * k)
     return flat.reshape(ann.n_items, k)
 
 
 def annotator_counts(ann: Annotations, items: np.ndarray | None = None) -> np.ndarray:
     """n_annotators × n_categories counts n_rc of primary labels (on ``items`` if given,
-    a boolean mask over items)."""
+    a boolean mask over items; weighted items and ratings count as often as they stand)."""
     prim = ann.primary()
     keep = slice(None) if items is None else items[prim.item]
     k = ann.n_categories
-    flat = np.bincount(prim.annotator[keep] * k + prim.label[keep],
-                       minlength=ann.n_annotators * k)
+    weights = prim.rating_weights()
+    flat = _counted(prim.annotator[keep] * k + prim.label[keep],
+                    None if weights is None else weights[keep], ann.n_annotators * k)
     return flat.reshape(ann.n_annotators, k)
 
 
@@ -45,13 +77,23 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
                        items: np.ndarray | None = None) -> np.ndarray:
     """P × K × K contingency tables: ``t[p, i, j]`` items that annotator ``pairs[p, 0]``
     put in category i and ``pairs[p, 1]`` in j, over the items both rated (restricted
-    to the boolean mask ``items`` if given)."""
-    x = ann.label_matrix()
-    if items is not None:
-        x = x[items]
+    to the boolean mask ``items`` if given). An item row of ``from_contingency`` data
+    counts ``item_weight`` times; anonymous counts (``from_counts``) give the table of
+    their two rating slots, the lower category first, without expansion."""
     pairs = all_pairs(ann.n_annotators) if pairs is None else np.asarray(pairs).reshape(-1, 2)
     k = ann.n_categories
     n_pairs = len(pairs)
+    check_size((n_pairs, k, k), "annotator pairs × categories × categories tables")
+    if ann.rating_count is not None:
+        if ann.n_annotators != 2 or n_pairs != 1 or ann.item_weight is not None:
+            return pair_contingencies(ann.expanded("pair contingency tables of anonymous "
+                                                   "counts"), pairs, items)
+        return _slot_table(ann, items)[None]
+    x = ann._label_grid()
+    weight = ann.item_weight
+    if items is not None:
+        x = x[items]
+        weight = None if weight is None else weight[items]
     base = np.arange(n_pairs) * k * k
     out = np.zeros(n_pairs * k * k, dtype=np.int64)
     step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
@@ -59,15 +101,31 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
         a = x[start:start + step, pairs[:, 0]]
         b = x[start:start + step, pairs[:, 1]]
         both = (a >= 0) & (b >= 0)
-        out += np.bincount((base + a * k + b)[both], minlength=n_pairs * k * k)
+        w = None if weight is None else \
+            np.broadcast_to(weight[start:start + step, None], a.shape)[both]
+        out += _counted((base + a * k + b)[both], w, n_pairs * k * k)
     return out.reshape(n_pairs, k, k)
 
 
-def coincidences(counts: np.ndarray, return_sizes: bool = False):
+def _slot_table(ann: Annotations, items: np.ndarray | None) -> np.ndarray:
+    """K × K table of anonymous items rated twice, the lower category in the first slot
+    (as rater 1 of the expanded data): t_cc = #{n_ic = 2}, t_ck = #{n_ic = n_ik = 1} for
+    c < k, i.e. the upper triangle of the coincidences Σ_i n_i n_iᵀ − diag(n_i), its
+    diagonal halved."""
+    counts = item_counts(ann)
+    counts = counts[items] if items is not None else counts
+    two = counts[counts.sum(axis=1) == 2]
+    o = two.T @ two - np.diag(two.sum(axis=0))
+    return np.triu(o, 1) + np.diag(np.diagonal(o) // 2)
+
+
+def coincidences(counts: np.ndarray, return_sizes: bool = False, weights=None):
     """Krippendorff's coincidence matrix o_ck = Σ_i n_ic (n_ik − [c = k]) / (m_i − 1)
-    over pairable items (m_i ≥ 2); items with one value contribute nothing. With
+    over pairable items (m_i ≥ 2); items with one value contribute nothing; item i
+    counts ``weights[i]`` times if given (``Annotations.item_weight``). With
     ``return_sizes``, also each item's number of values m_i (as floats)."""
     k = counts.shape[1]
+    check_size((k, k), "coincidence matrix")
     o, diag, ones = np.zeros((k, k)), np.zeros(k), np.ones(k)
     sizes = np.empty(len(counts)) if return_sizes else None
     step = max(1, (1 << 17) // max(k, 1))  # items per block: the block stays in cache
@@ -75,6 +133,8 @@ def coincidences(counts: np.ndarray, return_sizes: bool = False):
         c = counts[start:start + step].astype(float, copy=False)
         m = c @ ones  # m_i (a BLAS product: faster than a sum over short rows)
         w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 0 if unpairable
+        if weights is not None:
+            w *= weights[start:start + step]
         o += (c * w[:, None]).T @ c
         diag += w @ c
         if return_sizes:

@@ -346,5 +346,6 @@ def test_jackknife_equals_leaving_each_item_out(seed, metric):
     for i in range(ann.n_items):
         keep = ann.item != i
         rest = Annotations(ann.item[keep], ann.annotator[keep], ann.label[keep],
-                           ann.rank[keep], ann.items, ann.annotators, ann.categories)
+                           ann.rank[keep], ann.items, ann.annotators, ann.categories,
+                           ordered=ann.ordered)
         assert jack[i] == pytest.approx(iaa.krippendorff_alpha(rest, metric).value, abs=1e-12)

@@ -316,7 +316,8 @@ def test_p_outside_range_is_refused(p):
 
 
 def test_sweep_grid_is_checked():
-    with pytest.raises(AgreementError, match=r"\[0.4\]"):
+    with pytest.raises(AgreementError,
+                       match=r"ps must be a finite number in \[0.5, 1\], got 0.4"):
         iaa.augmented_kappa_sweep(table_1_data(), ps=[0.5, 0.4])
     with pytest.raises(AgreementError, match="at least one"):
         iaa.augmented_kappa_sweep(table_1_data(), ps=[])

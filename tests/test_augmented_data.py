@@ -94,9 +94,9 @@ def test_to_long_roundtrip_keeps_ranks():
     # a (primary, secondary) cell and a rank column at once (added for issue 3)
     (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [("x", "y"), "y"],
                    "rank": [1, 1]}), {"rank": "rank"}, "row(s) 0 hold a sequence"),
-    # a missing secondary inside a pair cell
-    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [("x", None), "y"]}),
-     {}, "missing labels at row(s) 0"),
+    # a blank label is a missing rating: a pair cell with a blank primary keeps an orphan
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [(None, "x"), "y"]}),
+     {}, "secondary label without a primary at row(s) 0"),
 ])
 def test_bad_rankings_are_named(df, kwargs, message):
     with pytest.raises(AgreementError) as err:

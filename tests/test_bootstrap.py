@@ -85,7 +85,7 @@ def test_coverage_sanity():
 
 def test_bad_arguments():
     df = krippendorff_2011()
-    with pytest.raises(AgreementError, match="unknown measure"):
+    with pytest.raises(AgreementError, match="bootstrap: measure must be a function"):
         iaa.bootstrap("no_such_measure", df)
     with pytest.raises(AgreementError, match="n_resamples"):
         iaa.bootstrap("krippendorff_alpha", df, n_resamples=1)
@@ -124,7 +124,7 @@ def test_bca_interval_by_hand(metric):
         keep = ann.item != i
         jack.append(iaa.krippendorff_alpha(Annotations(
             ann.item[keep], ann.annotator[keep], ann.label[keep], ann.rank[keep], ann.items,
-            ann.annotators, ann.categories), metric).value)
+            ann.annotators, ann.categories, ordered=ann.ordered), metric).value)
     d = np.mean(jack) - np.array(jack)
     a = np.sum(d ** 3) / (6 * np.sum(d ** 2) ** 1.5)
     z0 = norm.ppf(np.mean(res.values < res.estimate))

@@ -85,7 +85,7 @@ def test_pairwise_pair_without_common_items_is_nan():
 
 def test_pairwise_bad_measure_and_options():
     data = meyer_relatedness()
-    with pytest.raises(AgreementError, match="pairwise measure must be one of"):
+    with pytest.raises(AgreementError, match="pairwise: measure must be one of"):
         iaa.pairwise(data, "fleiss_kappa")
     with pytest.raises(AgreementError, match="does not take"):
         iaa.pairwise(data, "scott_pi", weights="linear")
@@ -134,8 +134,13 @@ def test_fleiss_listwise_and_available_counts():
     listwise = iaa.fleiss_kappa(data)
     assert (listwise.n_items, listwise.excluded) == (
         8, {"rated by fewer than all 4 annotators": 4})
+    pairable = iaa.fleiss_kappa(data, missing="pairable")
+    assert (pairable.n_items, pairable.excluded) == (11, {"only one rating": 1})
+    # Gwet (2014): unit 12, rated once, is used in p_c and the variance, not in A'_o
     available = iaa.fleiss_kappa(data, missing="available")
-    assert (available.n_items, available.excluded) == (11, {"only one rating": 1})
+    assert (available.n_items, available.excluded) == (12, {})
+    assert available.params["items_per_term"] == {"observed": 11, "expected": 12, "se": 12}
+    assert "1 item(s) rated once" in available.note
     assert available.params["missing"] == "available"
     with pytest.raises(AgreementError, match=r"4 item\(s\) lack a rating.*items 1, 10, 12, 11"):
         iaa.fleiss_kappa(data, missing="raise")
@@ -171,7 +176,9 @@ def test_specific_agreement_many_annotators_brute_force():
                 if i != j:
                     chances[x] += 1
                     agree[x] += x == y
-    r = iaa.specific_agreement(df)
+    with pytest.raises(AgreementError, match="positive="):  # no declared order: no default
+        iaa.specific_agreement(df)
+    r = iaa.specific_agreement(df, positive="high")
     assert r.params["positive"] == "high"
     assert r.value == pytest.approx(agree["high"] / chances["high"], abs=1e-12)
     assert r.params["negative_agreement"] == pytest.approx(agree["low"] / chances["low"])
@@ -189,6 +196,12 @@ def test_specific_agreement_needs_positive_for_many_categories():
     # default positive for {0, 1} categories is 1
     two = Annotations.from_contingency([[5, 1], [2, 3]])
     assert iaa.specific_agreement(two).params["positive"] == 1
+    # ... also when the declared order puts 1 first
+    assert iaa.specific_agreement(Annotations.from_contingency(
+        [[3, 2], [1, 5]], categories=[1, 0])).value == pytest.approx(6 / 9)
+    # text labels: the first category of the order the user declared
+    declared = Annotations.from_contingency([[3, 2], [1, 5]], categories=["yes", "no"])
+    assert iaa.specific_agreement(declared).params["positive"] == "yes"
     # 2 n_11 / (n_1· + n_·1) = 2·3 / ((2 + 3) + (1 + 3))
     assert iaa.specific_agreement(two).value == pytest.approx(6 / 9)
 

@@ -151,8 +151,8 @@ def test_two_rater_coefficients_match_nltk(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_available_case_fleiss_and_conger_match_irrcac(seed):
     # Gwet (2014) handles missing ratings by weighting each item by its own m_i; irrCAC
-    # implements it. Items with one rating only are dropped first (our "available"
-    # policy excludes them entirely; Gwet would keep them in the expected agreement).
+    # implements it. Items with one rating only are dropped first, so "available" and
+    # "pairable" coincide here (items rated once: tests/test_gwet_missing.py).
     from irrCAC.raw import CAC
     x, k = ratings(seed, missing=0.25)
     x = x[(x >= 0).sum(axis=1) >= 2]

@@ -56,7 +56,8 @@ def test_coincidences_of_a_contingency_table_are_its_symmetrisation():
     rng = np.random.default_rng(1)
     table = rng.integers(0, 9, size=(4, 4))
     ann = Annotations.from_contingency(table)
-    np.testing.assert_allclose(coincidences(item_counts(ann)), table + table.T)
+    np.testing.assert_allclose(coincidences(item_counts(ann), weights=ann.item_weight),
+                               table + table.T)  # one row per cell, counted item_weight times
 
 
 def test_ranked_labels_in_both_forms():
@@ -72,10 +73,9 @@ def test_ranked_labels_in_both_forms():
 @pytest.mark.parametrize("df, kwargs, message", [
     (pd.DataFrame({"item": [1, 1], "annotator": ["a", "a"], "label": ["x", "y"]}), {},
      "rated more than once at row(s) 0, 1"),
-    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", None]}), {},
-     "missing labels at row(s) 1"),
-    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [np.nan, 2.0]}), {},
-     "missing labels at row(s) 0"),
+    # a missing label is a missing rating (tests/test_loaders.py); only none at all is refused
+    (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": [None, " "]}), {},
+     "holds no label: all 2 are missing"),
     (pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "label": ["x", "z"]}),
      {"categories": ["x", "y"]}, "['z'] outside the declared categories"),
     (pd.DataFrame({"item": [1, 2], "annotator": ["a", "a"], "label": ["x", "y"]}), {},

@@ -116,12 +116,12 @@ def test_review_spans_have_labelers_and_a_reviewer_who_labels_everything():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: email_types(n_annotators=1), "n_annotators must be a whole number of at least 2"),
+    (lambda: email_types(n_annotators=1), "email_types: n_annotators must be an integer in [2, 26]"),
     (lambda: email_types(form="wide"), "form must be one of ['rank', 'pairs']"),
     (lambda: crowd_labels(n_annotators=4, annotations_per_item=(1, 6)),
-     "annotations_per_item (high) must be a whole number of at least 1 and at most 4"),
-    (lambda: crowd_labels(class_probs=(.5, .5)), "class_probs must be 4 non-negative"),
-    (lambda: argument_units(miss=1.5), "miss must be a probability in [0, 1]"),
+     "annotations_per_item (high) must be an integer in [1, 4]"),
+    (lambda: crowd_labels(class_probs=(.5, .5)), "class_probs has 2 entries for 4 categories"),
+    (lambda: argument_units(miss=1.5), "argument_units: miss must be a finite number in [0, 1]"),
     (lambda: review_spans(accuracy=(.9,)), "give one accuracy in [0, 1] per labeler"),
     (lambda: review_spans(reviewer="Labeler A"), "must have distinct names"),
 ])

@@ -189,7 +189,7 @@ def test_weight_curves_figure5_inv_var_class_between_annotations_and_edges():
 
 
 def test_unknown_scheme_rejected():
-    with pytest.raises(AgreementError, match="unknown weighting scheme"):
+    with pytest.raises(AgreementError, match="spa_weight_curves: schemes must be"):
         iaa.spa_weight_curves(5, ["edge"])
 
 

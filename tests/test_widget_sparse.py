@@ -39,8 +39,31 @@ def test_widget_numbers_are_the_measure_functions(crowd):
 def test_widget_shows_bad_values(crowd):
     w = iaa.SparseAgreementExplorer(crowd, n_rounds=20, n_points=3)
     w.drop = -0.2
-    assert "drop is a probability" in w.error
+    assert "drop must be a finite number in [0, 1)" in w.error
     w.drop = 0.2
     assert w.error == ""
     w.n_rounds = 0
     assert "n_rounds" in w.error
+
+
+def test_widget_with_200_annotations_on_an_item():
+    # issue 19: items with 15, 50 and 200 annotations beside the crowd items; the widget's
+    # numbers are still the measure functions' (which tests/test_sparse_many.py checks
+    # against exact laws at these sizes)
+    crowd = crowd_labels(n_items=300, seed=4)
+    labels = list(crowd["label"].cat.categories)
+    heavy = pd.DataFrame([(f"heavy {m}", f"w{j}", labels[j % (2 + m % 3)])
+                          for m in (15, 50, 200) for j in range(m)],
+                         columns=["item", "annotator", "label"])
+    data = pd.concat([crowd.astype({"label": str}), heavy], ignore_index=True)
+    w = iaa.SparseAgreementExplorer(data, drop=0.3, n_rounds=30, seed=1, n_points=4)
+    assert w.error == "" and w.info["max_annotations"] == 200
+    assert w.weight_curves.index.max() == 200
+    for scheme in SPA_SCHEMES:
+        assert w.result[scheme].value == iaa.sparse_agreement(data, weights=scheme).value
+    expected = iaa.spa_missingness(data, 0.3, n_rounds=30, seed=1)
+    pd.testing.assert_frame_equal(w.missingness.values, expected.values)
+    w.drop = 0.6
+    assert w.missingness.values.notna().all().all()
+    curve = iaa.spa_variance_curve(data, list(SPA_SCHEMES), n_rounds=30, seed=1, n_points=4)
+    pd.testing.assert_frame_equal(w.variance_curve, curve)

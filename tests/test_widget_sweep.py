@@ -61,7 +61,7 @@ def test_widget_numbers_are_the_measure_functions(emails):
 def test_widget_errors_are_shown_not_raised(emails):
     w = iaa.AugmentedKappaSweep(emails)
     w.p = 1.5
-    assert "p must lie in [0.5, 1]" in w.error
+    assert "p must be a finite number in [0.5, 1]" in w.error
     w.p = 0.5
     assert w.error == ""
     w.selected_class = "nonsense"

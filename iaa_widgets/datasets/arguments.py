@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AgreementError
-from ._checks import check_count, check_probability
+from .. import validate
 
 __all__ = ["ARGUMENT_CATEGORIES", "argument_units"]
 
@@ -34,10 +34,12 @@ def argument_units(n_annotators: int = 3, n_units: int = 30, seed: int = 2015,
     The defaults (3 annotators × about 30 units) keep an exact γ fast enough for a
     notebook.
     """
-    check_count("n_annotators", n_annotators, 2, 26)
-    check_count("n_units", n_units, 1)
-    check_probability("miss", miss)
-    check_probability("relabel", relabel)
+    where = "argument_units"
+    validate.integer(where, "n_annotators", n_annotators, minimum=2, maximum=26)
+    validate.integer(where, "n_units", n_units, minimum=1)
+    validate.probability(where, "miss", miss)
+    validate.probability(where, "relabel", relabel)
+    validate.seed(where, "seed", seed)
     if not (isinstance(jitter, (int, float)) and jitter >= 0) or \
             not (isinstance(extra, (int, float)) and extra >= 0):
         raise AgreementError(f"jitter and extra must be non-negative numbers, got "

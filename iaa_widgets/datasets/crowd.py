@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..errors import AgreementError
-from ._checks import check_count
+from .. import validate
+from ..measures.sparse_variance import check_class_probs
 
 __all__ = ["CROWD_CLASSES", "crowd_labels"]
 
@@ -33,17 +33,17 @@ def crowd_labels(n_items: int = 1500, n_annotators: int = 25,
     notebook can sparsify at random itself. Columns: item, annotator, label (an ordered
     Categorical over :data:`CROWD_CLASSES`).
     """
-    check_count("n_items", n_items, 1)
-    check_count("n_annotators", n_annotators, 2)
+    where = "crowd_labels"
+    validate.integer(where, "n_items", n_items, minimum=1)
+    validate.integer(where, "n_annotators", n_annotators, minimum=2)
+    validate.seed(where, "seed", seed)
     low, high = ((annotations_per_item,) * 2 if isinstance(annotations_per_item, int)
                  else tuple(annotations_per_item))
-    check_count("annotations_per_item (low)", low, 1, n_annotators)
-    check_count("annotations_per_item (high)", high, low, n_annotators)
-    probs = np.asarray(class_probs, dtype=float)
-    if probs.shape != (len(CROWD_CLASSES),) or np.any(probs < 0) or \
-            not np.isclose(probs.sum(), 1):
-        raise AgreementError(f"class_probs must be {len(CROWD_CLASSES)} non-negative "
-                             f"numbers summing to 1 (for {CROWD_CLASSES}), got {class_probs!r}")
+    validate.integer(where, "annotations_per_item (low)", low, minimum=1,
+                     maximum=n_annotators)
+    validate.integer(where, "annotations_per_item (high)", high, minimum=low,
+                     maximum=n_annotators)
+    probs = check_class_probs(class_probs, len(CROWD_CLASSES))
     rng = np.random.default_rng(seed)
     n, m, c = n_items, n_annotators, len(CROWD_CLASSES)
     k = rng.integers(low, high + 1, size=n)                      # annotations per item

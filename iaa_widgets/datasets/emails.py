@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._checks import check_count, check_choice
+from .. import validate
 
 __all__ = ["EMAIL_TYPES", "EMAIL_KINDS", "email_types"]
 
@@ -69,9 +69,11 @@ def email_types(n_messages: int = 380, n_annotators: int = 3, seed: int = 2004,
     (item, annotator) whose label is a type or a ``(primary, secondary)`` tuple.
     ``with_kind=True`` adds the planted ``kind`` of each message, for teaching only.
     """
-    check_count("n_messages", n_messages, 1)
-    check_count("n_annotators", n_annotators, 2, 26)
-    check_choice("form", form, ("rank", "pairs"))
+    validate.integer("email_types", "n_messages", n_messages, minimum=1)
+    validate.integer("email_types", "n_annotators", n_annotators, minimum=2, maximum=26)
+    validate.choice("email_types", "form", form, ("rank", "pairs"))
+    validate.boolean("email_types", "with_kind", with_kind)
+    validate.seed("email_types", "seed", seed)
     rng = np.random.default_rng(seed)
     n, m, c = n_messages, n_annotators, len(EMAIL_TYPES)
     kind = rng.choice(len(EMAIL_KINDS), size=n, p=_KIND_SHARE)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AgreementError
-from ._checks import check_count, check_probability
+from .. import validate
 
 __all__ = ["SPAN_LABELS", "review_spans"]
 
@@ -34,7 +34,8 @@ def review_spans(n_spans: int = 120, labelers=("Labeler A", "Labeler B", "Labele
     Datasaur's note. Labelers who agree on a hard span are often overruled by the
     reviewer: their mutual α rises while their α with the reviewer falls.
     """
-    check_count("n_spans", n_spans, 1)
+    validate.integer("review_spans", "n_spans", n_spans, minimum=1)
+    validate.seed("review_spans", "seed", seed)
     labelers = list(labelers)
     acc = np.asarray(accuracy, dtype=float)
     if len(labelers) < 1 or acc.shape != (len(labelers),) or np.any((acc < 0) | (acc > 1)):
@@ -45,7 +46,7 @@ def review_spans(n_spans: int = 120, labelers=("Labeler A", "Labeler B", "Labele
                              f"{labelers!r} and {reviewer!r}")
     for name, value in (("reviewer_accuracy", reviewer_accuracy), ("hard", hard),
                         ("miss", miss)):
-        check_probability(name, value)
+        validate.probability("review_spans", name, value)
     rng = np.random.default_rng(seed)
     n, m, c = n_spans, len(labelers) + 1, len(SPAN_LABELS)
     truth = rng.choice(c, size=n, p=_LABEL_SHARE)

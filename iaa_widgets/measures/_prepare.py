@@ -7,24 +7,39 @@ Missing-data policies (the ``missing=`` parameter of every classic measure):
     keep the items rated by every annotator considered (for two annotators: the
     items both rated); the others are excluded and counted.
 ``"available"``
-    keep every item with at least two ratings, each item weighted by its own number
-    of ratings m_i (Gwet 2014, ch. 2 and 5; only where the formula allows it).
+    Gwet's (2014, ch. 2 and 5) available-case analysis: every rating is used in each
+    term that can use it. The observed agreement A'_o averages over the n'' items
+    rated at least twice (an item rated once has no pair); the chance terms take
+    every item with a rating: Fleiss' shares p_c = (1/n) Σ_i n_ic/m_i over all n items,
+    Conger's p_gc over all the items annotator g rated, and the linearised variance
+    sums over all n items (with A'_o,i rescaled by n/n''). Items rated once are
+    therefore *used* (``params["items_per_term"]`` and the note say where) by
+    :func:`~iaa_widgets.fleiss_kappa` and :func:`~iaa_widgets.davies_fleiss_kappa`;
+    the measures that are functions of rating pairs only (percent agreement, S,
+    specific agreement) have no term for them and exclude them, counted.
+``"pairable"``
+    keep the items rated at least twice and use them in every term; items rated once
+    are excluded and counted. The name is Krippendorff's: a unit is pairable when it
+    holds at least two values, the units his α uses. This equals Gwet's analysis of
+    the data with the items rated once deleted (what "available" did before it
+    followed Gwet). For the measures of rating pairs only it equals "available".
 ``"raise"``
     refuse data with any missing rating (AgreementError naming the items).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import stats
+from .. import stats, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError, rows_text
 
 __all__ = ["Prepared", "prepare"]
 
-POLICIES = ("listwise", "available", "raise")
+POLICIES = ("listwise", "available", "pairable", "raise")
 
 
 @dataclass(frozen=True)
@@ -38,14 +53,24 @@ class Prepared:
     used: np.ndarray
     excluded: dict
     params: dict
+    weights: np.ndarray | None = None  # how many items each row of counts stands for
 
     @property
     def n_items(self) -> int:
-        return int(self.used.sum())
+        return int(self.used.sum()) if self.weights is None else int(self.weights.sum())
 
     @property
     def n_ratings(self) -> int:
-        return int(self.counts.sum())
+        m = self.counts.sum(axis=1)
+        return int(m.sum()) if self.weights is None else int(self.weights @ m)
+
+    def ratings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The primary ratings of the items used: each one's row in ``counts``, its
+        annotator and its category code."""
+        prim = self.ann.primary()
+        keep = self.used[prim.item]
+        row = np.cumsum(self.used)[prim.item[keep]] - 1
+        return row, prim.annotator[keep], prim.label[keep]
 
     def contingency(self) -> np.ndarray:
         """K × K contingency table of the two annotators over the items used."""
@@ -53,18 +78,27 @@ class Prepared:
 
 
 def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool = False,
-            two: bool = False, policies: tuple = POLICIES, pointer: str = "") -> Prepared:
+            two: bool = False, policies: tuple = POLICIES, pointer: str = "",
+            singles: bool = False, item_weights: bool = False) -> Prepared:
     """Coerce ``data``, select ``annotators``, apply the ``missing`` policy.
+
+    ``singles``: the measure's chance terms use items rated once (Fleiss' and Conger's
+    κ); under "available" they are then kept (``params["items_per_term"]`` counts
+    them), else excluded as having "only one rating".
+
+    ``item_weights``: the measure weights each row of ``counts`` by ``Prepared.weights``
+    (data from :meth:`Annotations.from_contingency` keep one row per cell); otherwise
+    such data are expanded into one row per item, or refused when too large.
 
     ``identity``: the measure needs to know who gave each label (refuses data from
     :meth:`Annotations.from_counts`). ``two``: the measure is defined for two
     annotators only; with more, ``annotators=(a, b)`` must pick two (``pointer``
     names the multi-annotator alternatives in the error message).
     """
-    if missing not in policies:
-        raise AgreementError(f"{measure}: missing must be one of {list(policies)!r}, "
-                             f"got {missing!r}")
+    validate.choice(measure, "missing", missing, policies)
     ann = as_annotations(data)
+    if ann.item_weight is not None and not item_weights:
+        ann = ann.expanded(measure)
     if ann.anonymous and (identity or annotators is not None):
         raise AgreementError(
             f"{measure} needs to know which annotator gave each label, but this data was "
@@ -72,6 +106,9 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             "anonymous; use fleiss_kappa, bennett_s, percent_agreement or "
             "specific_agreement, or load the ratings with from_long/from_wide")
     if annotators is not None:
+        if isinstance(annotators, (str, bytes)) or not isinstance(annotators, Iterable):
+            validate.fail(measure, "annotators", "a list of at least two annotator names",
+                          annotators)
         names = list(annotators)
         if len(names) < 2 or len(set(names)) != len(names):
             raise AgreementError(f"{measure}: annotators must name at least two different "
@@ -95,19 +132,24 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
         raise AgreementError(
             f"{measure}: {len(bad)} item(s) lack a rating by some of the {full} annotators "
             f"(items {rows_text(ann.items[bad])}); pass missing='listwise' to drop them"
-            + (" or missing='available' to use every item rated at least twice"
+            + (" or missing='available' to use every rating where it can be used"
                if "available" in policies else ""))
-    n0 = int(np.sum(m == 0))  # only after selecting annotators
+    n0 = _count(m == 0, ann.item_weight)  # only after selecting annotators
     if n0:
         excluded["not rated by these annotators"] = n0
-    if missing == "available":
+    if missing == "available" and singles:
+        used = m >= 1
+        if not np.any(m >= 2):
+            raise AgreementError(f"{measure}: no item is rated at least twice, so there is "
+                                 "no pair of ratings to agree")
+    elif missing in ("available", "pairable"):
         used = m >= 2
-        n1 = int(np.sum(m == 1))
+        n1 = _count(m == 1, ann.item_weight)
         if n1:
             excluded["only one rating"] = n1
     else:
         used = m == full
-        short = int(np.sum((m > 0) & (m < full)))
+        short = _count((m > 0) & (m < full), ann.item_weight)
         if short:
             what = "rated by one annotator only" if full == 2 else \
                 f"rated by fewer than all {full} annotators"
@@ -118,7 +160,18 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             f"({', '.join(f'{v} {k}' for k, v in excluded.items())})"
             + ("; try missing='available'" if missing == "listwise" and "available" in policies
                else ""))
-    params = {"missing": missing, "annotators": list(ann.annotators)}
+    params = {"missing": missing,
+              "annotators": "anonymous" if ann.anonymous else list(ann.annotators)}
+    if missing == "available" and singles:  # A'_o over m_i ≥ 2; shares and variance over all
+        params["items_per_term"] = {"observed": _count(m >= 2, ann.item_weight),
+                                    "expected": _count(used, ann.item_weight),
+                                    "se": _count(used, ann.item_weight)}
     if ann.has_secondary:
         params["labels"] = "primary (secondary labels ignored)"
-    return Prepared(ann, counts[used], used, excluded, params)
+    return Prepared(ann, counts[used], used, excluded, params,
+                    None if ann.item_weight is None else ann.item_weight[used])
+
+
+def _count(mask: np.ndarray, weights: np.ndarray | None) -> int:
+    """How many items ``mask`` selects, each row counting ``weights`` times if given."""
+    return int(np.count_nonzero(mask)) if weights is None else int(weights[mask].sum())

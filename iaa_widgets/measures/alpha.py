@@ -24,10 +24,12 @@ from typing import Callable, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ..data import as_annotations
+from .. import validate
+from ..data import as_annotations, noted
 from ..errors import AgreementError
 from ..results import AgreementResult
 from ..stats import coincidences, item_counts
+from ._order import by_label, require_declared, require_order
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "alpha_jackknife", "METRICS"]
 
@@ -41,28 +43,34 @@ def _metric_name(metric: Metric) -> str:
     return "callable" if callable(metric) else "matrix"
 
 
-def _delta(metric: Metric, n_c: np.ndarray, category_values) -> np.ndarray:
-    """δ_ck, broadcastable to n_c's leading axes × K × K (ordinal depends on n_c)."""
+def _delta(metric: Metric, n_c: np.ndarray, category_values):
+    """δ_ck, broadcastable to n_c's leading axes × K × K (ordinal depends on n_c), and
+    the unit u that δ is given in (true δ = u·δ): α = 1 − D_o/D_e does not change when
+    every δ is scaled, so interval and ratio values are divided by max |v| first and
+    values near 1e200 square without overflow (Krippendorff 2011: α is a ratio of D's)."""
     k = n_c.shape[-1]
     if isinstance(metric, str):
         if metric == "nominal":
-            return 1.0 - np.eye(k)
+            return 1.0 - np.eye(k), 1.0
         if metric == "ordinal":
             # δ_ck = (Σ_{g=c..k} n_g − (n_c+n_k)/2)² = (mid_k − mid_c)²,
             # mid_c = Σ_{g≤c} n_g − n_c/2
             mid = np.cumsum(n_c, axis=-1) - n_c / 2
-            return (mid[..., :, None] - mid[..., None, :]) ** 2
+            return (mid[..., :, None] - mid[..., None, :]) ** 2, 1.0
         if metric in ("interval", "ratio"):
             v = _values(category_values, k, metric)
-            diff = v[:, None] - v[None, :]
-            if metric == "interval":
-                return diff ** 2  # δ_ck = (c − k)²
-            if np.any(v < 0):
+            if metric == "ratio" and np.any(v < 0):
                 raise AgreementError(f"the ratio metric needs non-negative category values, got "
                                      f"{v[v < 0][:5].tolist()!r}; use 'interval' instead")
+            scale = np.max(np.abs(v)) or np.float64(1.0)
+            v = v / scale
+            diff = v[:, None] - v[None, :]
+            if metric == "interval":
+                with np.errstate(over="ignore", under="ignore"):  # the unit may leave
+                    return diff ** 2, scale * scale  # the float range: δ = (c − k)² · unit
             total = v[:, None] + v[None, :]
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.where(total > 0, (diff / total) ** 2, 0.0)  # δ_ck = ((c−k)/(c+k))²
+                return np.where(total > 0, (diff / total) ** 2, 0.0), 1.0  # ((c−k)/(c+k))²
         raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
                              f"callable d(c, k); got {metric!r}")
     if callable(metric):
@@ -72,21 +80,34 @@ def _delta(metric: Metric, n_c: np.ndarray, category_values) -> np.ndarray:
         except (TypeError, ValueError) as e:
             raise AgreementError(f"the distance callable failed on the categories "
                                  f"{labels[:8]!r}: {e}") from None
-        return _checked_matrix(d, k, "the distance callable")
+        return _checked_matrix(d, k, "the distance callable"), 1.0
+    if isinstance(metric, pd.DataFrame):
+        if category_values is None:
+            raise AgreementError("a labelled distance matrix is aligned by label: pass the "
+                                 "coincidences as a labelled DataFrame or their categories "
+                                 "as category_values=")
+        return _checked_matrix(by_label(metric, category_values, "the distance matrix"), k,
+                               "the distance matrix"), 1.0
     try:
         d = np.asarray(metric, dtype=float)
     except (TypeError, ValueError):
         raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
                              f"callable d(c, k); got {type(metric).__name__}") from None
-    return _checked_matrix(d, k, "the distance matrix")
+    return _checked_matrix(d, k, "the distance matrix"), 1.0
 
 
 def _values(category_values, k: int, metric: str) -> np.ndarray:
     if category_values is None:
         raise AgreementError(f"the {metric} metric needs the categories' numeric values")
-    v = np.asarray(category_values, dtype=float)
+    try:
+        v = np.asarray(category_values, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError(f"the {metric} metric needs numeric categories, got "
+                             f"{list(category_values)[:8]!r}") from None
     if v.shape != (k,):
         raise AgreementError(f"{len(v)} category values given for {k} categories")
+    if not np.all(np.isfinite(v)):
+        raise AgreementError(f"the {metric} metric needs finite category values")
     return v
 
 
@@ -104,10 +125,44 @@ def _checked_matrix(d: np.ndarray, k: int, what: str) -> np.ndarray:
 
 def category_values(ann, metric: Metric):
     """What a metric needs to know of the categories: their numbers (interval, ratio),
-    their labels (a callable), or nothing."""
+    their labels (a callable, a labelled distance matrix), or nothing. Refuses the
+    ordinal metric and a bare distance matrix when the data declared no order."""
     if isinstance(metric, str):
+        if metric == "ordinal":
+            require_order(ann.categories, ann.ordered, "metric='ordinal'")
         return ann.category_values() if metric in ("interval", "ratio") else None
-    return list(ann.categories) if callable(metric) else None
+    if callable(metric) or isinstance(metric, pd.DataFrame):
+        return list(ann.categories)
+    require_declared(ann.categories, ann.ordered, "the distance matrix (metric=)")
+    return None
+
+
+def _coincidence_input(o, metric: Metric, category_values):
+    """``o`` as floats (..., K, K), validated, and the category values; a labelled
+    DataFrame gives its labels as the category values unless they are given."""
+    if isinstance(o, pd.DataFrame):
+        if category_values is None and not (isinstance(metric, str) and
+                                             metric in ("nominal", "ordinal")):
+            category_values = list(o.index)
+        o = by_label(o, o.index, "the coincidence matrix o")
+    try:
+        o = np.asarray(o, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError("the coincidence matrix o must hold numbers") from None
+    if o.ndim < 2 or o.shape[-1] != o.shape[-2]:
+        raise AgreementError(f"the coincidence matrix o must be square, of shape (..., K, K), "
+                             f"got {o.shape}")
+    if not np.all(np.isfinite(o)):
+        raise AgreementError("the coincidence matrix o must hold finite numbers (no NaN or "
+                             "infinity)")
+    tol = 1e-9 * (1.0 + np.max(np.abs(o), axis=(-2, -1), keepdims=True))  # round-off
+    if np.any(o < -tol):
+        raise AgreementError("the coincidence matrix o must be non-negative: o_ck counts "
+                             "pairs of values (Krippendorff 2011)")
+    if np.any(np.abs(o - np.swapaxes(o, -1, -2)) > tol):
+        raise AgreementError("the coincidence matrix o must be symmetric, o_ck = o_kc: each "
+                             "pair of values counts in both orders (Krippendorff 2011)")
+    return o, category_values
 
 
 def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None):
@@ -115,22 +170,27 @@ def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None)
 
     Vectorised over the leading axes (e.g. one matrix per annotator pair). Where
     D_e = 0 (no variation among the pairable values, or fewer than two) the value
-    is NaN. ``category_values`` are the categories' numbers (interval, ratio) or
-    the labels a callable metric receives.
+    is NaN. ``o`` may be a labelled DataFrame (its labels are then the categories);
+    it must be square, finite, non-negative and symmetric. ``category_values`` are the
+    categories' numbers (interval, ratio) or the labels a callable metric receives and
+    a labelled distance matrix is aligned to. A bare distance matrix and the ordinal
+    metric follow the order of o's rows. D_o and D_e become infinity or 0 where they
+    leave the float range (values near 1e200 or 1e-200); α, computed on values scaled
+    by their largest magnitude, stays exact.
     """
-    o = np.asarray(o, dtype=float)
-    if o.ndim < 2 or o.shape[-1] != o.shape[-2]:
-        raise AgreementError(f"coincidences must have shape (..., K, K), got {o.shape}")
+    validate.name_or_matrix("alpha_from_coincidences", "metric", metric, METRICS,
+                            function=True)
+    o, category_values = _coincidence_input(o, metric, category_values)
     n_c = o.sum(axis=-1)  # n_c = Σ_k o_ck
     n = n_c.sum(axis=-1)
-    delta = _delta(metric, n_c, category_values)
+    delta, unit = _delta(metric, n_c, category_values)
     observed = (o * delta).sum(axis=(-2, -1))                                 # Σ o_ck δ_ck
     expected = (n_c[..., :, None] * n_c[..., None, :] * delta).sum(axis=(-2, -1))  # Σ n_c n_k δ
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         d_o = np.where(n > 0, observed / n, np.nan)
         d_e = np.where(n > 1, expected / (n * (n - 1)), np.nan)
         value = np.where(d_e > 0, 1.0 - d_o / d_e, np.nan)                    # α = 1 − D_o/D_e
-    return value, d_o, d_e
+        return value, d_o * unit, d_e * unit
 
 
 def alpha_jackknife(counts, metric: Metric = "nominal", category_values=None) -> np.ndarray:
@@ -157,7 +217,7 @@ def alpha_jackknife(counts, metric: Metric = "nominal", category_values=None) ->
         expected = 2 * n_left * (mu ** 2 * n_c_left).sum(axis=1) \
             - 2 * (mu * n_c_left).sum(axis=1) ** 2
     else:
-        delta = _delta(metric, n_c, category_values)
+        delta = _delta(metric, n_c, category_values)[0]
         c_delta = c @ delta
         own = (c_delta * c).sum(axis=1)                   # n_iᵀ δ n_i
         observed = (o * delta).sum() - w * own            # Σ o_ck δ_ck without item i
@@ -173,8 +233,9 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
     annotator, label). ``metric``: "nominal", "ordinal" (rank-based, categories in
-    their declared order), "interval", "ratio" (numeric categories), a K × K matrix
-    of δ in declared category order, or a callable ``d(c, k)`` on category labels.
+    their declared order; refused when no order was declared), "interval", "ratio"
+    (numeric categories), a K × K matrix of δ (a DataFrame aligned by its labels, or a
+    bare array in declared order), or a callable ``d(c, k)`` on category labels.
     Only pairable values count: items with a single rating are excluded and counted
     in ``excluded``; ``n_items`` and ``n_ratings`` are the pairable items and values
     (n); only primary labels are used. ``observed`` and ``expected`` are D_o and D_e;
@@ -183,8 +244,11 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     a value c is matched by c within its item). With no variation (D_e = 0) the
     value is NaN and ``note`` explains it.
     """
+    validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
     ann = as_annotations(data)
-    o, m = coincidences(item_counts(ann), return_sizes=True)  # m_i: values per item
+    o, m = coincidences(item_counts(ann), return_sizes=True,  # m_i: values per item
+                        weights=ann.item_weight)                # from_contingency: per cell
+    times = np.ones(len(m), np.int64) if ann.item_weight is None else ann.item_weight
     pairable = m >= 2
     if not pairable.any():
         raise AgreementError("no item has two or more ratings, so no values are pairable; "
@@ -194,20 +258,27 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     n_c = o.sum(axis=1)
     n = float(n_c.sum())
     note = ""
-    if np.isnan(value):
+    if np.isnan(value) and np.count_nonzero(n_c) <= 1:
         note = ("α is undefined (0/0): all pairable values fall in one category, so there is "
                 "no variation to measure agreement against (D_e = 0)")
+    elif np.isnan(value):
+        note = ("α is undefined (0/0): the distances δ between the categories used are all "
+                "0 under this metric, so D_e = 0")
+    elif not 0 < d_e < np.inf:
+        note = ("D_o and D_e lie outside the float range (reported as infinity or 0), but "
+                "α is exact: it is computed on the category values divided by their "
+                "largest magnitude")
     with np.errstate(invalid="ignore", divide="ignore"):
         per_category = pd.DataFrame({"n_c": n_c, "share": n_c / n,
                                      "o_cc/n_c": np.where(n_c > 0, np.diag(o) / n_c, np.nan)},
                                     index=ann.categories)
-    excluded = {"items with a single rating (unpairable)": int(np.sum(m == 1)),
-                "items with no rating": int(np.sum(m == 0))}
+    excluded = {"items with a single rating (unpairable)": int(times[m == 1].sum()),
+                "items with no rating": int(times[m == 0].sum())}
+    note, params = noted(ann, note, {"metric": _metric_name(metric), "coincidences":
+                                     pd.DataFrame(o, index=ann.categories, columns=ann.categories)})
     return AgreementResult(
         measure="krippendorff_alpha", value=value, observed=d_o, expected=d_e,
-        n_items=int(pairable.sum()), n_annotators=ann.n_annotators, n_ratings=int(round(n)),
+        n_items=int(times[pairable].sum()), n_annotators=ann.n_annotators, n_ratings=int(round(n)),
         scale="disagreement",
         excluded={reason: count for reason, count in excluded.items() if count},
-        params={"metric": _metric_name(metric),
-                "coincidences": pd.DataFrame(o, index=ann.categories, columns=ann.categories)},
-        per_category=per_category, note=note)
+        params=params, per_category=per_category, note=note)

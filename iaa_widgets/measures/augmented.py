@@ -34,15 +34,28 @@ Definitions the paper leaves open (decided in issue 3)
 - The case type of an item writes each annotator's labels in the paper's §4 format,
   letters given in order of first appearance: ``{ab,ba}``, ``{a,a}``, ``{ab,c}``;
   with more annotators ``{ab,a,ba}``, and ``-`` for an annotator who did not rate it.
+
+How it is computed (issue 19: memory and time follow the sufficient statistics)
+------------------------------------------------------------------------------
+Nothing is of size items × annotator pairs. Items are taken in blocks; a block is
+the dense table M[x, y, r] (items × categories × annotators) of one weight, or of the
+p⁰ and p¹ coefficients side by side. Per pair (r, s), over the items both rated:
+N = Σ_x R_r R_s, ΣAg = Σ_x Σ_y M_r M_s and the Freq numerators Σ_x M_r[x, y] R_s[x]
+(R: rated) are matrix products of these blocks, summed over blocks. Per item,
+Σ_{r<s} A_rs (1 − pA_x(r, s)) for a pair matrix A is a quadratic form of the item's
+table, so κ_x = 1 − Σ_{r<s} (1 − pA_x) / (1 − p(E)_rs) / (pairs that rated x) needs
+one product with the annotators × annotators matrix 1 / (1 − p(E)) per block.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
+from .. import validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..results import AgreementResult, Charted, provenance_html
@@ -57,19 +70,14 @@ DEFAULT_PS = np.round(np.linspace(0.5, 1.0, 51), 2)
 
 
 # ------------------------------------------------------------------ checks
-def _check_p(ps) -> np.ndarray:
-    """p (or a grid of them) as floats in [0.5, 1] (§5: 0.5 ≤ p ≤ 1.0)."""
-    try:
-        arr = np.asarray(ps, dtype=float).ravel()
-    except (TypeError, ValueError):
-        raise AgreementError(f"p must be a number in [0.5, 1], got {ps!r}") from None
-    if arr.size == 0:
-        raise AgreementError("give at least one value of p in [0.5, 1]")
-    bad = arr[~((arr >= 0.5) & (arr <= 1.0))]
-    if bad.size:
-        raise AgreementError(f"p must lie in [0.5, 1] (0.5: primary and secondary weigh "
-                             f"the same, 1: secondary labels ignored); got {bad[:5].tolist()}")
-    return arr
+def _check_p(where: str, ps, name: str = "p") -> np.ndarray:
+    """p (or a grid of them) as floats in [0.5, 1] (§5: 0.5 ≤ p ≤ 1.0; 0.5: primary and
+    secondary weigh the same, 1: secondary labels ignored)."""
+    values = np.asarray(ps, dtype=object).ravel() if np.ndim(ps) else [ps]
+    if len(values) == 0:
+        validate.fail(where, name, "at least one number in [0.5, 1]", ps)
+    return np.array([validate.real(where, name, v, minimum=0.5, maximum=1.0)
+                     for v in values])
 
 
 def _check_annotations(data, loader_args) -> Annotations:
@@ -78,105 +86,232 @@ def _check_annotations(data, loader_args) -> Annotations:
         raise AgreementError("augmented κ compares annotators pairwise, but these data came "
                              "from per-item counts without annotator identities; load them "
                              "with from_long or from_wide")
-    return ann
+    return ann.expanded("augmented κ")  # reads single ratings
 
 
-# ----------------------------------------------------- stacked pair terms
+# ------------------------------------------- the ratings as weights in p, by item
+BLOCK = 1 << 20  # floats in one dense items × categories × annotators block (8 MB)
+
+
 @dataclass(frozen=True, eq=False)
-class _Terms:
-    """One row per (item, annotator pair) that both annotators rated, item-major.
+class _Ratings:
+    """The ratings of the kept items (rated by ≥ 2 annotators), grouped by item.
 
-    ``a1, a2, b1, b2``: primary and secondary category codes of the pair's first and
-    second annotator (-1: no secondary). ``n[pair]``: items the pair shares (N of §5).
-    ``first`` and ``second``: items × annotators primary and secondary codes.
+    ``item`` is the row of the rating's item among the kept ones; ``bounds[x]`` …
+    ``bounds[x + 1]`` are item x's ratings. ``kind``: 0 a label alone, 1 a primary
+    with a secondary, 2 a secondary; its weight in M (§5.1) is ``by_kind[kind]`` for
+    the 3-vector of :func:`_by_kind`.
     """
 
     item: np.ndarray
-    pair: np.ndarray
-    a1: np.ndarray
-    a2: np.ndarray
-    b1: np.ndarray
-    b2: np.ndarray
-    pairs: np.ndarray
-    n: np.ndarray
-    first: np.ndarray
-    second: np.ndarray
+    annotator: np.ndarray
+    label: np.ndarray
+    rank: np.ndarray
+    kind: np.ndarray
+    bounds: np.ndarray
+    n_annotators: int
     n_categories: int
 
-    def matches(self):
-        """Which of the four (A label, B label) combinations name the same category."""
-        return (self.a1 == self.b1, self.a1 == self.b2, self.a2 == self.b1,
-                (self.a2 == self.b2) & (self.a2 >= 0))
+    @property
+    def n_items(self) -> int:
+        return len(self.bounds) - 1
 
-    def pe_one_from(self) -> np.ndarray:
-        """Per pair, the least p at which p(E) is exactly 1 (inf: none). Σ_y M[x, y] = 1,
-        so p(E) = 1 iff both Freq vectors are 1 on one category y, i.e. M_A[x, y] =
-        M_B[x, y] = 1 for every shared item (§5.1): all primaries y and, below p = 1, no
-        secondary label. Decided here exactly, not by rounding the quadratic."""
-        k, n_pairs = self.n_categories, len(self.pairs)
-        both = np.bincount(self.pair * k + self.a1, (self.a1 == self.b1).astype(float),
-                           minlength=n_pairs * k).reshape(n_pairs, k)
-        one = (both.max(axis=1) == self.n) & (self.n > 0)
-        secondary = np.bincount(self.pair, ((self.a2 >= 0) | (self.b2 >= 0)).astype(float),
-                                minlength=n_pairs) > 0
-        return np.where(one, np.where(secondary, 1.0, 0.5), np.inf)
+    @property
+    def step(self) -> int:
+        """Items per block: a dense items × categories × annotators block of M holds at
+        most BLOCK floats."""
+        return max(1, BLOCK // (self.n_annotators * self.n_categories))
 
-    def item_mean(self, values: np.ndarray) -> np.ndarray:
-        """Mean over the pairs that rated each item (rows: items with ≥ 1 pair)."""
-        n_items = len(self.first)
-        counts = np.bincount(self.item, minlength=n_items)
-        keep = counts > 0
-        values = values.reshape(len(self.item), -1)
-        if len(self.item) == np.count_nonzero(keep):   # one pair per item: nothing to average
-            return values
-        sums = np.stack([np.bincount(self.item, values[:, j], minlength=n_items)
-                         for j in range(values.shape[1])], axis=1)
-        return sums[keep] / counts[keep, None]
+    def blocks(self):
+        """Item ranges [lo, hi) of one block each, with their ratings' slice."""
+        for lo in range(0, self.n_items, self.step):
+            hi = min(lo + self.step, self.n_items)
+            yield lo, hi, slice(self.bounds[lo], self.bounds[hi])
+
+    @cached_property
+    def _slot(self) -> np.ndarray:
+        """Each rating's (item in its block, category) row in a dense block."""
+        return (self.item % self.step) * self.n_categories + self.label
+
+    def dense(self, by_kind: np.ndarray, lo: int, hi: int, s: slice) -> np.ndarray:
+        """M on items [lo, hi) (§5.1), (items · categories) × annotators, for each row
+        of weights ``by_kind`` (:func:`_by_kind`) side by side: (items · K) × (d · m)."""
+        m, deg = self.n_annotators, len(by_kind)
+        out = np.zeros((self.step * self.n_categories, deg * m))
+        flat = out.reshape(-1)
+        cell = self._slot[s] * (deg * m) + self.annotator[s]
+        for j in range(deg):
+            flat[cell + j * m] = by_kind[j][self.kind[s]]
+        return out[:(hi - lo) * self.n_categories]
+
+    def rated(self, lo: int, hi: int, s: slice) -> np.ndarray:
+        """Items [lo, hi) × annotators: 1 where the annotator rated the item."""
+        prim = self.rank[s] == 1
+        out = np.zeros((hi - lo, self.n_annotators))
+        out[self.item[s][prim] - lo, self.annotator[s][prim]] = 1.0
+        return out
+
+    def take(self, rows: np.ndarray) -> "_Ratings":
+        """The ratings of item rows ``rows`` (repeats allowed), renumbered 0, 1, …"""
+        lo, counts = self.bounds[rows], self.bounds[rows + 1] - self.bounds[rows]
+        starts = np.cumsum(counts) - counts
+        at = np.repeat(lo - starts, counts) + np.arange(counts.sum())
+        return replace(self, item=np.repeat(np.arange(len(rows)), counts),
+                       annotator=self.annotator[at], label=self.label[at],
+                       rank=self.rank[at], kind=self.kind[at],
+                       bounds=np.concatenate([starts, [counts.sum()]]))
 
 
-def _pair_terms(ann: Annotations) -> _Terms:
+def _ratings(ann: Annotations) -> tuple[_Ratings, np.ndarray]:
+    """The ratings of the items rated by at least two annotators, and those items' codes."""
     m = ann.n_annotators
-    first = np.full((ann.n_items, m), -1, dtype=np.int64)
-    second = np.full((ann.n_items, m), -1, dtype=np.int64)
     prim = ann.rank == 1
-    first[ann.item[prim], ann.annotator[prim]] = ann.label[prim]
-    second[ann.item[~prim], ann.annotator[~prim]] = ann.label[~prim]
-    pairs = all_pairs(m)
-    a, b = pairs[:, 0], pairs[:, 1]
-    it, pr = np.nonzero((first[:, a] >= 0) & (first[:, b] >= 0))  # row-major: item-major
-    if len(it) == 0:
+    rated = np.bincount(ann.item[prim], minlength=ann.n_items)
+    kept = np.flatnonzero(rated >= 2)
+    if len(kept) == 0:
         raise AgreementError("no item is rated by two annotators, so no pair can agree")
-    return _Terms(it, pr, first[it, a[pr]], second[it, a[pr]], first[it, b[pr]],
-                  second[it, b[pr]], pairs, np.bincount(pr, minlength=len(pairs)),
-                  first, second, ann.n_categories)
+    row = np.full(ann.n_items, -1, dtype=np.int32 if len(kept) < 2**31 else np.int64)
+    row[kept] = np.arange(len(kept))
+    item = row[ann.item]                                 # row of each rating's item, or -1
+    if np.all(item[1:] >= item[:-1]):                    # grouped by item already
+        order = slice(np.count_nonzero(item < 0), None)
+    else:
+        order = np.argsort(item, kind="stable")[np.count_nonzero(item < 0):]
+    item = item[order]
+    small = np.int32 if max(m, ann.n_categories) < 2**31 else np.int64
+    annotator = ann.annotator[order].astype(small, copy=False)
+    label = ann.label[order].astype(small, copy=False)
+    rank = ann.rank[order].astype(np.int8, copy=False)
+    del order
+    two = np.zeros((len(kept), m), dtype=bool)                       # has a secondary
+    two[item[rank == 2], annotator[rank == 2]] = True
+    kind = np.where(rank == 2, np.int8(2), two[item, annotator].astype(np.int8))
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(item, minlength=len(kept)))])
+    return _Ratings(item, annotator, label, rank, kind, bounds, m, ann.n_categories), kept
 
 
-def _weights(second: np.ndarray, p: float):
-    """Weights of the primary and secondary label at p (§5.1: 1 alone, else p and 1 − p)."""
-    has = second >= 0
-    return np.where(has, p, 1.0), np.where(has, 1.0 - p, 0.0)
+def _by_kind(p: float) -> np.ndarray:
+    """Weights in M at p of a label alone, a primary, a secondary (§5.1): 1, p, 1 − p."""
+    return np.array([1.0, p, 1.0 - p])
 
 
-def _weight_coefs(second: np.ndarray):
-    """The same weights as linear polynomials c0 + c1·p: coefficients first, (2, T) each."""
-    has = (second >= 0).astype(float)
-    return np.stack([1.0 - has, has]), np.stack([has, -has])
+POLY_BY_KIND = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]])  # the same: 1, p, 1 − p
 
 
+# ----------------------------------------------- pair tables: sums over items
 def _poly_mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Product of linear polynomials (2, ...) × (2, ...) → quadratic (3, ...)."""
-    return np.stack([u[0] * v[0], u[0] * v[1] + u[1] * v[0], u[1] * v[1]])
+    """Product of polynomials in p given by coefficients on the first axis."""
+    out = np.zeros((len(u) + len(v) - 1,) + np.broadcast_shapes(u.shape[1:], v.shape[1:]))
+    for i in range(len(u)):
+        for j in range(len(v)):
+            out[i + j] += u[i] * v[j]
+    return out
 
 
-def _column_totals(t: _Terms, first, second, w1, w2) -> np.ndarray:
-    """Σ_x M[x, y] per pair and category (§5.2 before dividing by N), for weights of
-    shape (d, T): one bincount per coefficient over the stacked pairs → (d, P, K)."""
-    k, n_pairs = t.n_categories, len(t.pairs)
-    has = second >= 0
-    keys = np.concatenate([t.pair * k + first, (t.pair * k + second)[has]])
-    w = np.concatenate([w1, w2[:, has]], axis=1)
-    return np.stack([np.bincount(keys, wj, minlength=n_pairs * k).reshape(n_pairs, k)
-                     for wj in w])
+def _pair_tables(t: _Ratings, coef: np.ndarray, pairs: np.ndarray):
+    """Per annotator pair (r, s), sums over items of per-item tables, from one pass over
+    blocks of items (matrix products of annotators × (categories · items) blocks):
+
+    - ``n``: N, the items both rated (§5);
+    - ``agree[d]``: p^d coefficient of ΣAg = Σ_x Σ_y M_r[x, y] M_s[x, y] (§5.1);
+    - ``col_r[d]``, ``col_s[d]``: p^d coefficient of Σ_x M_r[x, y] (of M_s) over the
+      items both rated, the Freq vectors of §5.2 before dividing by N, (d, P, K).
+
+    ``coef``: the weights by kind as a polynomial in p (``POLY_BY_KIND``, p^j in row
+    j), or at one p (``_by_kind(p)[None]``).
+    """
+    m, k, deg = t.n_annotators, t.n_categories, len(coef)
+    n = np.zeros((m, m))
+    gram = np.zeros((deg * m, deg * m))            # [(i, r), (j, s)]: Σ M^(i)_r M^(j)_s
+    col = np.zeros((k * deg * m, m))               # [(y, d, r), s]
+    for lo, hi, s in t.blocks():
+        r = t.rated(lo, hi, s)
+        n += r.T @ r
+        w = t.dense(coef, lo, hi, s)
+        gram += w.T @ w
+        col += w.reshape(hi - lo, -1).T @ r
+    agree = np.zeros((2 * deg - 1, m, m))
+    for i in range(deg):
+        for j in range(deg):
+            agree[i + j] += gram[i * m:(i + 1) * m, j * m:(j + 1) * m]
+    col = col.reshape(k, deg, m, m).transpose(2, 3, 1, 0)   # [r, s, d, y]
+    a, b = pairs[:, 0], pairs[:, 1]
+    return (n[a, b], agree[:, a, b], col[a, b].transpose(1, 0, 2),
+            col[b, a].transpose(1, 0, 2))
+
+
+def _pe_one_from(col_a: np.ndarray, col_b: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Per pair, the least p at which p(E) is exactly 1 (inf: none). p(E) = 1 iff both
+    Freq vectors are 1 on one category, i.e. every weight is 1 on it (§5.1): then at
+    p = 0.5 already if no secondary label, else only at p = 1. Decided exactly: the
+    column totals at p = 0.5 and 1 are multiples of ½, so Σ_y F_A F_B = N² has no
+    rounding."""
+    def one_at(p):
+        fa, fb = col_a[0] + p * col_a[1], col_b[0] + p * col_b[1]
+        return (np.sum(fa * fb, axis=1) == n * n) & (n > 0)
+    return np.where(one_at(0.5), 0.5, np.where(one_at(1.0), 1.0, np.inf))
+
+
+def _symmetric(values: np.ndarray, pairs: np.ndarray, m: int) -> np.ndarray:
+    """An annotators × annotators matrix with ``values`` at each pair (both ways)."""
+    out = np.zeros((m, m))
+    out[pairs[:, 0], pairs[:, 1]] = values
+    out[pairs[:, 1], pairs[:, 0]] = values
+    return out
+
+
+def _item_sums(t: _Ratings, by_kind: np.ndarray, on_labels, on_raters) -> np.ndarray:
+    """Per item x, Σ_{r<s} A_rs (1 − Σ_y Ag[x, y]) for each A in ``on_labels`` and
+    Σ_{r<s} B_rs [r and s rated x] for each B in ``on_raters`` (symmetric, zero
+    diagonal): quadratic forms of the item's annotators × categories table, never an
+    items × pairs array. Each row of M sums to 1 (§5.1), so 1 − Σ_y M_r[x, y] M_s[x, y]
+    = Σ_{y' ≠ y} M_r[x, y] M_s[x, y'], computed as such: exactly 0 where the pair
+    agrees fully. Rows: the matrices in that order; columns: items."""
+    m, k, nl = t.n_annotators, t.n_categories, len(on_labels)
+    out = np.zeros((nl + len(on_raters), t.n_items))
+    for lo, hi, s in t.blocks():
+        w, item, ann = t.dense(by_kind[None], lo, hi, s), t.item[s] - lo, t.annotator[s]
+        z = (w @ np.concatenate(on_labels, axis=1)).reshape(-1)   # Σ_s A_rs M_s[x, y]
+        total = z.reshape(hi - lo, k, nl * m).sum(axis=1).reshape(-1)  # … Σ_y' M_s[x, y']
+        at_z, at_total = t._slot[s] * (nl * m) + ann, item * (nl * m) + ann
+        other = np.stack([total[at_total + j * m] - z[at_z + j * m]   # … over y' ≠ y
+                          for j in range(nl)], axis=1)
+        weight = by_kind[t.kind[s]]
+        for j in range(nl):
+            out[j, lo:hi] = np.bincount(item, weight * other[:, j], minlength=hi - lo)
+        if on_raters:
+            r = t.rated(lo, hi, s)
+            zr = (r @ np.concatenate(on_raters, axis=1)).reshape(hi - lo, -1, m)
+            out[nl:, lo:hi] = (zr * r[:, None, :]).sum(axis=2).T
+    return out / 2
+
+
+def _n_pairs(t: _Ratings) -> np.ndarray:
+    """Annotator pairs that rated each item: n_x (n_x − 1) / 2."""
+    n_x = np.bincount(t.item[t.rank == 1], minlength=t.n_items)
+    return n_x * (n_x - 1) // 2
+
+
+def _item_kappa(t: _Ratings, pairs: np.ndarray, p_e: np.ndarray, p: float,
+                with_agreement: bool = False):
+    """κ_x at p for every item of ``t``: the mean over the pairs that rated x of
+    (pA_x − p(E)) / (1 − p(E)) = 1 − (1 − pA_x) / (1 − p(E)), each pair with its
+    p(E) (``p_e``, (P,)); NaN if a pair that rated x has p(E) = 1. With
+    ``with_agreement``, also the mean over those pairs of pA_x = Σ_y Ag[x, y]."""
+    m = t.n_annotators
+    defined = p_e < 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(defined, 1.0 / (1.0 - p_e), 0.0)
+    on_labels = [_symmetric(scale, pairs, m)]
+    if with_agreement:
+        on_labels.append(_symmetric(np.ones(len(pairs)), pairs, m))
+    undefined = [_symmetric((~defined).astype(float), pairs, m)] if not defined.all() else []
+    sums = _item_sums(t, _by_kind(p), on_labels, undefined)
+    n_pairs = _n_pairs(t)
+    kappa = 1.0 - sums[0] / n_pairs
+    if undefined:
+        kappa[sums[-1] > 0] = np.nan
+    return (kappa, 1.0 - sums[1] / n_pairs) if with_agreement else kappa
 
 
 def _expected(pe: np.ndarray, one_from: np.ndarray, ps: np.ndarray) -> np.ndarray:
@@ -191,11 +326,12 @@ def _kappa(p_a, p_e):
         return np.where(p_e < 1.0, (p_a - p_e) / (1.0 - p_e), np.nan)
 
 
-def _pairs_frame(ann: Annotations, t: _Terms) -> pd.DataFrame:
+def _pairs_frame(ann: Annotations, pairs: np.ndarray, n: np.ndarray) -> pd.DataFrame:
     names = ann.annotators
-    return pd.DataFrame({"annotator_a": names.take(t.pairs[:, 0]),
-                         "annotator_b": names.take(t.pairs[:, 1]),
-                         "n_items": t.n, "n_left_out": ann.n_items - t.n})
+    return pd.DataFrame({"annotator_a": names.take(pairs[:, 0]),
+                         "annotator_b": names.take(pairs[:, 1]),
+                         "n_items": n.astype(np.int64),
+                         "n_left_out": ann.n_items - n.astype(np.int64)})
 
 
 def _pair_average(values: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -203,8 +339,8 @@ def _pair_average(values: np.ndarray, n: np.ndarray) -> np.ndarray:
     return values[n > 0].mean(axis=0)
 
 
-def _excluded(t: _Terms) -> dict:
-    n_out = int(np.sum((t.first >= 0).sum(axis=1) < 2))
+def _excluded(ann: Annotations, kept: np.ndarray) -> dict:
+    n_out = ann.n_items - len(kept)
     return {"rated by fewer than two annotators": n_out} if n_out else {}
 
 
@@ -254,46 +390,38 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
     """
     if np.ndim(p) != 0:
         raise AgreementError("augmented_kappa takes one p; use augmented_kappa_sweep for many")
-    p = float(_check_p(p)[0])
+    p = float(_check_p("augmented_kappa", p)[0])
     ann = _check_annotations(data, loader_args)
-    t = _pair_terms(ann)
-    va1, va2 = _weights(t.a2, p)                                   # M_A[x, ·] (§5.1)
-    vb1, vb2 = _weights(t.b2, p)                                   # M_B[x, ·]
-    m11, m12, m21, m22 = t.matches()
-    ag = m11 * va1 * vb1 + m12 * va1 * vb2 + m21 * va2 * vb1 + m22 * va2 * vb2  # Σ_y Ag[x, y]
-    n_pairs = len(t.pairs)
+    t, kept = _ratings(ann)
+    pairs = all_pairs(ann.n_annotators)
+    n, agree, col_a, col_b = _pair_tables(t, _by_kind(p)[None], pairs)  # M at p (§5.1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p_a = np.bincount(t.pair, ag, minlength=n_pairs) / t.n    # p(A) = ΣAg / N
-        freq_a = _column_totals(t, t.a1, t.a2, va1[None], va2[None])[0] / t.n[:, None]
-        freq_b = _column_totals(t, t.b1, t.b2, vb1[None], vb2[None])[0] / t.n[:, None]
+        p_a = agree[0] / n                                         # p(A) = ΣAg / N
+        freq_a, freq_b = col_a[0] / n[:, None], col_b[0] / n[:, None]  # Freq (§5.2)
     p_e = np.sum(freq_a * freq_b, axis=1)                          # p(E) = Σ Freq_A Freq_B
     kappa = _kappa(p_a, p_e)
-    kappa_x = _kappa(ag, p_e[t.pair])
-    per_item = t.item_mean(np.stack([ag, kappa_x], axis=1))
-    included = np.flatnonzero(np.bincount(t.item, minlength=ann.n_items) > 0)
-    items = pd.DataFrame({"item": ann.items.take(included), "p_a": per_item[:, 0],
-                          "kappa": per_item[:, 1],
-                          "n_pairs": np.bincount(t.item)[included]})
-    pairs = _pairs_frame(ann, t).assign(p_a=p_a, p_e=p_e, kappa=kappa)
+    kappa_x, p_a_x = _item_kappa(t, pairs, p_e, p, with_agreement=True)
+    items = pd.DataFrame({"item": ann.items.take(kept), "p_a": p_a_x, "kappa": kappa_x,
+                          "n_pairs": _n_pairs(t)})
+    table = _pairs_frame(ann, pairs, n).assign(p_a=p_a, p_e=p_e, kappa=kappa)
     names = ann.annotators
     freq_index = pd.MultiIndex.from_arrays(
-        [np.repeat(names.take(t.pairs[:, 0]), 2), np.repeat(names.take(t.pairs[:, 1]), 2),
-         names.take(t.pairs.ravel())], names=["annotator_a", "annotator_b", "annotator"])
-    freq = pd.DataFrame(np.stack([freq_a, freq_b], axis=1).reshape(2 * n_pairs, -1),
+        [np.repeat(names.take(pairs[:, 0]), 2), np.repeat(names.take(pairs[:, 1]), 2),
+         names.take(pairs.ravel())], names=["annotator_a", "annotator_b", "annotator"])
+    freq = pd.DataFrame(np.stack([freq_a, freq_b], axis=1).reshape(2 * len(pairs), -1),
                         index=freq_index, columns=ann.categories)
-    value = _pair_average(kappa, t.n)
     return AugmentedKappaResult(
-        measure="augmented kappa", value=float(value),
-        observed=float(_pair_average(p_a, t.n)), expected=float(_pair_average(p_e, t.n)),
-        n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
-        excluded=_excluded(t), params={"p": p}, note=_note(kappa, pairs),
-        items=items, pairs=pairs, freq=freq)
+        measure="augmented kappa", value=float(_pair_average(kappa, n)),
+        observed=float(_pair_average(p_a, n)), expected=float(_pair_average(p_e, n)),
+        n_items=len(kept), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
+        excluded=_excluded(ann, kept), params={"p": p}, note=_note(kappa, table),
+        items=items, pairs=table, freq=freq)
 
 
 def annotation_matrix(data, annotator, p: float = 0.6, **loader_args) -> pd.DataFrame:
     """The annotation matrix M of one annotator (§5.1, the paper's Table 2): items it
     rated × categories, 1 for a single label, p and 1 − p for primary and secondary."""
-    p = float(_check_p(p)[0])
+    p = float(_check_p("annotation_matrix", p)[0])
     ann = _check_annotations(data, loader_args)
     if annotator not in ann.annotators:
         raise AgreementError(f"unknown annotator {annotator!r}; the data has "
@@ -337,10 +465,10 @@ class AugmentedSweepResult(Charted):
     excluded: Mapping[str, int] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
-    _item_names: pd.Index = field(default=None, repr=False)
-    _term_item: np.ndarray = field(default=None, repr=False)   # item code per term, sorted
-    _term_pair: np.ndarray = field(default=None, repr=False)
-    _q: np.ndarray = field(default=None, repr=False)           # (3, T) pA_x coefficients
+    _item_row: np.ndarray = field(default=None, repr=False)    # kept row per item code, -1
+    _item_names: pd.Index = field(default=None, repr=False)    # every item of the data
+    _ratings: _Ratings = field(default=None, repr=False)       # the kept items' ratings
+    _pair_codes: np.ndarray = field(default=None, repr=False)  # (P, 2) annotator codes
     _pe: np.ndarray = field(default=None, repr=False)          # (3, P) p(E) coefficients
     _pe_one_from: np.ndarray = field(default=None, repr=False)  # (P,) least p with p(E) = 1
 
@@ -348,13 +476,14 @@ class AugmentedSweepResult(Charted):
     def n_excluded(self) -> int:
         return int(sum(self.excluded.values()))
 
-    def _term_kappa(self, rows, ps: np.ndarray) -> np.ndarray:
-        """κ_x of the pair terms ``rows`` at each p: (len(rows), G)."""
+    def _kappa_at(self, t: _Ratings, ps: np.ndarray) -> np.ndarray:
+        """κ_x of the items of ``t`` at each p: (items, G), one pass over t per p."""
         p_e = _expected(self._pe, self._pe_one_from, ps)
-        return _kappa(self._q[:, rows].T @ _powers(ps), p_e[self._term_pair[rows]])
+        return np.stack([_item_kappa(t, self._pair_codes, p_e[:, g], p)
+                         for g, p in enumerate(ps)], axis=1).reshape(t.n_items, len(ps))
 
     def _grid(self, ps) -> np.ndarray:
-        return self.curve["p"].to_numpy() if ps is None else _check_p(ps)
+        return self.curve["p"].to_numpy() if ps is None else _check_p("sweep", ps, "ps")
 
     def _pair_curves(self, ps: np.ndarray):
         cols = self.pairs
@@ -365,7 +494,7 @@ class AugmentedSweepResult(Charted):
         """κ′, p(A) and p(E) at one p, from the closed form (pair averages)."""
         if np.ndim(p) != 0:
             raise AgreementError("at takes one p; pass a grid to augmented_kappa_sweep")
-        grid = _check_p(p)
+        grid = _check_p("at", p)
         p_a, p_e, kappa = self._pair_curves(grid)
         n = self.pairs["n_items"].to_numpy()
         return AgreementResult(
@@ -397,18 +526,13 @@ class AugmentedSweepResult(Charted):
         if np.any(codes < 0):
             unknown = [i for i, c in zip(items, codes) if c < 0][:5]
             raise AgreementError(f"unknown item(s) {unknown!r}")
-        lo = np.searchsorted(self._term_item, codes)            # terms are item-sorted
-        counts = np.searchsorted(self._term_item, codes + 1) - lo
-        if np.any(counts == 0):
-            lone = [i for i, c in zip(items, counts) if c == 0][:5]
+        rows = self._item_row[codes]
+        if np.any(rows < 0):
+            lone = [i for i, r in zip(items, rows) if r < 0][:5]
             raise AgreementError(f"item(s) {lone!r} are rated by fewer than two annotators")
-        starts = np.cumsum(counts) - counts
-        if len(items) == 0:
-            return pd.DataFrame(index=pd.Index([], name="item"), columns=pd.Index(grid, name="p"),
-                                dtype=float)
-        rows = np.repeat(lo - starts, counts) + np.arange(counts.sum())
-        sums = np.add.reduceat(self._term_kappa(rows, grid), starts, axis=0)
-        return pd.DataFrame(sums / counts[:, None], index=pd.Index(items, name="item"),
+        whole = len(rows) == self._ratings.n_items and np.array_equal(rows, np.arange(len(rows)))
+        t = self._ratings if whole else self._ratings.take(rows)
+        return pd.DataFrame(self._kappa_at(t, grid), index=pd.Index(items, name="item"),
                             columns=pd.Index(grid, name="p"))
 
     def item_curve(self, item, ps=None) -> pd.DataFrame:
@@ -425,7 +549,7 @@ class AugmentedSweepResult(Charted):
     def with_classes(self, delta: float = 0.1, tau: float = 0.5) -> "AugmentedSweepResult":
         """The same sweep with the item classes redrawn for thresholds ``delta`` (δ)
         and ``tau`` (τ), without recomputing any curve."""
-        _check_thresholds(delta, tau)
+        _check_thresholds("with_classes", delta, tau)
         items = self.items.assign(**{"class": _classes(
             self.items["kappa_0.5"].to_numpy(), self.items["kappa_1.0"].to_numpy(),
             delta, tau)})
@@ -457,10 +581,10 @@ def _pair_curves(pa: np.ndarray, pe: np.ndarray, one_from: np.ndarray, ps: np.nd
     return p_a, p_e, _kappa(p_a, p_e)
 
 
-def _check_thresholds(delta, tau) -> None:
-    if not (np.isfinite(delta) and delta >= 0 and np.isfinite(tau)):
-        raise AgreementError(f"delta must be a number ≥ 0 and tau a finite number, got "
-                             f"delta={delta!r}, tau={tau!r}")
+def _check_thresholds(where: str, delta, tau) -> None:
+    """δ a finite number ≥ 0, τ a finite number (§6)."""
+    validate.real(where, "delta", delta, minimum=0.0)
+    validate.real(where, "tau", tau)
 
 
 def _classes(k05: np.ndarray, k1: np.ndarray, delta: float, tau: float) -> pd.Categorical:
@@ -475,37 +599,67 @@ def _letter(k: int) -> str:
     return chr(ord("a") + k - 1) if k <= 26 else f"[{k}]"
 
 
-def _case_types(first: np.ndarray, second: np.ndarray) -> pd.Categorical:
+def _case_letters(t: _Ratings) -> np.ndarray:
+    """Label slots (annotator 1 primary, secondary, annotator 2 …) × items: each label's
+    letter number by first appearance in that order, 0 where there is no label. One
+    pass per slot over the items, with an items × categories table of letters given."""
+    m, k = t.n_annotators, t.n_categories
+    slots = np.full((2 * m, t.n_items), -1, dtype=t.label.dtype)
+    slots[2 * t.annotator + t.rank - 1, t.item] = t.label
+    letters = np.zeros(slots.shape, dtype=np.uint8 if 2 * m < 256 else np.uint16)
+    step = max(1, BLOCK // k)
+    for lo in range(0, t.n_items, step):                  # loop over blocks and slots only
+        block = slots[:, lo:lo + step]
+        base = np.arange(block.shape[1]) * k
+        given = np.zeros(block.shape[1] * k, dtype=letters.dtype)  # letter of (item, label)
+        seen = np.zeros(block.shape[1], dtype=letters.dtype)
+        for j, s in enumerate(block):
+            has = s >= 0
+            at = base + np.where(has, s, 0)
+            new = has & (given[at] == 0)
+            seen += new
+            given[at[new]] = seen[new]
+            letters[j, lo:lo + step] = given[at] * has
+    return letters
+
+
+def _unique_columns(cols: np.ndarray):
+    """The distinct columns of small non-negative integers and each column's index
+    among them (np.unique(axis=1), faster: columns packed into 64-bit words)."""
+    bits = max(1, int(cols.max(initial=0)).bit_length())
+    per_word = 64 // bits
+    words = []
+    for lo in range(0, len(cols), per_word):
+        word = np.zeros(cols.shape[1], dtype=np.uint64)
+        for j, row in enumerate(cols[lo:lo + per_word]):
+            word |= row.astype(np.uint64) << np.uint64(bits * j)
+        words.append(word)
+    order = np.lexsort(words[::-1])
+    new = np.zeros(cols.shape[1], dtype=bool)
+    new[:1] = True
+    for word in words:
+        new[1:] |= np.diff(word[order]) != 0
+    inverse = np.empty(cols.shape[1], dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return cols[:, order[new]], inverse
+
+
+def _case_types(t: _Ratings) -> pd.Categorical:
     """§4 case of each item: every annotator's labels, letters by first appearance."""
-    n, m = first.shape
-    slots = np.empty((n, 2 * m), dtype=np.int64)
-    slots[:, 0::2], slots[:, 1::2] = first, second
-    letters = np.zeros((n, 2 * m), dtype=np.int64)   # 0: no label in this slot
-    seen = np.zeros(n, dtype=np.int64)
-    for j in range(2 * m):                            # loop over label slots, not items
-        s = slots[:, j]
-        lj = np.zeros(n, dtype=np.int64)
-        for i in range(j - 1, -1, -1):                # the earliest equal slot wins
-            lj = np.where(slots[:, i] == s, letters[:, i], lj)
-        new = (s >= 0) & (lj == 0)
-        seen += new
-        letters[:, j] = np.where(new, seen, lj)
-    base = 2 * m + 1
-    if base ** (2 * m) <= 1 << 20:                     # few possible cases: a lookup table
-        code = letters @ base ** np.arange(2 * m)
-        present = np.flatnonzero(np.bincount(code))
-        lookup = np.zeros(present[-1] + 1, dtype=np.int64)
-        lookup[present] = np.arange(len(present))
-        rows, inverse = (present[:, None] // base ** np.arange(2 * m)) % base, lookup[code]
-    else:
-        rows, inverse = np.unique(letters, axis=0, return_inverse=True)
+    m = t.n_annotators
+    cases, inverse = _unique_columns(_case_letters(t))
+    cases = cases.astype(np.int64)
     names = np.array([""] + [_letter(k) for k in range(1, 2 * m + 1)], dtype=object)
-    parts = [np.where(rows[:, 2 * a] > 0, names[rows[:, 2 * a]] + names[rows[:, 2 * a + 1]],
-                      "-") for a in range(m)]          # one annotator's labels, all cases
-    cases = "{" + parts[0]
-    for part in parts[1:]:
-        cases = cases + "," + part
-    return pd.Categorical.from_codes(inverse.ravel(), categories=list(cases + "}"))
+    text, step = [], max(1, (1 << 18) // m)           # cases at a time: bounded memory
+    for lo in range(0, cases.shape[1], step):
+        some = cases[:, lo:lo + step]
+        parts = [np.where(some[2 * a] > 0, names[some[2 * a]] + names[some[2 * a + 1]], "-")
+                 for a in range(m)]                   # one annotator's labels, these cases
+        while len(parts) > 1:                         # join in pairs: log2(m) rounds
+            joined = [a + "," + b for a, b in zip(parts[0::2], parts[1::2])]
+            parts = joined + parts[len(joined) * 2:]
+        text += ("{" + parts[0] + "}").tolist()
+    return pd.Categorical.from_codes(inverse, categories=text)
 
 
 def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
@@ -516,40 +670,31 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
     ``delta`` (δ ≥ 0) and ``tau`` (τ) set the item classes; see the module docstring
     for every definition.
     """
-    grid = DEFAULT_PS if ps is None else _check_p(ps)
-    _check_thresholds(delta, tau)
+    grid = DEFAULT_PS if ps is None else _check_p("augmented_kappa_sweep", ps, "ps")
+    _check_thresholds("augmented_kappa_sweep", delta, tau)
     ann = _check_annotations(data, loader_args)
-    t = _pair_terms(ann)
-    ca1, ca2 = _weight_coefs(t.a2)                                 # M_A weights in p (§5.1)
-    cb1, cb2 = _weight_coefs(t.b2)
-    m11, m12, m21, m22 = t.matches()
-    q = (m11 * _poly_mul(ca1, cb1) + m12 * _poly_mul(ca1, cb2)
-         + m21 * _poly_mul(ca2, cb1) + m22 * _poly_mul(ca2, cb2))  # Σ_y Ag[x, y], (3, T)
-    n_pairs = len(t.pairs)
+    t, kept = _ratings(ann)
+    pairs = all_pairs(ann.n_annotators)
+    n, pa, col_a, col_b = _pair_tables(t, POLY_BY_KIND, pairs)     # M = c0 + c1·p (§5.1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa = np.stack([np.bincount(t.pair, qj, minlength=n_pairs) for qj in q]) / t.n
-        fa = _column_totals(t, t.a1, t.a2, ca1, ca2) / t.n[:, None]  # Freq_A (§5.2), (2, P, K)
-        fb = _column_totals(t, t.b1, t.b2, cb1, cb2) / t.n[:, None]
-    pe = _poly_mul(fa, fb).sum(axis=2)                             # p(E) = Σ Freq_A Freq_B
-    one_from = t.pe_one_from()
+        pa = pa / n                                                # p(A) = ΣAg / N, (3, P)
+        pe = _poly_mul(col_a / n[:, None], col_b / n[:, None]).sum(axis=2)  # Σ Freq_A Freq_B
+    one_from = _pe_one_from(col_a, col_b, n)
     p_a, p_e, kappa = _pair_curves(pa, pe, one_from, grid)
-    curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, t.n),
-                          "p_a": _pair_average(p_a, t.n), "p_e": _pair_average(p_e, t.n)})
-    ends = np.array([0.5, 1.0])
-    k_ends = t.item_mean(_kappa(q.T @ _powers(ends),                 # κ_x at 0.5 and 1.0
-                                _expected(pe, one_from, ends)[t.pair]))
-    counts = np.bincount(t.item, minlength=ann.n_items)
-    included = np.flatnonzero(counts > 0)
-    items = pd.DataFrame({"item": ann.items.take(included), "kappa_0.5": k_ends[:, 0],
-                          "kappa_1.0": k_ends[:, 1],
-                          "case": _case_types(t.first[included], t.second[included]),
-                          "class": _classes(k_ends[:, 0], k_ends[:, 1], delta, tau)})
+    curve = pd.DataFrame({"p": grid, "kappa": _pair_average(kappa, n),
+                          "p_a": _pair_average(p_a, n), "p_e": _pair_average(p_e, n)})
+    ends = _expected(pe, one_from, np.array([0.5, 1.0]))
+    k05, k1 = (_item_kappa(t, pairs, ends[:, g], p) for g, p in enumerate((0.5, 1.0)))
+    items = pd.DataFrame({"item": ann.items.take(kept), "kappa_0.5": k05, "kappa_1.0": k1,
+                          "case": _case_types(t), "class": _classes(k05, k1, delta, tau)})
     coefs = {f"{name}_c{j}": c[j] for name, c in (("p_a", pa), ("p_e", pe))
              for j in range(3)}
-    pairs = _pairs_frame(ann, t).assign(**coefs)
+    table = _pairs_frame(ann, pairs, n).assign(**coefs)
+    item_row = np.full(ann.n_items, -1, dtype=np.int64)
+    item_row[kept] = np.arange(len(kept))
     return AugmentedSweepResult(
-        curve=curve, items=items, pairs=pairs,
-        n_items=len(included), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
-        excluded=_excluded(t), params={"delta": float(delta), "tau": float(tau)},
-        note=_note(kappa, pairs), _item_names=ann.items, _term_item=t.item,
-        _term_pair=t.pair, _q=q, _pe=pe, _pe_one_from=one_from)
+        curve=curve, items=items, pairs=table,
+        n_items=len(kept), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
+        excluded=_excluded(ann, kept), params={"delta": float(delta), "tau": float(tau)},
+        note=_note(kappa, table), _item_row=item_row, _item_names=ann.items, _ratings=t,
+        _pair_codes=pairs, _pe=pe, _pe_one_from=one_from)

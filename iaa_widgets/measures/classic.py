@@ -20,7 +20,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .. import stats
+from .. import stats, validate
+from ..data import noted
 from ..errors import AgreementError
 from ..results import AgreementResult
 from . import _formulas as F
@@ -30,6 +31,17 @@ __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_
            "davies_fleiss_kappa", "specific_agreement"]
 
 TWO_ONLY = ("listwise", "raise")
+# measures whose chance terms use items rated once under missing="available" (Gwet 2014)
+SINGLES = ("fleiss_kappa", "davies_fleiss_kappa")
+
+
+def _singles_note(prep: Prepared) -> str:
+    terms = prep.params.get("items_per_term")
+    if not terms or terms["observed"] == terms["expected"]:
+        return ""
+    return (f"{terms['expected'] - terms['observed']} item(s) rated once enter the expected "
+            "agreement and the standard error but not the observed agreement, which has "
+            "no pair of ratings on them (missing='available', Gwet 2014)")
 
 
 def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
@@ -37,17 +49,19 @@ def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
     value = float(value)
     if math.isnan(value) and not note:
         note = F.degenerate_note(float(a_o), int(np.count_nonzero(prep.counts.sum(axis=0))))
+    note = "; ".join(filter(None, [note, _singles_note(prep)]))
     params = {**prep.params, **fields.pop("params", {})}
+    note, params = noted(prep.ann, note, params)  # the data's notes, its blank labels
     return AgreementResult(measure=measure, value=value, observed=float(a_o),
                            expected=float(a_e), n_items=prep.n_items,
                            n_annotators=prep.ann.n_annotators, n_ratings=prep.n_ratings,
                            excluded=prep.excluded, params=params, note=note, **fields)
 
 
-def _z(confidence: float) -> float:
-    if not 0 < confidence < 1:
-        raise AgreementError(f"confidence must be between 0 and 1, got {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+def _z(measure: str, confidence) -> float:
+    """z_(1+c)/2 of the normal distribution for the confidence level c."""
+    c = validate.confidence(measure, "confidence", confidence)
+    return NormalDist().inv_cdf(0.5 + c / 2)
 
 
 def _categories(prep: Prepared) -> pd.Index:
@@ -71,17 +85,18 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
     ``ci="wald"`` (default): A_o ± z·SE, not clipped to [0, 1]; ``ci="wilson"``: the
     Wilson score interval, defined for a binomial count, so for two annotators only.
 
-    ``missing``: "listwise" (default; items rated by every annotator), "available"
-    (items rated at least twice, each weighted equally) or "raise".
+    ``missing``: "listwise" (default; items rated by every annotator), "available" or
+    "pairable" (the same here: the items rated at least twice, each weighted equally;
+    an item rated once has no pair and is excluded, counted) or "raise".
     """
-    if ci not in ("wald", "wilson"):
-        raise AgreementError(f"ci must be 'wald' or 'wilson', got {ci!r}")
-    z = _z(confidence)
-    prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators)
+    validate.choice("percent_agreement", "ci", ci, ("wald", "wilson"))
+    z = _z("percent_agreement", confidence)
+    prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators,
+                   item_weights=True)
     a_i = F.item_agreement(prep.counts)
-    n = len(a_i)
-    a_o = float(np.mean(a_i))
-    se = math.sqrt(float(np.mean((a_i - a_o) ** 2)) / n)
+    n = prep.n_items  # a row of from_contingency data stands for prep.weights items
+    a_o = float(np.average(a_i, weights=prep.weights))
+    se = math.sqrt(float(np.average((a_i - a_o) ** 2, weights=prep.weights)) / n)
     if ci == "wald":
         interval = (a_o - z * se, a_o + z * se)
     else:
@@ -107,11 +122,14 @@ def bennett_s(data, *, missing: str = "listwise", annotators=None) -> AgreementR
 
     With more than two annotators A_o is Fleiss' multi-rater A'_o, which makes S
     Randolph's (2005) free-marginal multirater κ. One declared category: A_e = 1, the
-    value is NaN (with a note). ``missing``: "listwise" (default), "available", "raise".
+    value is NaN (with a note). ``missing``: "listwise" (default), "available" or
+    "pairable" (the same here: A_e = 1/k takes nothing from the data, so items rated
+    once enter no term and are excluded, counted), "raise".
     """
-    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators)
+    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
+                   item_weights=True)
     k = prep.ann.n_categories
-    a_o, a_e = F.multi_observed(prep.counts), 1.0 / k
+    a_o, a_e = F.multi_observed(prep.counts, prep.weights), 1.0 / k
     return _result("bennett_s", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
                    params={"k": k})
 
@@ -125,6 +143,7 @@ def scott_pi(data, *, missing: str = "listwise", annotators=None) -> AgreementRe
     rated) or "raise". Expected agreement 1: NaN with a note.
     """
     prep = prepare(data, "scott_pi", missing=missing, annotators=annotators, two=True,
+                   item_weights=True,
                    policies=TWO_ONLY, pointer=", or fleiss_kappa (multi-π)")
     t = prep.contingency()
     a_o, a_e = F.table_observed(t), F.scott_expected(t)
@@ -139,8 +158,9 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
                 confidence: float = 0.95) -> AgreementResult:
     """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
     "linear" (1 − |i − j|/(k − 1)), "quadratic" (1 − (i − j)²/(k − 1)²) over the
-    declared category order, or a k × k matrix of agreement weights (1 on the
-    diagonal; rows are the first annotator's categories).
+    declared category order (refused when no order was declared), or a k × k matrix
+    of agreement weights (1 on the diagonal; rows are the first annotator's
+    categories): a DataFrame aligned by its labels, or a bare array in declared order.
 
     ``se`` is the large-sample standard error under the alternative (Fleiss, Cohen &
     Everitt 1969), used for the Wald interval ``ci``; ``params["se_null"]``
@@ -150,12 +170,15 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     items both rated) or "raise". Data from ``Annotations.from_counts`` is refused
     (κ needs to know who rated what). Expected agreement 1: NaN with a note.
     """
-    z_crit = _z(confidence)
+    z_crit = _z("cohen_kappa", confidence)
+    validate.name_or_matrix("cohen_kappa", "weights", weights, ("linear", "quadratic"),
+                            none=True)
     prep = prepare(data, "cohen_kappa", missing=missing, annotators=annotators, two=True,
+                   item_weights=True,
                    identity=True, policies=TWO_ONLY,
                    pointer=", or davies_fleiss_kappa (multi-κ)")
     t = prep.contingency()
-    w, w_name = F.agreement_weights(weights, prep.ann.n_categories)
+    w, w_name = F.agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
     a_o, a_e = F.table_observed(t, w), F.cohen_expected(t, w)
     kappa = float(F.chance_corrected(a_o, a_e))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
@@ -186,42 +209,56 @@ def fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
     of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
 
     ``se``: the standard error over the sampling of items with the raters fixed
-    (Gwet 2008's linearisation, as irrCAC computes it), used for the Wald interval
-    ``ci`` (κ ± z·se; irrCAC takes Student's t with n − 1 degrees of freedom, which
-    differs only for a handful of items). ``per_category``: p_c and Fleiss'
-    category-wise κ_c (1971; NaN where p_c is 0 or 1). ``missing``: "listwise"
-    (default; items rated by all, or by the most annotators any item has for count
-    data), "available" (items rated at least twice; p_c = mean_i n_ic/m_i, Gwet 2014),
-    or "raise".
+    (Gwet 2008's linearisation, as irrCAC computes it, with no finite-population
+    correction), used for the Wald interval ``ci`` (κ ± z·se; irrCAC takes Student's t
+    with n − 1 degrees of freedom, which differs only for a handful of items).
+    ``per_category``: p_c and Fleiss' category-wise κ_c (1971; NaN where p_c is 0 or 1).
+
+    ``missing``: "listwise" (default; items rated by all, or by the most annotators
+    any item has for count data); "available" (Gwet 2014, ch. 2 and 5): A'_o over the
+    n'' items rated at least twice, p_c = (1/n) Σ_i n_ic/m_i and the variance over all
+    n items with a rating, items rated once included (``params["items_per_term"]``
+    and the note count them); "pairable" (items rated at least twice in every term,
+    items rated once excluded); or "raise".
     """
-    z_crit = _z(confidence)
-    prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators)
+    z_crit = _z("fleiss_kappa", confidence)
+    prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators,
+                   singles=True)
     a_o, a_e = F.multi_observed(prep.counts), F.fleiss_expected(prep.counts)
     kappa = float(F.chance_corrected(a_o, a_e))
     se = F.fleiss_se(prep.counts)
-    extra = {}
-    if not math.isnan(se):
-        extra = {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
-                 "ci_method": f"Wald, Gwet (2008) linearised variance {confidence:.0%}"}
     shares, kappa_c = F.fleiss_per_category(prep.counts)
     per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c}, index=_categories(prep))
     return _result("fleiss_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
-                   params={"confidence": confidence}, **extra)
+                   params={"confidence": confidence}, **_wald(kappa, se, confidence, z_crit))
+
+
+def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
+    """se, the Wald interval κ ± z·se and its name; nothing where se is NaN."""
+    if math.isnan(se):
+        return {}
+    return {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
+            "ci_method": f"Wald, Gwet (2008) linearised variance {confidence:.0%}"}
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
-def davies_fleiss_kappa(data, *, missing: str = "listwise",
-                        annotators=None) -> AgreementResult:
+def davies_fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
+                        confidence: float = 0.95) -> AgreementResult:
     """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters"):
     A'_o as in :func:`fleiss_kappa`, A'_e the mean over annotator pairs of
     Σ_c p_r1,c p_r2,c with p_r,c each annotator's own category shares.
 
-    ``missing``: "listwise" (default), "available" (items rated at least twice; p_r,c
-    over the items annotator r rated, Gwet 2014) or "raise". Refuses anonymous data
-    from ``Annotations.from_counts``. ``per_category``: each annotator's shares.
+    ``se``: Gwet's (2014, ch. 5) linearised standard error over the sampling of items
+    (as irrCAC's ``conger()``), with a Wald interval ``ci``. ``missing``: "listwise"
+    (default); "available" (Gwet 2014): A'_o over the items rated at least twice,
+    p_r,c over every item annotator r rated, items rated once included, and the
+    variance over every item with a rating; "pairable" (items rated at least twice in
+    every term); or "raise". Refuses anonymous data from ``Annotations.from_counts``.
+    ``per_category``: each annotator's shares.
     """
+    z_crit = _z("davies_fleiss_kappa", confidence)
     prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
-                   identity=True)
+                   identity=True, singles=True)
     n_rc = stats.annotator_counts(prep.ann, items=prep.used)
     n_r = n_rc.sum(axis=1)
     if np.any(n_r == 0):
@@ -231,10 +268,12 @@ def davies_fleiss_kappa(data, *, missing: str = "listwise",
                              "annotators=[...]")
     shares = n_rc / n_r[:, None]
     a_o, a_e = F.multi_observed(prep.counts), F.conger_expected(shares)
+    kappa = float(F.chance_corrected(a_o, a_e))
+    se = F.conger_se(prep.counts, n_rc, *prep.ratings())
     per_cat = pd.DataFrame(shares.T, index=_categories(prep),
                            columns=[f"share {a}" for a in prep.ann.annotators])
-    return _result("davies_fleiss_kappa", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
-                   per_category=per_cat)
+    return _result("davies_fleiss_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
+                   params={"confidence": confidence}, **_wald(kappa, se, confidence, z_crit))
 
 
 # --------------------------------------------------------- specific agreement
@@ -249,23 +288,35 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
     ``per_category``: agreements, opportunities and specific agreement of every
     category (NaN, with a note, for a category nobody used). ``value`` is the specific
     agreement of ``positive``; by default, for two categories, the category 1 (or
-    True) when the categories are {0, 1}, else the first declared category; with more
-    categories ``positive`` must be given. ``observed`` is the overall A_o; there is no
-    expected agreement (NaN). ``missing``: "listwise" (default), "available", "raise".
+    True) when the categories are {0, 1}, else the first category of an order the user
+    declared (``categories=``, an ordered Categorical); otherwise, and with more
+    categories, ``positive`` must be given (never the first string in sorted order). ``observed`` is the overall A_o; there is no
+    expected agreement (NaN). ``missing``: "listwise" (default), "available" or
+    "pairable" (the same here: an item rated once adds nothing to either sum and is
+    excluded, counted), "raise".
     """
-    prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators)
+    prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators,
+                   item_weights=True)
     cats = prep.ann.categories
     if positive is None:
         if len(cats) != 2:
             raise AgreementError(f"specific_agreement: with {len(cats)} categories name the "
                                  f"one to report with positive=, one of {list(cats)!r} "
                                  "(per_category holds them all)")
-        positive = cats[1] if set(cats) == {0, 1} else cats[0]
+        if set(cats) == {0, 1}:  # binary data: 1 (or True) is the positive class
+            positive = cats[cats.get_indexer([1])[0]]
+        elif prep.ann.ordered:  # the first of the two categories in the declared order
+            positive = cats[0]
+        else:
+            raise AgreementError(f"specific_agreement: name the category to report with "
+                                 f"positive=, one of {list(cats)!r}; their order was not "
+                                 "declared (categories=), so neither comes first "
+                                 "(per_category holds both)")
     code = cats.get_indexer([positive])[0]
     if code < 0:
         raise AgreementError(f"specific_agreement: positive={positive!r} is not a category; "
                              f"the categories are {list(cats)!r}")
-    agree, chances, specific = F.specific_from_counts(prep.counts)
+    agree, chances, specific = F.specific_from_counts(prep.counts, prep.weights)
     per_cat = pd.DataFrame({"agreements": agree, "opportunities": chances,
                             "specific_agreement": specific}, index=_categories(prep))
     note = "specific agreement is not chance-corrected: no expected agreement (NaN)"
@@ -277,5 +328,5 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
         params.update(positive_agreement=float(specific[code]),
                       negative_agreement=float(specific[1 - code]))
     return _result("specific_agreement", prep, specific[code],
-                   F.multi_observed(prep.counts), float("nan"), note=note,
+                   F.multi_observed(prep.counts, prep.weights), float("nan"), note=note,
                    per_category=per_cat, params=params)

@@ -99,6 +99,8 @@ def _item_weights(weights, ann: Annotations, n: np.ndarray, p: np.ndarray):
 def _spa(data, weights, class_probs):
     """Shared core of sparse_agreement and sparse_kappa."""
     ann = as_annotations(data)
+    if ann.item_weight is not None:  # per-item weights and tables: one row per item
+        ann = ann.expanded("sparse_agreement")
     counts = item_counts(ann)                                    # n_ic
     n = np.einsum("ic->i", counts)                               # n_i
     usable = n >= 2

@@ -9,22 +9,33 @@ A_q = Σ_{q' < q} s_q' agreeing pairs among them: all that eq. 7 needs.
 
 mode="per_item" (§6.3, coloured lines of Figure 6): each item's annotations get a
 uniformly random order (a row of the table of all m! permutations for m ≤ 8, random
-keys sorted by a sorting network above); for each a = 2 … max m, every item with at
-least a annotations keeps its first a arrivals (a uniform a-subset, P̂_i(a) =
-A_{a}/C(a, 2)). Items are added in a random order (one permutation per round) and SPA
-is read after t items, at n_usable = a·t annotations. With equal n_i every weighting
-is the flat mean, so all schemes coincide in this mode.
+62-bit keys sorted above); for each a = 2 … max m, every item with at least a
+annotations keeps its first a arrivals (a uniform a-subset, P̂_i(a) = A_{a}/C(a, 2)).
+Items are added in a random order (one permutation per round) and SPA is read after t
+items, at n_usable = a·t annotations. With equal n_i every weighting is the flat mean,
+so all schemes coincide in this mode.
 
 mode="random" (§6.3–6.4, Figures 6 and 7): single annotations arrive in a uniformly
 random order, each at a time uniform on (0, 1), independently; SPA is read at
 τ = g/G, g = 1 … G (G = ``n_points``), over items with two or more annotations so far.
 Only the time bin ⌊G·time⌋ of an annotation matters: the state at τ depends on which
 annotations are present, not on their order within a bin, so each annotation draws
-its bin and a sorting network orders every item's annotations by bin. Each arrival
-changes the numerator and denominator of eq. 7 by an amount fixed by (q, s_q, A_q);
-one bincount of those states per (round, bin) and a matrix product give every scheme
-at every τ. The curve reports per τ the mean number of usable annotations over
-rounds (x of Figure 6) and the variance of SPA over the rounds where it is defined.
+its bin and every item's annotations are sorted by bin. The q-th arrival changes the
+numerator of eq. 7 by (A_q + s_q)·h(q + 1) − A_q·h(q), h(n) = k(n)/C(n, 2), and its
+denominator by k(q + 1) − k(q): linear in (1, A_q, s_q) for a given q. Three
+bincounts over (round, bin, q) and products with the per-q tables of the schemes give
+every scheme at every τ, in memory R·G·m whatever m (a table over the states
+(q, s_q, A_q), as before, grew as m⁴ and overflowed its int32 indices). Items with
+m ≥ G·C/2 annotations skip the ordering: their kept counts at the end of every bin come
+from one bincount per (item, label, bin) and a cumulative sum over the bins, and eq. 7's
+parts from (k, P = Σ_c m_c(m_c − 1)) looked up per item and bin, summed over items. The curve
+reports per τ the mean number of usable annotations over rounds (x of Figure 6) and the
+variance of SPA over the rounds where it is defined.
+
+Both modes are exact simulations (no approximation) for any number of annotations per
+item; counts and cell indices are int64. Cost per item and round: O(m²) up to 16
+annotations (a sorting network, fastest there), O(m log m) above (numpy's sort), and
+O(m + G·C) for the binned items.
 """
 from __future__ import annotations
 
@@ -34,36 +45,46 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .. import validate
 from ..data import as_annotations
 from ..errors import AgreementError
 from ..stats import item_counts
 from .sparse import _resolve_class_probs
+from .sparse_missing import _blocks
 from .sparse_variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["spa_variance_curve"]
 
-_BLOCK_ELEMENTS = 1 << 22          # annotations × rounds per block: bounded memory
 _PERM_TABLE_MAX = 8                # m! permutations tabulated up to 40,320
+_NETWORK_MAX = 16                  # sorting network and pairwise s_q up to 16 slots
 
 
 def _groups(ann) -> dict[int, np.ndarray]:
-    """Labels of the items with m ≥ 2 annotations, slot-major per m: {m: m × I_m}."""
+    """Labels of the items with m ≥ 2 annotations, slot-major per m: {m: m × I_m}, from
+    one sort of the annotations by (m, item)."""
     prim = ann.primary()
-    order = np.argsort(prim.item, kind="stable")
-    item, label = prim.item[order], prim.label[order]
-    m_i = np.bincount(item, minlength=ann.n_items)
+    m_i = np.bincount(prim.item, minlength=ann.n_items)
+    order = np.lexsort((prim.item, m_i[prim.item]))              # by m, then item (stable)
+    label = prim.label[order]
     dtype = np.int16 if ann.n_categories < 2 ** 15 else np.int64
-    out = {}
-    for m in np.unique(m_i[m_i >= 2]):
-        sel = m_i[item] == m
-        out[int(m)] = np.ascontiguousarray(label[sel].reshape(-1, m).T.astype(dtype))
-    return out
+    sizes = np.bincount(m_i) * np.arange(m_i.max() + 1)           # annotations per m
+    ends = np.cumsum(sizes)
+    return {int(m): np.ascontiguousarray(label[ends[m] - sizes[m]:ends[m]].reshape(-1, m)
+                                         .T.astype(dtype))
+            for m in np.flatnonzero(sizes) if m >= 2}
 
 
 def _sort_columns(x: np.ndarray) -> None:
-    """Sort every column of ``x`` (m × …) in place: odd–even transposition network,
-    m passes of compare-exchange between neighbouring slots (whole-array min/max)."""
+    """Sort every column of ``x`` (m × …) in place. Up to ``_NETWORK_MAX`` slots an
+    odd–even transposition network (m passes of whole-array compare-exchange between
+    neighbouring slots, faster than numpy's sort along a short axis); above, numpy's
+    sort along a contiguous last axis (m log m instead of m²)."""
     m = x.shape[0]
+    if m > _NETWORK_MAX:
+        rows = np.ascontiguousarray(np.moveaxis(x, 0, -1))      # one column per row
+        rows.sort(axis=-1)
+        x[...] = np.moveaxis(rows, -1, 0)
+        return
     for step in range(m):
         for i in range(step % 2, m - 1, 2):
             low = np.minimum(x[i], x[i + 1])
@@ -73,12 +94,26 @@ def _sort_columns(x: np.ndarray) -> None:
 
 def _same_before(seq: np.ndarray) -> np.ndarray:
     """s_q: earlier arrivals with the label of the q-th (seq: labels in arrival
-    order, m × …)."""
+    order, m × …; int64 when m ≥ 128). Up to ``_NETWORK_MAX`` slots by comparing
+    every earlier slot (m²/2 whole-array steps); above, as the rank of slot q among
+    the slots with its label, from one sort of label·m + q along each column."""
     m = seq.shape[0]
-    s = np.zeros(seq.shape, np.int8 if m < 128 else np.int32)
-    for q in range(1, m):
-        for p in range(q):
-            s[q] += seq[p] == seq[q]
+    s = np.zeros(seq.shape, np.int8 if m < 128 else np.int64)
+    if m <= _NETWORK_MAX:
+        for q in range(1, m):
+            for p in range(q):
+                s[q] += seq[p] == seq[q]
+        return s
+    slot = np.arange(m)
+    key = np.moveaxis(seq, 0, -1).astype(np.int64) * m + slot   # one column per row
+    key.sort(axis=-1)                                           # by label, then slot
+    label, origin = np.divmod(key, m)
+    starts = np.zeros(key.shape, np.int64)
+    starts[..., 1:] = np.where(label[..., 1:] != label[..., :-1], slot[1:], 0)
+    np.maximum.accumulate(starts, axis=-1, out=starts)          # first slot of the run
+    rank = np.empty_like(starts)
+    np.put_along_axis(rank, origin, slot - starts, axis=-1)     # rank within the run
+    s[...] = np.moveaxis(rank, -1, 0)
     return s
 
 
@@ -103,8 +138,9 @@ def _shuffled(rng, labels: np.ndarray, n_rounds: int, n_labels: int) -> np.ndarr
         table = np.array(list(itertools.permutations(range(m))), dtype=np.intp).T
         sigma = table[:, rng.integers(table.shape[1], size=(n_rounds, n_items))]
         return labels[sigma, np.arange(n_items)]
-    keys = rng.integers(0, 2 ** 40, size=(m, n_rounds, n_items))   # ties: p < 1e-10
-    packed, bits = _packed(keys, 2 ** 40, np.broadcast_to(labels[:, None, :], keys.shape),
+    top = 2 ** (62 - max(1, int(n_labels - 1).bit_length()))     # ties: p < m²/2^53
+    keys = rng.integers(0, top, size=(m, n_rounds, n_items))
+    packed, bits = _packed(keys, top, np.broadcast_to(labels[:, None, :], keys.shape),
                            n_labels)
     _sort_columns(packed)
     return packed & ((1 << bits) - 1)
@@ -121,78 +157,113 @@ def _scheme_table(schemes, m_max, n_classes, p):
     return w, h, [note for _, note in made if note]
 
 
-def _states(m: int):
-    """The reachable states (q, s, A) of an arrival at an item of m annotations —
-    q earlier arrivals, s of them with its label, A agreeing pairs among them — and
-    a lookup from the dense code (q·m + s)·(A_max + 1) + A to the state's number."""
-    a_max = (m - 1) * (m - 2) // 2
-    qq, ss, aa = np.unravel_index(np.arange(m * m * (a_max + 1)), (m, m, a_max + 1))
-    ok = (ss <= qq) & (aa <= qq * (qq - 1) // 2)
-    lookup = np.full(qq.size, -1, np.int32)
-    lookup[ok] = np.arange(ok.sum())
-    return qq[ok], ss[ok], aa[ok], lookup, a_max
-
-
-def _state_table(qq, ss, aa, w: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """For every state: the change an arrival brings to the numerator of eq. 7 per
-    scheme, to its denominator per scheme and to the usable annotations."""
-    d_num = (aa + ss)[:, None] * h[qq + 1] - aa[:, None] * h[qq]   # Δ(A·h(n)), k = w
-    d_den = w[qq + 1] - w[qq]
-    usable = np.where(np.arange(len(w)) >= 2, np.arange(len(w)), 0)
-    d_use = (usable[qq + 1] - usable[qq])[:, None]
-    return np.concatenate([d_num, d_den, d_use], axis=1)
-
-
-def _random_block(rng, groups, n_rounds, n_points, w, h, n_labels):
+def _random_sums(rng, groups, n_rounds, n_points, w, h, n_labels):
     """Per round and time τ_g: SPA numerator and denominator per scheme and the number
-    of usable annotations, cumulated over arrivals up to τ_g: (R × G × (2S + 1))."""
-    total = np.zeros((n_rounds, n_points, 2 * w.shape[1] + 1))
-    rounds = (np.arange(n_rounds)[:, None] * n_points).astype(np.int32)
-    for m, labels in groups.items():
-        shape = (m, n_rounds, labels.shape[1])
+    of usable annotations, cumulated over arrivals up to τ_g: (R × G × (2S + 1)). Each
+    group of items draws its rounds in blocks of its own size (bounded memory).
+
+    The q-th arrival at an item (q earlier, s of them agreeing, A agreeing pairs among
+    them) changes Σ k·P̂ by (A + s)·h(q + 1) − A·h(q), h(n) = k(n)/C(n, 2) (eq. 7 with
+    P̂ = A/C(n, 2)), Σ k by k(q + 1) − k(q), and the usable annotations likewise: linear
+    in (1, A, A + s) given q. So three bincounts per (round, bin, q) — arrivals, Σ A,
+    Σ (A + s) — and products with the m × S tables give every scheme: memory R·G·m,
+    any m. Items
+    with m ≥ G·C/2 take :func:`_binned_levels` instead: their eq. 7 parts at the end of
+    every bin, summed over the items."""
+    s_n = w.shape[1]
+    steps = np.zeros((n_rounds * n_points, 2 * s_n + 1))    # changes per (round, bin)
+    levels = np.zeros_like(steps)
+    n = np.arange(len(w))
+    usable = np.where(n >= 2, n, 0).astype(float)
+    for m, labels, start, r in _group_blocks(groups, n_rounds, n_points, n_labels,
+                                             steps.shape[1]):
+        rows = slice(start * n_points, (start + r) * n_points)
+        shape = (m, r, labels.shape[1])
         bins = rng.integers(0, n_points, size=shape, dtype=np.int16)  # ⌊G·time⌋
+        if _binned(m, n_points, n_labels):
+            kept, pairs = _binned_levels(bins, labels, n_points, n_labels)  # R × I × G
+            part = np.concatenate([pairs[..., None] * h[kept] / 2.0,  # P = 2A ordered pairs
+                                   w[kept], usable[kept][..., None]], axis=-1)
+            levels[rows] += part.sum(axis=1).reshape(r * n_points, -1)  # Σ over items
+            continue
         packed, bits = _packed(bins, n_points, np.broadcast_to(labels[:, None, :], shape),
                                n_labels)
         _sort_columns(packed)                                   # arrival order
-        bins = packed >> bits
         s = _same_before(packed & ((1 << bits) - 1))
-        qq, ss, aa, lookup, a_max = _states(m)
-        n_states = len(qq)
-        idx = np.empty(shape, np.int64 if n_rounds * n_points * n_states >= 2 ** 31
-                       else np.int32)
-        a_before = np.zeros(shape[1:], np.int32)                # A_q
+        pairs = np.zeros((m + 1,) + shape[1:])                  # A_q = Σ_{q' < q} s_q'
         for q in range(m):
-            code = lookup[(q * m + s[q].astype(np.int32)) * (a_max + 1) + a_before]
-            idx[q] = (rounds + bins[q]) * n_states + code       # (round, bin, state)
-            a_before += s[q]
-        counts = np.bincount(idx.ravel(), minlength=n_rounds * n_points * n_states)
-        counts = counts.reshape(n_rounds * n_points, n_states).astype(float)
-        total += (counts @ _state_table(qq, ss, aa, w, h)).reshape(total.shape)
-    return np.cumsum(total, axis=1)
+            np.add(pairs[q], s[q], out=pairs[q + 1])            # A_{q+1} = A_q + s_q
+        size = r * n_points * m
+        index = np.int32 if size < 2 ** 31 else np.int64        # cells below size
+        cell = (np.arange(r, dtype=index)[:, None] * n_points + (packed >> bits)) * m \
+            + np.arange(m, dtype=index).reshape(m, 1, 1)        # (round, bin, q)
+        arrivals = np.bincount(cell.ravel(), minlength=size).reshape(-1, m).astype(float)
+        before = np.bincount(cell.ravel(), pairs[:m].ravel(), size).reshape(-1, m)  # Σ A
+        after = np.bincount(cell.ravel(), pairs[1:].ravel(), size).reshape(-1, m)  # Σ A + s
+        steps[rows, :s_n] += _dot(after, h[1:m + 1]) - _dot(before, h[:m])
+        steps[rows, s_n:2 * s_n] += _dot(arrivals, w[1:m + 1] - w[:m])
+        steps[rows, -1] += arrivals @ (usable[1:m + 1] - usable[:m])
+    shape = (-1, n_points, steps.shape[1])
+    return np.cumsum(steps.reshape(shape), axis=1) + levels.reshape(shape)
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b by numpy's own loops: the tables are thin (≤ 2S + 1 columns), and BLAS
+    threads cost more than they save on hundreds of such small products."""
+    return np.einsum("ij,jk->ik", a, b)
+
+
+def _group_blocks(groups, n_rounds, n_points, n_labels, n_parts):
+    """(m, labels, first round, rounds) per group and block of rounds: a block holds at
+    most ``sparse_missing._BLOCK`` of the group's annotations, of its (bin, q) cells
+    and, when binned, of its (item, label or part, bin) counts and parts."""
+    for m, labels in groups.items():
+        binned = _binned(m, n_points, n_labels)
+        per_round = max(labels.size, n_points * m,
+                        labels.shape[1] * max(n_labels, n_parts) * n_points if binned else 0)
+        for start, r in _blocks(n_rounds, per_round):
+            yield m, labels, start, r
+
+
+def _binned(m: int, n_points: int, n_labels: int) -> bool:
+    """Whether items with m annotations are counted per (time bin, label) rather than
+    followed arrival by arrival: when the G·C counts are fewer than 2m."""
+    return m > _NETWORK_MAX and n_points * n_labels <= 2 * m
+
+
+def _binned_levels(bins, labels, n_points, n_labels):
+    """Kept total k and agreeing ordered pairs P = Σ_c m_c(m_c − 1) of every item at the
+    end of every time bin (R × items × G), from one bincount per (item, label, bin) and
+    a cumulative sum over the bins: O(m + G·C) per item and round, no sort."""
+    m, n_rounds, n_items = bins.shape
+    column = np.arange(n_rounds * n_items, dtype=np.int64).reshape(n_rounds, n_items)
+    cell = ((column * n_labels + labels[:, None, :]) * n_points + bins).ravel()
+    kept = np.bincount(cell, minlength=column.size * n_labels * n_points)
+    kept = np.cumsum(kept.reshape(n_rounds, n_items, n_labels, n_points), axis=-1)
+    return kept.sum(axis=2), np.einsum("rilg,rilg->rig", kept, kept - 1)
 
 
 def _per_item_block(rng, groups, n_rounds, checkpoints, n_labels):
     """Per round, a = 2 … max m and t in ``checkpoints[a]``: the mean P̂_i(a) of the
-    first t items, in a random order, of the items with m_i ≥ a."""
-    m_max = max(groups)
-    parts = []
+    first t items, in a random order, of the items with m_i ≥ a. Groups come in
+    increasing m, so the items with m_i ≥ a are a suffix of their concatenation; one
+    item order per round serves every a (restricted to that suffix, still uniform)."""
+    agree = {}                                                  # m: A after q + 1 arrivals
     for m, labels in groups.items():
         s = _same_before(_shuffled(rng, labels, n_rounds, n_labels))
-        p_hat = np.full((m_max,) + s.shape[1:], np.nan)         # row a − 1: P̂_i(a)
-        agree = np.zeros(s.shape[1:], np.int32)
-        for q in range(m):
-            agree += s[q]                                       # A after q + 1 arrivals
-            if q:
-                p_hat[q] = agree / (q * (q + 1) / 2.0)          # P̂_i(q + 1), eq. 1
-        parts.append(p_hat)
-    p_hat = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)  # a × R × items
-    order = np.broadcast_to(np.arange(p_hat.shape[2]), p_hat.shape[1:]).copy()
+        agree[m] = np.cumsum(s, axis=0, dtype=np.int64)
+    sizes = np.array([lab.shape[1] for lab in groups.values()])
+    first = dict(zip(groups, np.cumsum(sizes) - sizes))         # m: its first item
+    order = np.broadcast_to(np.arange(sizes.sum()), (n_rounds, sizes.sum())).copy()
     rng.permuted(order, axis=1, out=order)                      # item order per round
     out = {}
     for a, ts in checkpoints.items():
-        vals = np.take_along_axis(p_hat[a - 1], order, axis=1)
-        if len(ts) and ts[-1] < vals.shape[1]:
-            vals = vals[~np.isnan(vals)].reshape(n_rounds, -1)  # items with m_i ≥ a
+        start = min(first[m] for m in groups if m >= a)
+        if order.shape[1] > sizes.sum() - start:                # items with m_i ≥ a only:
+            order = order[order >= start].reshape(n_rounds, -1)  # shrinks as a grows
+        p_hat = np.concatenate([agree[m][a - 1] for m in groups if m >= a], axis=1)
+        p_hat = p_hat / (a * (a - 1) / 2.0)                     # P̂_i(a), eq. 1
+        vals = np.take_along_axis(p_hat, order - start, axis=1)
         seg = np.add.reduceat(vals, np.r_[0, ts[:-1]], axis=1)  # sums between checkpoints
         out[a] = np.cumsum(seg, axis=1) / ts
     return out
@@ -219,31 +290,21 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     schemes that used a limit (see :func:`sparse_agreement`). See the module docstring
     for the vectorised sampling scheme.
     """
-    if mode not in ("random", "per_item"):
-        raise AgreementError(f"mode must be 'random' or 'per_item', got {mode!r}")
-    schemes = [schemes] if isinstance(schemes, str) else list(schemes)
-    unknown = [sc for sc in schemes if sc not in SPA_SCHEMES]
-    if unknown or not schemes:
-        raise AgreementError(f"schemes must be names from {list(SPA_SCHEMES)}, got {unknown!r}")
-    if int(n_rounds) != n_rounds or n_rounds < 2:
-        raise AgreementError(f"n_rounds must be an integer ≥ 2, got {n_rounds!r}")
-    if int(n_points) != n_points or n_points < 1:
-        raise AgreementError(f"n_points must be a positive integer, got {n_points!r}")
-    ann = as_annotations(data)
+    where = "spa_variance_curve"
+    validate.choice(where, "mode", mode, ("random", "per_item"))
+    schemes = validate.choices(where, "schemes", schemes, SPA_SCHEMES)
+    n_rounds = validate.integer(where, "n_rounds", n_rounds, minimum=2)
+    n_points = validate.integer(where, "n_points", n_points, minimum=1)
+    validate.seed(where, "seed", seed)
+    ann = as_annotations(data).expanded("spa_variance_curve")  # reads single ratings
     groups = _groups(ann)
     if not groups:
         raise AgreementError("no item has two or more annotations, so SPA is never defined")
     rng = np.random.default_rng(seed)
-    per_round = sum(lab.size for lab in groups.values())
-    block = max(1, min(int(n_rounds), _BLOCK_ELEMENTS // per_round))
-    sizes = [block] * (int(n_rounds) // block)
-    sizes += [int(n_rounds) % block] if n_rounds % block else []
     if mode == "random":
         p = _resolve_class_probs(class_probs, ann, item_counts(ann))
         w, h, notes = _scheme_table(schemes, max(groups), ann.n_categories, p)
-        cum = np.concatenate([_random_block(rng, groups, r, int(n_points), w, h,
-                                            ann.n_categories)
-                              for r in sizes])
+        cum = _random_sums(rng, groups, int(n_rounds), int(n_points), w, h, ann.n_categories)
         n_s = len(schemes)
         with np.errstate(divide="ignore", invalid="ignore"):
             spa = cum[..., :n_s] / cum[..., n_s:2 * n_s]          # eq. 7 per round, τ
@@ -262,7 +323,9 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     for a in range(2, max(groups) + 1):
         n_a = sum(lab.shape[1] for m, lab in groups.items() if m >= a)
         checkpoints[a] = np.unique(np.linspace(1, n_a, int(n_points)).round().astype(np.int64))
-    parts = [_per_item_block(rng, groups, r, checkpoints, ann.n_categories) for r in sizes]
+    per_round = sum(lab.size for lab in groups.values())         # annotations
+    parts = [_per_item_block(rng, groups, r, checkpoints, ann.n_categories)
+             for _, r in _blocks(int(n_rounds), per_round)]
     rows = []
     for a, ts in checkpoints.items():
         values = np.concatenate([part[a] for part in parts])

@@ -4,25 +4,37 @@
 
 This is the thinning of ``spa_variance_curve(mode="random")`` at one time τ = 1 − drop
 (there an annotation is present at τ with probability τ, independently), drawn fast
-enough for a slider. Items are grouped by their count vector (n_i1 … n_iC): the
-kept counts of an item are independent binomials Bin(n_ic, 1 − drop), so all items of
-one pattern share one distribution over the finitely many kept vectors m ≤ n_i, and
-the numerator and denominator of eq. 7 summed over the w items of a pattern depend
-only on how many of them land on each kept vector: one multinomial draw of w over
-that distribution per pattern and round. The cost depends on the number of patterns
-and rounds, not on the number of items. When the patterns' kept vectors are too many
-(many annotations per item), the items are thinned one by one instead (same law).
+enough for a slider, exactly (no approximation) for any number of annotations per item.
+
+Eq. 7 sees an item's kept counts m only through its kept total k = Σ_c m_c and its
+agreeing ordered pairs P = Σ_c m_c(m_c − 1): the item adds P·h(k) to the numerator,
+h(k) = k(k)/(k(k − 1)), and k(k) to the denominator (0 below k = 2). Items are grouped
+by their count vector n (a pattern); the kept counts are independent binomials
+Bin(n_c, 1 − drop), so every item of a pattern lands on a cell (k, P) with
+
+    Pr(k, P) = N_n(k, P) · (1 − drop)^k · drop^(|n| − k),
+    N_n(k, P) = Σ_{m ≤ n, Σ m_c = k, Σ m_c(m_c − 1) = P} Π_c C(n_c, m_c),
+
+and N_n is built once per pattern by convolving the categories' generating functions
+Σ_j C(n_c, j) x^j y^(j(j − 1)) over the states (k, P): polynomial in |n| (at most
+Σ_{k ≤ |n|} (C(k, 2) + 1) states), however many categories. The w items of a pattern
+then fall on its cells by one multinomial draw of w per round ("patterns"). A pattern
+whose cells outnumber twice its items' non-zero counts is cheaper to thin item by item
+("direct": one binomial per non-zero count, then one bincount over k of P and of the
+items): both draw the same law, and "auto" picks per pattern. Cost per round: the
+tabled cells plus the non-zero counts of the directly thinned items, never items ×
+categories; memory follows the tables, rounds are drawn in blocks.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.special import comb
+from scipy.special import comb, xlogy
 
+from .. import validate
 from ..data import as_annotations
 from ..errors import AgreementError
 from ..results import Charted
@@ -32,8 +44,9 @@ from .sparse_variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["SpaMissingness", "SpaMissingnessResult", "spa_missingness"]
 
-_TABLE_MAX = 1 << 21        # patterns × kept vectors held as a table
-_DIRECT_BLOCK = 1 << 22     # rounds × items × categories per block of direct thinning
+_TABLE_MAX = 1 << 21        # cells of the tabled patterns (bound before building)
+_TABLE_N_MAX = 1000         # tabled patterns have |n| ≤ 1,000: N_n(k, P) ≤ 2^1000 < 1e308
+_BLOCK = 1 << 22            # rounds × (cells or non-zero counts) per block of draws
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,24 +71,25 @@ class SpaMissingnessResult(Charted):
 
 
 class SpaMissingness:
-    """Prepared data for :meth:`sample`: the items' count patterns and, per scheme,
-    eq. 7's numerator k(m)·P̂(m) and denominator k(m) of every kept vector m.
+    """Prepared data for :meth:`sample`: the items' count patterns, the law of the kept
+    cell (k, P) of every tabled pattern, the non-zero counts of the items thinned one
+    by one, and eq. 7's per-item numerator P·h(k) and denominator k(k) per scheme as
+    tables over k (see the module docstring).
 
     ``schemes``: names of §5. "inv_var" uses the data's number of categories;
     "inv_var_class" uses ``class_probs`` (default: class shares of all annotations of
     the full data, fixed across rounds, as in :func:`spa_variance_curve`).
+    ``method``: "auto" (per pattern, whichever is cheaper), "patterns" (every pattern
+    tabled) or "direct" (every item thinned); all three draw the same law.
     """
 
     def __init__(self, data, schemes: Sequence[str] = SPA_SCHEMES, class_probs=None,
                  method: str = "auto"):
-        schemes = [schemes] if isinstance(schemes, str) else list(schemes)
-        unknown = [s for s in schemes if s not in SPA_SCHEMES]
-        if unknown or not schemes:
-            raise AgreementError(f"schemes must be names from {list(SPA_SCHEMES)}, got "
-                                 f"{unknown!r}")
-        if method not in ("auto", "patterns", "direct"):
-            raise AgreementError(f"method must be 'auto', 'patterns' or 'direct', got {method!r}")
+        schemes = validate.choices("SpaMissingness", "schemes", schemes, SPA_SCHEMES)
+        validate.choice("SpaMissingness", "method", method, ("auto", "patterns", "direct"))
         ann = as_annotations(data)
+        if ann.item_weight is not None:  # one row of counts per item
+            ann = ann.expanded("SpaMissingness")
         counts = item_counts(ann)                                  # n_ic
         n = counts.sum(axis=1)
         if not np.any(n >= 2):
@@ -87,120 +101,170 @@ class SpaMissingness:
         # schemes that fall back to a limit (a degenerate class distribution) say so
         self.notes = [note for s in schemes if (note := spa_scheme_weights(
             s, n[n >= 2], self.n_categories, self.class_probs)[1])]
-        self.counts = counts
-        self.full = pd.Series(self._spa(counts[None].astype(float))[0], index=schemes,
-                              name="spa")
+        self._per_total(int(n.max()))
+        totals = self._totals(counts.sum(axis=1)[None], _pairs(counts)[None])
+        self.full = pd.Series(_ratio(totals, len(schemes))[0], index=schemes, name="spa")
         radix = int(counts.max()) + 1
         if radix ** counts.shape[1] < 2 ** 62:                     # one int per count vector
             keys = counts @ radix ** np.arange(counts.shape[1], dtype=np.int64)
-            _, first, mult = np.unique(keys, return_index=True, return_counts=True)
+            _, first, inverse, mult = np.unique(keys, return_index=True, return_inverse=True,
+                                                return_counts=True)
         else:
-            _, first, mult = np.unique(counts, axis=0, return_index=True, return_counts=True)
+            _, first, inverse, mult = np.unique(counts, axis=0, return_index=True,
+                                                return_inverse=True, return_counts=True)
         self.patterns, self.multiplicity = counts[first], mult
-        sizes = np.prod(self.patterns + 1, axis=1)
-        size = len(self.patterns) * int(sizes.max())
-        self.method = ("patterns" if size <= _TABLE_MAX else "direct") if method == "auto" \
-            else method
-        if self.method == "patterns":
-            self._build_table(int(sizes.max()))
+        tabled = self._choose(method)
+        self.method = {0: "direct", len(tabled): "patterns"}.get(int(tabled.sum()), "mixed")
+        self._buckets = self._tables(np.flatnonzero(tabled))
+        thinned = counts[~tabled[inverse.ravel()]]                 # items thinned one by one
+        self._nonzero = thinned[thinned > 0]                       # row-major: item by item
+        self._starts = np.r_[0, np.cumsum((thinned > 0).sum(axis=1))[:-1]]
+        self.n_thinned = len(thinned)
 
     # ------------------------------------------------------------ eq. 7 parts
-    def _weights(self, m_tot: np.ndarray) -> np.ndarray:
-        """k(m) per scheme (0 below two annotations): (schemes, ...)."""
-        return np.stack([spa_scheme_weights(s, m_tot, self.n_categories, self.class_probs)[0]
-                         for s in self.schemes])
+    def _per_total(self, n_max: int) -> None:
+        """Per kept total k = 0 … n_max: eq. 7's numerator per agreeing ordered pair,
+        h(k) = k(k)/(k(k − 1)), and its denominator k(k) per scheme, and the annotations
+        used (k if k ≥ 2): (n_max + 1) × (2S + 1) tables to multiply by Σ P and by the
+        number of items."""
+        k = np.arange(n_max + 1)
+        w = np.stack([spa_scheme_weights(s, k, self.n_categories, self.class_probs)[0]
+                      for s in self.schemes], axis=1)              # k(k), 0 below 2
+        ordered = (k * (k - 1.0))[:, None]
+        h = np.divide(w, ordered, out=np.zeros_like(w), where=ordered > 0)
+        used = np.where(k >= 2, k, 0.0)[:, None]
+        self._per_pair = np.hstack([h, np.zeros_like(w), np.zeros_like(used)])
+        self._per_item = np.hstack([np.zeros_like(w), w, used])
 
-    def _parts(self, kept: np.ndarray):
-        """Numerator Σ k·P̂ and denominator Σ k of eq. 7 for kept counts (..., C)."""
-        m_tot = kept.sum(axis=-1)
-        pairs = np.einsum("...c,...c->...", kept, kept) - m_tot   # Σ_c m_c(m_c − 1)
-        p_hat = pairs / np.maximum(m_tot * (m_tot - 1.0), 1.0)    # eq. 7, P̂ (0 below 2)
-        k = self._weights(m_tot)
-        return k * p_hat, k, np.where(m_tot >= 2, m_tot, 0.0)
+    def _totals(self, kept_total: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        """Σ_i P_i·h(k_i), Σ_i k(k_i) per scheme and the annotations used, per round,
+        for kept totals k and pairs P (rounds × items): one bincount over (round, k)."""
+        rounds, width = kept_total.shape[0], len(self._per_pair)
+        cell = (np.arange(rounds, dtype=np.int64)[:, None] * width + kept_total).ravel()
+        items = np.bincount(cell, minlength=rounds * width).reshape(rounds, width)
+        agree = np.bincount(cell, pairs.ravel().astype(float), rounds * width)
+        return agree.reshape(rounds, width) @ self._per_pair + items @ self._per_item
 
-    def _spa(self, kept: np.ndarray) -> np.ndarray:
-        """P̄_spa per round and scheme for kept counts (rounds, items, C)."""
-        num, den, _ = self._parts(kept)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (num.sum(axis=-1) / den.sum(axis=-1)).T          # eq. 7
+    def _choose(self, method: str) -> np.ndarray:
+        """Which patterns are tabled: a pattern has at most min(Π_c (n_c + 1),
+        Σ_{k ≤ |n|} (C(k, 2) + 1)) cells, and a multinomial over them costs about one
+        binomial per cell; thinning its w items costs w·(non-zero counts) binomials.
+        Tables also stay below ``_TABLE_MAX`` cells and |n| ≤ ``_TABLE_N_MAX``."""
+        pat = self.patterns
+        total = pat.sum(axis=1).astype(float)
+        grid = np.exp(np.log1p(pat.astype(float)).sum(axis=1))
+        states = total * (total + 1) * (total - 1) / 6 + total + 1  # C(|n|+1, 3) + |n| + 1
+        bound = np.minimum(grid, states)
+        if method == "direct":
+            return np.zeros(len(pat), bool)
+        if method == "patterns":
+            if total.max() > _TABLE_N_MAX or bound.sum() > _TABLE_MAX:
+                raise AgreementError(
+                    f"method='patterns' would tabulate up to {bound.sum():,.0f} cells for "
+                    f"items of up to {total.max():,.0f} annotations (limits {_TABLE_MAX:,} "
+                    f"and {_TABLE_N_MAX:,}); use method='auto' or 'direct'")
+            return np.ones(len(pat), bool)
+        cheap = (bound <= 2 * self.multiplicity * (pat > 0).sum(axis=1)) & \
+            (total <= _TABLE_N_MAX)
+        order = np.argsort(np.where(cheap, bound, np.inf), kind="stable")
+        fits = np.cumsum(bound[order]) <= _TABLE_MAX
+        tabled = np.zeros(len(pat), bool)
+        tabled[order[fits & cheap[order]]] = True
+        return tabled
 
-    def _build_table(self, width: int) -> None:
-        """All kept vectors m ≤ n of every pattern (padded to ``width``), the binomial
-        coefficients Π_c C(n_c, m_c) and kept totals; the cell of the multinomial that
-        each kept vector falls in, and eq. 7's parts per cell."""
-        n_pat, c = self.patterns.shape
-        kept = np.zeros((n_pat, width, c))
-        valid = np.zeros((n_pat, width), bool)
-        for j, pat in enumerate(self.patterns):                   # one pass per pattern
-            grid = np.array(list(itertools.product(*[range(v + 1) for v in pat])))
-            kept[j, :len(grid)] = grid
-            valid[j, :len(grid)] = True
-        self._kept_total = kept.sum(axis=-1)
-        self._dropped_total = self.patterns.sum(axis=1)[:, None] - self._kept_total
-        self._binom = np.where(valid, np.prod(comb(self.patterns[:, None, :], kept), axis=-1),
-                               0.0)
-        # eq. 7's parts depend on m only through (Σ m_c, Σ m_c(m_c − 1)), and are 0 below
-        # two kept: kept vectors alike in these share one cell of the multinomial (a sum
-        # of multinomial cells is the multinomial of the summed probabilities)
-        pairs = np.einsum("pwc,pwc->pw", kept, kept) - self._kept_total
-        usable = self._kept_total >= 2
-        pattern = np.repeat(np.arange(n_pat), width)
-        rows = np.column_stack([pattern, np.where(usable, self._kept_total, 0).ravel(),
-                                np.where(usable, pairs, 0).ravel()])
-        groups, group = np.unique(rows, axis=0, return_inverse=True)  # sorted by pattern
-        local = group.ravel() - np.searchsorted(groups[:, 0], np.arange(n_pat))[pattern]
-        self._n_groups = int(local.max()) + 1
-        self._group = local + pattern * self._n_groups
-        num, den, used = self._parts(kept)
-        # per cell: k·P̂ and k of every scheme, then the annotations used (equal within a cell)
-        self._cells = np.zeros((n_pat * self._n_groups, 2 * len(self.schemes) + 1))
-        self._cells[self._group] = np.column_stack([num.reshape(len(self.schemes), -1).T,
-                                                    den.reshape(len(self.schemes), -1).T,
-                                                    used.ravel()])
+    def _tables(self, which: np.ndarray) -> list:
+        """Per bucket of tabled patterns with up to 2^b cells: the multiplicities w,
+        totals |n|, each cell's k and log N_n(k, P) (padded with N = 0); and eq. 7's
+        parts per cell of every bucket (``_rows``), so that a round's sums are its
+        draws @ ``_rows``."""
+        laws = [_kept_law(self.patterns[j][self.patterns[j] > 0]) for j in which]
+        sizes = np.array([len(law[0]) for law in laws], dtype=np.int64)
+        bucket = np.ceil(np.log2(np.maximum(sizes, 1))).astype(int)
+        out, rows = [], []
+        for b in np.unique(bucket):
+            members = np.flatnonzero(bucket == b)
+            width = int(sizes[members].max())
+            kept = np.zeros((len(members), width), np.int64)
+            pairs = np.zeros((len(members), width), np.int64)
+            log_n = np.full((len(members), width), -np.inf)
+            for row, j in enumerate(members):
+                k, p, ln = laws[j]
+                kept[row, :len(k)], pairs[row, :len(k)], log_n[row, :len(k)] = k, p, ln
+            rows.append(pairs.reshape(-1, 1) * self._per_pair[kept.ravel()]
+                        + np.isfinite(log_n).reshape(-1, 1) * self._per_item[kept.ravel()])
+            pat = which[members]
+            out.append(dict(w=self.multiplicity[pat], total=self.patterns[pat].sum(axis=1),
+                            kept=kept, log_n=log_n))
+        self._rows = np.vstack(rows) if rows else np.zeros((0, self._per_pair.shape[1]))
+        return out
 
     # ------------------------------------------------------------ sampling
     def sample(self, drop: float, n_rounds: int = 200, seed=None) -> SpaMissingnessResult:
         """SPA in ``n_rounds`` rounds, each dropping every annotation independently
         with probability ``drop`` (0 ≤ drop < 1)."""
-        if not (np.isfinite(drop) and 0 <= drop < 1):
-            raise AgreementError(f"drop is a probability in [0, 1), got {drop!r}")
-        if int(n_rounds) != n_rounds or n_rounds < 1:
-            raise AgreementError(f"n_rounds must be a positive integer, got {n_rounds!r}")
+        drop, n_rounds = _check_sampling("SpaMissingness.sample", drop, n_rounds, seed)
         rng = np.random.default_rng(seed)
-        keep = 1.0 - float(drop)
-        if self.method == "patterns":
-            prob = self._binom * keep ** self._kept_total * float(drop) ** self._dropped_total
-            prob /= prob.sum(axis=1, keepdims=True)
-            cell = np.bincount(self._group, prob.ravel(), minlength=len(prob) * self._n_groups)
-            draws = rng.multinomial(self.multiplicity, cell.reshape(len(prob), -1),
-                                    size=(int(n_rounds), len(prob))).astype(float)
-            sums = draws.reshape(int(n_rounds), -1) @ self._cells    # Σ over items, per round
-            s = len(self.schemes)
-            num, den, used = sums[:, :s], sums[:, s:2 * s], sums[:, -1]  # Σ k·P̂, Σ k, used
-            with np.errstate(invalid="ignore", divide="ignore"):
-                values = np.where(den > 0, num / den, np.nan)        # eq. 7 per round
-        else:
-            values, used = self._direct(rng, keep, int(n_rounds))
+        keep = 1.0 - drop
+        sums = np.zeros((n_rounds, self._per_pair.shape[1]))
+        probs = []
+        for table in self._buckets:                                # Pr(k, P) per pattern
+            log_p = (table["log_n"] + xlogy(table["kept"], keep)
+                     + xlogy(table["total"][:, None] - table["kept"], float(drop)))
+            prob = np.exp(log_p - log_p.max(axis=1, keepdims=True))
+            probs.append(prob / prob.sum(axis=1, keepdims=True))
+        for start, r in _blocks(n_rounds, len(self._rows)):        # tabled patterns
+            draws = [rng.multinomial(table["w"], prob, size=(r, len(prob))).reshape(r, -1)
+                     for table, prob in zip(self._buckets, probs)]
+            if draws:
+                sums[start:start + r] += np.hstack(draws).astype(float) @ self._rows
+        if len(self._nonzero):                                     # items thinned directly
+            for start, r in _blocks(n_rounds, max(len(self._nonzero), len(self._per_pair))):
+                # count-major: numpy reuses a binomial's set-up while n repeats (2× faster)
+                kept = rng.binomial(self._nonzero[:, None], keep, size=(len(self._nonzero), r))
+                sums[start:start + r] += self._totals(
+                    np.add.reduceat(kept, self._starts, axis=0).T,
+                    np.add.reduceat(kept * (kept - 1), self._starts, axis=0).T)
+        values = _ratio(sums, len(self.schemes))                   # eq. 7 per round
         frame = pd.DataFrame(values, columns=pd.Index(self.schemes, name="scheme"))
         frame.index.name = "round"
-        return SpaMissingnessResult(frame, used, self.full,
-                                    dict(drop=float(drop), n_rounds=int(n_rounds), seed=seed,
+        return SpaMissingnessResult(frame, sums[:, -1], self.full,
+                                    dict(drop=float(drop), n_rounds=n_rounds, seed=seed,
                                          method=self.method, notes=list(self.notes)))
 
-    def _direct(self, rng, keep: float, n_rounds: int):
-        """Thin every item's counts: Bin(n_ic, keep) per item, class and round."""
-        per_round = self.counts.size
-        block = max(1, min(n_rounds, _DIRECT_BLOCK // per_round))
-        values, used = [], []
-        for start in range(0, n_rounds, block):
-            r = min(block, n_rounds - start)
-            kept = rng.binomial(self.counts[None], keep, size=(r, *self.counts.shape))
-            num, den, u = self._parts(kept.astype(float))
-            num, den = num.sum(axis=-1), den.sum(axis=-1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                values.append(np.where(den > 0, num / den, np.nan).T)
-            used.append(u.sum(axis=-1))
-        return np.concatenate(values), np.concatenate(used)
+
+def _pairs(counts: np.ndarray) -> np.ndarray:
+    """Agreeing ordered pairs Σ_c n_c(n_c − 1) per row of counts."""
+    return np.einsum("ic,ic->i", counts, counts) - counts.sum(axis=1)
+
+
+def _ratio(sums: np.ndarray, n_schemes: int) -> np.ndarray:
+    """P̄_spa = Σ k·P̂ / Σ k per row and scheme (eq. 7), NaN where no item is usable."""
+    num, den = sums[:, :n_schemes], sums[:, n_schemes:2 * n_schemes]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / den, np.nan)
+
+
+def _blocks(n_rounds: int, per_round: int):
+    """(first round, rounds) of blocks holding at most ``_BLOCK`` elements."""
+    step = max(1, min(n_rounds, _BLOCK // max(per_round, 1)))
+    return [(start, min(step, n_rounds - start)) for start in range(0, n_rounds, step)]
+
+
+def _kept_law(counts: np.ndarray):
+    """Cells (k, P) of one pattern's kept counts and log N_n(k, P): the generating
+    functions Σ_j C(n_c, j) x^j y^(j(j − 1)) of its non-zero counts n_c, multiplied out
+    over the states (k, A = P/2) one category at a time. N_n ≤ 2^|n| stays finite for
+    |n| ≤ 1,000."""
+    total = int(counts.sum())
+    width = total * (total - 1) // 2 + 1                           # A = 0 … C(|n|, 2)
+    kept, agree, ways = np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1)
+    for n_c in counts:
+        j = np.arange(n_c + 1)
+        code = ((kept[:, None] + j) * width + agree[:, None] + j * (j - 1) // 2).ravel()
+        code, cell = np.unique(code, return_inverse=True)
+        ways = np.bincount(cell.ravel(), (ways[:, None] * comb(n_c, j)).ravel())
+        kept, agree = np.divmod(code, width)
+    return kept, 2 * agree, np.log(ways)
 
 
 def spa_missingness(data, drop: float, schemes: Sequence[str] = SPA_SCHEMES,
@@ -209,4 +273,13 @@ def spa_missingness(data, drop: float, schemes: Sequence[str] = SPA_SCHEMES,
     independently with probability ``drop``: the spread of the estimate under
     missingness at random. Prepare once with :class:`SpaMissingness` to sample many
     values of ``drop`` (a slider)."""
+    _check_sampling("spa_missingness", drop, n_rounds, seed)  # before the preparation
+    validate.choices("spa_missingness", "schemes", schemes, SPA_SCHEMES)
     return SpaMissingness(data, schemes, class_probs).sample(drop, n_rounds, seed)
+
+
+def _check_sampling(where: str, drop, n_rounds, seed) -> tuple[float, int]:
+    """drop a probability in [0, 1), n_rounds an integer ≥ 1, seed a seed."""
+    validate.seed(where, "seed", seed)
+    return (validate.probability(where, "drop", drop, open_high=True),
+            validate.integer(where, "n_rounds", n_rounds, minimum=1))

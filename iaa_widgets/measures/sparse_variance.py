@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .. import validate
 from ..errors import AgreementError
 
 __all__ = ["SPA_SCHEMES", "spa_item_variance", "spa_scheme_weights", "spa_weight_curves"]
@@ -38,7 +39,13 @@ SPA_SCHEMES = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv
 
 def check_class_probs(class_probs, n_classes: int | None = None) -> np.ndarray:
     """A class distribution as a float array: finite, non-negative, summing to 1."""
-    p = np.asarray(class_probs, dtype=float).ravel()
+    try:
+        if isinstance(class_probs, (str, bytes, bool, np.bool_)):
+            raise TypeError
+        p = np.asarray(class_probs, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise AgreementError(f"class_probs must be finite non-negative probabilities, one "
+                             f"per category, got {class_probs!r}") from None
     if p.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
         raise AgreementError(f"class_probs must be finite non-negative probabilities, got {p!r}")
     if abs(p.sum() - 1.0) > 1e-6:
@@ -71,9 +78,7 @@ def spa_item_variance(n, n_classes: int | None = None, class_probs=None):
     if (n_classes is None) == (class_probs is None):
         raise AgreementError("give exactly one of n_classes= or class_probs=")
     if class_probs is None:
-        if int(n_classes) != n_classes or n_classes < 1:
-            raise AgreementError(f"n_classes must be a positive integer, got {n_classes!r}")
-        c = float(n_classes)
+        c = float(validate.integer("spa_item_variance", "n_classes", n_classes, minimum=1))
         zeta1, zeta2 = 0.0, (c - 1.0) / c ** 2             # uniform: s₃ = s₂² = 1/C²
     else:
         zeta1, zeta2 = _zetas(check_class_probs(class_probs))
@@ -138,12 +143,12 @@ def spa_weight_curves(max_annotations: int, schemes: Sequence[str] = SPA_SCHEMES
     largest weight of that scheme. Rows are n; columns the schemes. "inv_var" uses
     ``n_classes`` (default 2, as in Figure 4; its curve is the same for every C ≥ 2),
     "inv_var_class" needs ``class_probs``."""
-    if isinstance(schemes, str):
-        schemes = [schemes]
-    n_classes = 2 if n_classes is None else n_classes
-    if int(max_annotations) != max_annotations or max_annotations < 2:
-        raise AgreementError(f"max_annotations must be an integer ≥ 2, got {max_annotations!r}")
-    n = np.arange(1, int(max_annotations) + 1)
+    where = "spa_weight_curves"
+    schemes = validate.choices(where, "schemes", schemes, SPA_SCHEMES)
+    n_classes = 2 if n_classes is None else validate.integer(where, "n_classes", n_classes,
+                                                             minimum=1)
+    max_annotations = validate.integer(where, "max_annotations", max_annotations, minimum=2)
+    n = np.arange(1, max_annotations + 1)
     cols = {}
     for scheme in schemes:
         w, _ = spa_scheme_weights(scheme, n, n_classes, class_probs)

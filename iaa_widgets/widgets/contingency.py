@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .. import charts
+from .. import charts, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..measures.alpha import krippendorff_alpha
@@ -103,6 +103,7 @@ class ContingencyMatrix(IAAWidget):
 
     def __init__(self, data, categories: Sequence | None = None, *, pair=None,
                  annotators: Sequence = ("A", "B"), editable: bool = False, **loader_args):
+        validate.boolean("ContingencyMatrix", "editable", editable)
         self._annotations: Annotations | None = None
         self._category_values: list = []
         self._result: Mapping[str, AgreementResult] = MappingProxyType({})
@@ -187,7 +188,7 @@ class ContingencyMatrix(IAAWidget):
                                  f"{len(self._category_values)} categories; use set_table "
                                  "to change the categories")
         names = [self.annotators[p] for p in self.pair]
-        ann = Annotations.from_contingency(m, self._category_values, names)
+        ann = Annotations.from_contingency(m, self._category_values, names)  # counts kept
         results = {key: measure(ann) for key, (_, measure) in _COEFFICIENTS.items()}
         results["specific_agreement"] = specific_agreement(
             ann, positive=self._category_values[0])

@@ -22,8 +22,8 @@ import traitlets
 from .. import charts
 from ..continuum import Continuum
 from ..errors import AgreementError
-from ..measures.gamma.coefficients import GammaFamilyResult, _as_continuum, gamma_family
-from ..measures.gamma.dissimilarity import Dissimilarity
+from ..measures.gamma.coefficients import (GammaFamilyResult, _as_continuum, _check_options,
+                                           gamma_family)
 from ._base import IAAWidget, json_safe
 
 __all__ = ["GammaExplorer"]
@@ -62,9 +62,9 @@ class GammaExplorer(IAAWidget):
     def __init__(self, continuum, *, alpha: float = 1.0, beta: float = 1.0,
                  delta_empty: float = 1.0, n_samples: int = 30, seed: int = 0,
                  **loader_args):
+        self._check(alpha, beta, delta_empty, n_samples, seed)
         c = _as_continuum(continuum, loader_args)
         self._continuum: Continuum = c
-        self._check(alpha, beta, delta_empty, n_samples)
         self._result: GammaFamilyResult | None = None
         self._lock = threading.Condition()
         self._generation = 0
@@ -93,11 +93,16 @@ class GammaExplorer(IAAWidget):
         """The newest finished result (None before the first one)."""
         return self._result
 
-    def wait(self, timeout: float | None = None) -> GammaFamilyResult:
-        """Block until the result for the current parameters is there; return it."""
+    def wait(self, timeout: float | None = None) -> GammaFamilyResult | None:
+        """Block until the result for the current parameters is there; return it.
+        On a closed widget, return the newest finished result (None if there is none)
+        at once."""
         with self._lock:
             done = self._lock.wait_for(
-                lambda: self._generation in (self._finished, self._failed), timeout)
+                lambda: self._closed or self._generation in (self._finished, self._failed),
+                timeout)
+            if self._closed:
+                return self._result
         if self._failed == self._generation:
             raise AgreementError(self.error)
         if not done:
@@ -105,18 +110,17 @@ class GammaExplorer(IAAWidget):
         return self._result
 
     def close(self):
-        with self._lock:
-            self._closed = True
-            self._generation += 1      # a running computation stops at its next report
-            self._lock.notify_all()
+        if hasattr(self, "_lock"):  # absent when the constructor refused its arguments
+            with self._lock:
+                self._closed = True
+                self._generation += 1      # a running computation stops at its next report
+                self._lock.notify_all()
         super().close()
 
     # ----------------------------------------------------------- requests
     @staticmethod
-    def _check(alpha, beta, delta_empty, n_samples) -> None:
-        Dissimilarity(alpha, beta, delta_empty)              # validates the weights
-        if int(n_samples) != n_samples or n_samples < 2:
-            raise AgreementError(f"n_samples must be an integer ≥ 2, got {n_samples!r}")
+    def _check(alpha, beta, delta_empty, n_samples, seed) -> None:
+        _check_options("GammaExplorer", alpha, beta, delta_empty, n_samples, seed)
 
     def _params(self) -> dict:
         return {name: getattr(self, name) for name in _PARAMS}
@@ -128,8 +132,7 @@ class GammaExplorer(IAAWidget):
         """Make the current parameters the one pending request (replacing any other)."""
         params = self._params()
         try:
-            self._check(params["alpha"], params["beta"], params["delta_empty"],
-                        params["n_samples"])
+            self._check(*(params[name] for name in _PARAMS))
         except AgreementError as exc:
             with self._lock:
                 self._generation += 1          # the running computation is stale too

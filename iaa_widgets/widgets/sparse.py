@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .. import charts
+from .. import charts, validate
 from ..data import as_annotations
 from ..measures.sparse import SparseAgreementResult, sparse_agreement
 from ..measures.sparse_curves import spa_variance_curve
@@ -54,7 +54,12 @@ class SparseAgreementExplorer(IAAWidget):
 
     def __init__(self, data, drop: float = 0.2, *, n_rounds: int = 200, seed: int = 0,
                  n_points: int = 25, **loader_args):
-        ann = as_annotations(data, **loader_args)
+        where = "SparseAgreementExplorer"
+        validate.probability(where, "drop", drop, open_high=True)
+        validate.integer(where, "n_rounds", n_rounds, minimum=1)
+        validate.integer(where, "seed", seed, minimum=0)  # an Int traitlet
+        validate.integer(where, "n_points", n_points, minimum=1)
+        ann = as_annotations(data, **loader_args).expanded("SparseAgreementExplorer")
         self._schemes = list(SPA_SCHEMES)
         self._result = MappingProxyType({s: sparse_agreement(ann, weights=s)
                                          for s in self._schemes})

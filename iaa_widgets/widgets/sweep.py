@@ -16,10 +16,12 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .. import charts
+from .. import charts, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
-from ..measures.augmented import ITEM_CLASSES, AugmentedSweepResult, augmented_kappa_sweep
+from ..html import isolate
+from ..measures.augmented import (ITEM_CLASSES, AugmentedSweepResult, _check_thresholds,
+                                  augmented_kappa_sweep)
 from ..results import AgreementResult
 from ._base import IAAWidget, guarded, json_safe
 
@@ -68,7 +70,13 @@ class AugmentedKappaSweep(IAAWidget):
     def __init__(self, data, p: float = 0.6, *, delta: float = 0.1, tau: float = 0.5,
                  pair=None, selected_class: str | None = None, max_rows: int = 100,
                  **loader_args):
-        ann = as_annotations(data, **loader_args)
+        validate.real("AugmentedKappaSweep", "p", p, minimum=0.5, maximum=1.0)
+        _check_thresholds("AugmentedKappaSweep", delta, tau)
+        validate.integer("AugmentedKappaSweep", "max_rows", max_rows, minimum=1)
+        if selected_class is not None:  # "" selects no class
+            validate.choice("AugmentedKappaSweep", "selected_class", selected_class,
+                            ("", *ITEM_CLASSES))
+        ann = as_annotations(data, **loader_args).expanded("AugmentedKappaSweep")
         self._annotations: Annotations = ann
         base = augmented_kappa_sweep(ann, delta=delta, tau=tau)  # validates the data
         self._sweeps: dict[int, AugmentedSweepResult] = {AVERAGE: base}
@@ -80,7 +88,8 @@ class AugmentedKappaSweep(IAAWidget):
         pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
         self._pairs = pairs
         super().__init__(max_rows=max_rows)
-        self.set_trait("pair_labels", [f"{names[a]} × {names[b]}" for a, b in pairs]
+        self.set_trait("pair_labels", [f"{isolate(names[a])} × {isolate(names[b])}"
+                                       for a, b in pairs]
                        if len(names) > 2 else [])
         self.set_chart("curve", charts.sweep_curve_chart(
             _named("sweep_curve"), _named("sweep_point"), _named("sweep_items")))
@@ -245,9 +254,8 @@ class AugmentedKappaSweep(IAAWidget):
 
     @guarded
     def _on_selection(self, change) -> None:
-        if self.selected_class and self.selected_class not in ITEM_CLASSES:
-            raise AgreementError(f"selected_class must be one of {list(ITEM_CLASSES)}, "
-                                 f"got {self.selected_class!r}")
+        validate.choice("AugmentedKappaSweep", "selected_class", self.selected_class,
+                        ("", *ITEM_CLASSES))
         self._send_classes()
 
     @guarded

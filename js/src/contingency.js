@@ -3,6 +3,9 @@
 // item to a cell, a shift-click removes one, and a count can be typed; Python recomputes.
 import { fmt, h, listen, mountChart } from "./base.js";
 
+// A label from the data inside running text: isolated from it (bidi), as text.
+const label = (text) => h("bdi", {}, text);
+
 export function renderContingency({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-contingency");
@@ -60,7 +63,8 @@ export function renderContingency({ model, shell }) {
     }
     const [i, j] = selected;
     const [a, b] = model.get("pair").map((k) => model.get("annotators")[k]);
-    where.textContent = `${a}: ${cats[i]} × ${b}: ${cats[j]} `;
+    // <bdi>: a label's own direction marks (U+202E …) cannot turn the text around it
+    where.replaceChildren(label(a), ": ", label(cats[i]), " × ", label(b), ": ", label(cats[j]), " ");
     input.disabled = false;
     if (document.activeElement !== input) input.value = String(matrix[i][j]);
   };
@@ -78,7 +82,8 @@ export function renderContingency({ model, shell }) {
     const names = model.get("annotators");
     const [a, b] = model.get("pair");
     const n = model.get("matrix").reduce((s, row) => s + row.reduce((t, c) => t + c, 0), 0);
-    caption.textContent = `rows: ${names[a]} · columns: ${names[b]} · ${n} items`;
+    caption.replaceChildren("rows: ", label(names[a]), " · columns: ", label(names[b]),
+      ` · ${n} items`);
   };
 
   const drawPairSelector = () => {

@@ -46,8 +46,8 @@ export function renderGamma({ model, shell }) {
     root.dataset.state = s.state || "";
     root.dataset.generation = String(s.generation || 0);
     const cancelled = s.cancelled ? ` · ${s.cancelled} stale computation(s) cancelled` : "";
-    if (s.state === "done") {
-      statusText.textContent = `computed ${s.done} samples in ${fmt(s.seconds, 2)} s${cancelled}`;
+    if (s.state === "done") {  // the note on cancelled stale runs clears once done
+      statusText.textContent = `computed ${s.done} samples in ${fmt(s.seconds, 2)} s`;
       bar.hidden = true;
     } else if (s.state === "sampling") {
       statusText.textContent = `${STATES.sampling}: ${s.done} / ${s.wanted}${cancelled}`;

@@ -132,8 +132,8 @@ def test_rounds_and_seed_controls(nb, crowd):
 
 
 def test_bad_value_from_python_is_shown(nb):
-    nb.shows_error_then_recovers(widget(nb), "w.drop = 1.5", "drop is a probability",
-                                 "w.drop = 0.3")
+    nb.shows_error_then_recovers(widget(nb), "w.drop = 1.5",
+                                 "drop must be a finite number in [0, 1)", "w.drop = 0.3")
 
 
 def test_dark_theme_is_legible(nb):

@@ -22,9 +22,20 @@ ties the split is kept). Candidates are generated only among such sets:
    member's Σ w plus the best that later annotators can subtract reaches K·Δ∅;
 4. the full bipartition condition on the finished sets.
 
-The set partition over the candidates is then solved exactly per connected
-component: ``scipy.optimize.linear_sum_assignment`` with two annotators, a MIP
-(``scipy.optimize.milp``, HiGHS) otherwise.
+Identical units (same annotator, category, start, end) are interchangeable: they
+are one unit type with a supply, candidates are generated over types, and the set
+partition becomes an integer program with right-hand side the supplies. It is
+solved exactly (``_solve_partition``): one LP relaxation (HiGHS), reduced-cost
+fixing against a feasible solution built from the LP, and a MIP
+(``scipy.optimize.milp``) only on the small components where the LP is
+fractional.
+
+Work: with T unit types, at most r types of other annotators within the
+positional reach of a type (step 1) and n annotators, there are at most
+T·(1 + r)^(n−1) candidates, whatever the number of identical units; the LP
+has T rows; the MIPs cover only the components of candidates within the LP gap
+(set partitioning is NP-hard, so their worst case stays exponential in the size
+of such a component, but each HiGHS call returns to Python, where Ctrl-C stops).
 """
 from __future__ import annotations
 
@@ -225,139 +236,144 @@ def _pair_weights(c, dis, matrix, members):
 
 
 # ---------------------------------------------------------------- solver
+def _unit_types(c: Continuum):
+    """Identical units (same annotator, category, start and end) are interchangeable:
+    one representative each. Returns the continuum of representatives, the type of
+    every unit and the number of units of each type (its supply)."""
+    keys = np.column_stack([c.annotator, c.start, c.end, c.category])
+    uniq, kind, supply = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    reps = Continuum(uniq[:, 0].astype(np.int64), uniq[:, 3].astype(np.int64),
+                     uniq[:, 1], uniq[:, 2], c.annotators, c.categories)
+    return reps, kind.ravel(), supply
+
+
 def best_alignment(continuum: Continuum,
                    dissimilarity: Dissimilarity = Dissimilarity()) -> Alignment:
-    """The alignment of minimal disorder, exact (module doc)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
+    """The alignment of minimal disorder, exact (module doc).
 
+    Identical units are solved as one type with a supply: the set partition
+    becomes min Σ cost·x, Σ_{S ∋ t} x_S = supply_t, x ∈ ℕ (each integer solution
+    is a partition, units of a type being interchangeable), so k identical units
+    per annotator cost one candidate per type set, not k^n."""
     c, dis = continuum, dissimilarity
-    n, n_units = c.n_annotators, c.n_units
-    members, weights = candidate_alignments(c, dis)
-    size = (members >= 0).sum(axis=1)
-    first = members.max(axis=1)  # any member of the set: a unit of its component
-    multi = np.flatnonzero(size >= 2)
-    rows = np.repeat(first[multi], n)
-    cols = members[multi].ravel()
-    real = cols >= 0
-    graph = csr_matrix((np.ones(real.sum()), (rows[real], cols[real])),
-                       shape=(n_units, n_units))
-    n_comp, comp = connected_components(graph, directed=False)
-    comp_size = np.bincount(comp, minlength=n_comp)
-    group = comp[first]  # component of each candidate
-    alone = comp_size[group] == 1  # lone units with no possible partner
-    K = n * (n - 1) / 2
-    cost = K * dis.delta_empty + weights
-    idx = np.flatnonzero(~alone)
-    if n == 2:  # assignment problem per component
-        order = idx[np.argsort(group[idx], kind="stable")]
-        cuts = np.flatnonzero(np.diff(group[order])) + 1
-        parts = [part[_solve_pairs(members[part], cost[part])]
-                 for part in np.split(order, cuts) if len(part)]
-    else:
-        parts = [idx[_solve_partition(members[idx], cost[idx], group[idx])]] if len(idx) else []
-    chosen = np.sort(np.concatenate([np.flatnonzero(alone), *parts]))
-    return alignment_from_members(c, members[chosen], dis, len(members))
+    reps, kind, supply = _unit_types(c)
+    n = c.n_annotators
+    members, weights = candidate_alignments(reps, dis)
+    cost = n * (n - 1) / 2 * dis.delta_empty + weights  # K·δ(ă) = K·Δ∅ + Σ w
+    count = _solve_partition(members, cost, supply)
+    chosen = np.flatnonzero(count)
+    rows = members[np.repeat(chosen, count[chosen])]
+    # the k-th use of a type takes its k-th unit
+    real = rows >= 0
+    t = rows[real]
+    order = np.argsort(t, kind="stable")
+    rank = np.empty(len(t), dtype=np.int64)
+    first = np.cumsum(supply) - supply
+    rank[order] = np.arange(len(t)) - first[t[order]]
+    units = np.argsort(kind, kind="stable")  # units grouped by type
+    rows[real] = units[first[t] + rank]
+    return alignment_from_members(c, rows, dis, len(members))
 
 
-def _cover_matrix(members):
-    """Units × candidates 0/1 matrix (CSC) of a component's candidates."""
+def _cover_matrix(members, n_rows: int | None = None):
+    """Units × candidates 0/1 matrix (CSC); rows are unit indices when ``n_rows`` is
+    given, else the units present, in increasing order."""
     from scipy.sparse import csc_matrix
 
     m, n = members.shape
     flat = members.ravel()
     real = flat >= 0
-    _, row = np.unique(flat[real], return_inverse=True)
+    if n_rows is None:
+        _, row = np.unique(flat[real], return_inverse=True)
+        n_rows = int(row.max()) + 1
+    else:
+        row = flat[real]
     col = np.repeat(np.arange(m), n)[real]
-    return csc_matrix((np.ones(len(row)), (row, col)), shape=(row.max() + 1, m))
+    return csc_matrix((np.ones(len(row)), (row, col)), shape=(n_rows, m))
 
 
-def _milp(cost, A):
-    """min cost·x subject to A x = 1, x binary (HiGHS branch and cut). HiGHS's
-    presolve in SciPy 1.12 can call a feasible set-partition model infeasible;
-    it is then solved again without presolve."""
+def _milp(cost, A, b=1, upper=1):
+    """min cost·x subject to A x = b, 0 ≤ x ≤ upper integer (HiGHS branch and cut).
+    HiGHS's presolve in SciPy 1.12 can call a feasible set-partition model
+    infeasible; it is then solved again without presolve."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     for options in ({}, {"presolve": False}):
-        res = milp(cost, constraints=LinearConstraint(A, 1, 1),
-                   integrality=np.ones(len(cost)), bounds=Bounds(0, 1), options=options)
+        res = milp(cost, constraints=LinearConstraint(A, b, b),
+                   integrality=np.ones(len(cost)), bounds=Bounds(0, upper), options=options)
         if res.status == 0 and res.x is not None:
-            return np.flatnonzero(res.x > 0.5), float(res.fun)
+            return np.rint(res.x).astype(np.int64), float(res.fun)
     raise RuntimeError(f"the MIP solver failed on the alignment: {res.message}")
 
 
-def _solve_partition(members, cost, group):
-    """Exact set partition min Σ cost·x, A x = 1, x binary, over the candidates of
-    several connected components (``group``: component of each candidate).
+def _upper(A, b):
+    """Per candidate (column of A), the most times it fits in b: min of b over its rows."""
+    return np.minimum.reduceat(b[A.indices], A.indptr[:-1])
 
-    One LP relaxation (HiGHS dual simplex) covers all components: it separates by
-    component, so its duals y give each component g a bound LB_g = Σ_{u∈g} y_u
-    and reduced costs rc = cost − Aᵀy ≥ 0; a partition of g that uses candidate S
-    costs at least LB_g + rc(S). A component whose LP solution is integral is
-    solved. For the others, a MIP per component (``scipy.optimize.milp``) over the
-    LP's support, the candidates with rc ≈ 0 and the lone units gives a partition
-    of cost UB_g, and the MIP is solved again over every candidate of g with
-    rc ≤ UB_g − LB_g if that adds any (reduced-cost fixing): exact.
+
+def _components(A, cols):
+    """Connected components of the unit types linked by the candidates ``cols``
+    (columns of A, each non-empty): the label of every type and of every candidate."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    sub = A[:, cols]
+    head = sub.indices[sub.indptr[:-1]]  # a unit type of each candidate
+    graph = csr_matrix((np.ones(sub.nnz), (np.repeat(head, np.diff(sub.indptr)),
+                                            sub.indices)), shape=(A.shape[0],) * 2)
+    _, label = connected_components(graph, directed=False)
+    return label, label[head]
+
+
+def _solve_partition(members, cost, supply):
+    """Exact min Σ cost·x, A x = supply, x ∈ ℕ over the candidates (``members`` in
+    unit types; A: types × candidates, every type with its singleton). Returns x.
+
+    1. The LP relaxation (HiGHS dual simplex) gives x*, duals y and reduced costs
+       rc = cost − Aᵀy ≥ 0; every feasible x costs y·supply + rc·x, so the LP bound
+       of a connected component g is LB_g = Σ_{t∈g} y_t·supply_t.
+    2. A feasible solution: ⌊x*⌋ plus a MIP over the candidates that fit in what
+       ⌊x*⌋ leaves uncovered (singletons always fit); UB_g is its cost on g.
+    3. An optimal x has rc·x ≤ UB_g − LB_g on g, so a candidate with larger rc is
+       never used (reduced-cost fixing).
+    4. The kept candidates split the types into small components. Where x* is
+       integral there it is optimal (rc = 0 on its support); elsewhere a MIP over
+       the component's kept candidates solves it exactly.
+    Every HiGHS call returns to Python, so a KeyboardInterrupt stops between them.
     """
     from scipy.optimize import linprog
 
-    A = _cover_matrix(members)
+    A = _cover_matrix(members, len(supply))
+    lp = linprog(cost, A_eq=A, b_eq=supply, bounds=(0, None), method="highs-ds",
+                 options={"presolve": False})  # presolve removes nothing here, costs 1/3
+    if lp.status != 0:  # no LP: one MIP
+        return _milp(cost, A, supply, _upper(A, supply))[0]
+    xs, y = lp.x, lp.eqlin.marginals
+    frac = np.abs(xs - np.rint(xs)) > 1e-9
+    x = np.rint(xs).astype(np.int64)
+    if not frac.any():
+        return x
     tol = 1e-9 * max(1.0, float(np.abs(cost).max())) * A.shape[0]
-    lp = linprog(cost, A_eq=A, b_eq=np.ones(A.shape[0]), bounds=(0, None),
-                 method="highs-ds")
-    unit_group = np.empty(A.shape[0], dtype=group.dtype)
-    coo = A.tocoo()
-    unit_group[coo.row] = group[coo.col]
-
-    def mip(g, cols):  # the MIP of component g over candidates ``cols``
-        part, value = _milp(cost[cols], A[np.flatnonzero(unit_group == g)][:, cols])
-        return cols[part], value
-
-    if lp.status != 0:  # no LP: one MIP per component
-        return np.concatenate([mip(g, np.flatnonzero(group == g))[0]
-                               for g in np.unique(group)])
-    x, y = lp.x, lp.eqlin.marginals
     rc = cost - A.T @ y
-    lower = np.bincount(unit_group, y)  # LB_g = Σ_{u∈g} y_u
-    picked = x > 0.5
-    covered = np.asarray(A[:, picked].sum(axis=1)).ravel()
-    unsure = (x > 1e-9) & (x < 1 - 1e-9)
-    bad = np.union1d(group[unsure], unit_group[covered != 1])
-    spent = np.bincount(group[picked], cost[picked], minlength=len(lower))
-    bad = np.union1d(bad, np.flatnonzero(spent > lower + tol))
-    out = [np.flatnonzero(picked & ~np.isin(group, bad))]
-    size = np.diff(A.indptr)
-    for g in bad:  # fractional components: MIP with reduced-cost fixing
-        in_g = group == g
-        core = np.flatnonzero(in_g & ((x > 1e-9) | (rc <= tol) | (size == 1)))
-        part, upper = mip(g, core)
-        wide = np.flatnonzero(in_g & (rc <= upper - lower[g] + tol))
-        out.append(part if np.isin(wide, core).all() else mip(g, np.union1d(wide, core))[0])
-    return np.concatenate(out)
-
-
-def _solve_pairs(members, cost):
-    """Two annotators: pairs vs. lone units is an assignment problem; a pair
-    saves 2K·Δ∅ − cost relative to two lone units (K = 1)."""
-    from scipy.optimize import linear_sum_assignment
-
-    single = (members >= 0).sum(axis=1) == 1
-    unit_cost = np.zeros(int(members.max()) + 1)
-    lone = members[single].max(axis=1)
-    unit_cost[lone] = cost[single]
-    pairs = np.flatnonzero(~single)
-    a, b = members[pairs, 0], members[pairs, 1]
-    ua, ia = np.unique(a, return_inverse=True)
-    ub, ib = np.unique(b, return_inverse=True)
-    gain = np.zeros((len(ua), len(ub)))
-    gain[ia, ib] = cost[pairs] - unit_cost[a] - unit_cost[b]
-    r, k = linear_sum_assignment(gain)
-    keep = gain[r, k] < 0
-    picked = np.full(gain.shape, -1)
-    picked[ia, ib] = pairs
-    chosen_pairs = picked[r[keep], k[keep]]
-    used = np.zeros(len(unit_cost), bool)
-    used[members[chosen_pairs].ravel()] = True
-    lone_idx = np.flatnonzero(single)
-    lone_idx = lone_idx[~used[members[lone_idx].max(axis=1)]]
-    return np.r_[chosen_pairs, lone_idx]
+    # step 2: ⌊x*⌋, then a MIP over the candidates that fit in what it leaves
+    feasible = np.floor(xs + 1e-9).astype(np.int64)
+    left = supply - A @ feasible
+    rows = np.flatnonzero(left > 0)
+    fits = np.flatnonzero(np.asarray(A[left <= 0].sum(axis=0)).ravel() == 0)
+    sub = A[rows][:, fits].tocsc()
+    feasible[fits] += _milp(cost[fits], sub, left[rows], _upper(sub, left[rows]))[0]
+    # step 3: per component, keep the candidates with rc ≤ UB_g − LB_g
+    type_group, group = _components(A, np.arange(len(cost)))
+    size = type_group.max() + 1
+    gap = (np.bincount(group, cost * feasible, size)
+           - np.bincount(type_group, y * supply, size))
+    single = np.diff(A.indptr) == 1  # kept too: every MIP below stays feasible
+    kept = np.flatnonzero((rc <= gap[group] + tol) | (xs > 1e-9) | single)
+    # step 4: MIPs on the components of kept candidates where x* is fractional
+    type_part, part = _components(A, kept)
+    for p in np.unique(part[frac[kept]]):
+        cols = kept[part == p]
+        rows = np.flatnonzero(type_part == p)
+        sub = A[rows][:, cols].tocsc()
+        x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]))[0]
+    return x

@@ -39,11 +39,13 @@ import numpy as np
 import pandas as pd
 
 from ...continuum import Continuum
+from ... import validate
 from ...errors import AgreementError
 from ...results import AgreementResult, Charted
 from .alignment import Alignment, best_alignment
 from .dissimilarity import Dissimilarity
-from .sampling import Z95, expected_disorder
+from .progress import progress_reporter
+from .sampling import SAMPLERS, Z95, expected_disorder
 
 __all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
            "gamma_k", "gamma_family", "category_disorder"]
@@ -192,25 +194,48 @@ def _as_continuum(data, loader_args) -> Continuum:
     return c
 
 
+def _check_options(where: str, alpha, beta, delta_empty, n_samples, seed) -> None:
+    """α, β ≥ 0 and Δ∅ > 0 finite (2015, §4.2), n_samples ≥ 2, a seed: shared with the
+    GammaExplorer widget."""
+    validate.real(where, "alpha", alpha, minimum=0.0)
+    validate.real(where, "beta", beta, minimum=0.0)
+    validate.real(where, "delta_empty", delta_empty, minimum=0.0, open_low=True)
+    validate.integer(where, "n_samples", n_samples, minimum=2)
+    validate.seed(where, "seed", seed)
+
+
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
                  category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
                  precision: float | None = None, seed=None, n_jobs: int = 1,
-                 progress=None, **loader_args) -> GammaFamilyResult:
+                 progress="auto", **loader_args) -> GammaFamilyResult:
     """γ, γ_cat and γ_k (every category) from one best alignment and one set of
     samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
     end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
     ``category_distance`` None (nominal) or a matrix. Sampling: see
-    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder` (``progress``
-    too: ``progress(0, n_samples)`` is also called once the best alignment is found)."""
+    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder`. ``progress``:
+    ``"auto"`` (a tqdm bar when the computation lasts over a second and tqdm is
+    installed), True, False or a callable ``progress(done, wanted)``, also called
+    with ``done = 0`` once the best alignment is found
+    (:mod:`~iaa_widgets.measures.gamma.progress`). Ctrl-C stops it promptly."""
+    _check_options("gamma_family", alpha, beta, delta_empty, n_samples, seed)
+    validate.choice("gamma_family", "sampler", sampler, sorted(SAMPLERS))
+    if precision is not None:  # a relative half-width
+        validate.probability("gamma_family", "precision", precision, open_low=True,
+                             open_high=True)
+    validate.n_jobs("gamma_family", "n_jobs", n_jobs)  # progress: progress_reporter's check
     c = _as_continuum(data, loader_args)
     dis = Dissimilarity(alpha, beta, delta_empty, category_distance)
     dis.category_matrix(c)  # validate before sampling
-    observed = best_alignment(c, dis)
-    num, den, num_k, den_k = category_disorder(observed, dis)
-    if progress is not None:
-        progress(0, int(n_samples))
-    exp = expected_disorder(c, partial(_statistics, dissimilarity=dis), sampler, n_samples,
-                            precision, seed, n_jobs, progress=progress)
+    report, close = progress_reporter(progress)
+    try:
+        observed = best_alignment(c, dis)
+        num, den, num_k, den_k = category_disorder(observed, dis)
+        if report is not None:
+            report(0, int(n_samples))
+        exp = expected_disorder(c, partial(_statistics, dissimilarity=dis), sampler,
+                                n_samples, precision, seed, n_jobs, progress=report)
+    finally:
+        close()
     s = exp.samples
     params = dict(alpha=alpha, beta=beta, delta_empty=delta_empty,
                   category_distance="nominal" if category_distance is None else "matrix",

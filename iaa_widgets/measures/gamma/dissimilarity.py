@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...continuum import Continuum
+from ... import validate
 from ...errors import AgreementError
 
 __all__ = ["Dissimilarity"]
@@ -32,12 +33,10 @@ class Dissimilarity:
     category_distance: object = None
 
     def __post_init__(self):
-        for name in ("alpha", "beta", "delta_empty"):
-            v = getattr(self, name)
-            if not (np.isfinite(v) and v >= 0):
-                raise AgreementError(f"{name} must be a finite number >= 0, got {v!r}")
-        if self.delta_empty == 0:
-            raise AgreementError("delta_empty must be > 0 (it is the unit of disorder)")
+        validate.real("Dissimilarity", "alpha", self.alpha, minimum=0.0)
+        validate.real("Dissimilarity", "beta", self.beta, minimum=0.0)
+        validate.real("Dissimilarity", "delta_empty", self.delta_empty, minimum=0.0,
+                      open_low=True)  # Δ∅ is the unit of disorder
 
     def category_matrix(self, continuum: Continuum) -> np.ndarray:
         """The n_categories × n_categories distance matrix dist_cat."""

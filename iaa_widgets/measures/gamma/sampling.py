@@ -24,12 +24,13 @@ number of processes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 import numpy as np
 
+from ... import validate
 from ...continuum import Continuum
-from ...errors import AgreementError
 
 __all__ = ["shuffle_sample", "statistical_sample", "SAMPLERS", "ExpectedDisorder",
            "expected_disorder"]
@@ -125,10 +126,16 @@ def _precision(values: np.ndarray) -> tuple[float, float]:
     return hw, (hw / mean if mean > 0 else (0.0 if hw == 0 else np.inf))
 
 
-def _run(job, continuum, seeds):
-    """Statistics of the samples with the given seeds (a worker's share)."""
+def _ignore_sigint():
+    """Workers leave Ctrl-C to the parent, which terminates them."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run(job, continuum, seed):
+    """The statistic of the sample drawn with ``seed``."""
     statistic, sampler = job
-    return np.array([statistic(sampler(continuum, np.random.default_rng(s))) for s in seeds])
+    return statistic(sampler(continuum, np.random.default_rng(seed)))
 
 
 def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.ndarray],
@@ -140,44 +147,38 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
 
     ``n_samples`` samples are drawn; with ``precision``, more are drawn (up to
     ``max_samples``) until the relative 95 % half-width is at most ``precision``.
-    ``progress(done, wanted)``, if given, is called after every sample (every
-    worker's share with ``n_jobs``); an exception it raises stops the sampling (a
-    widget cancels a stale computation that way).
+    ``progress(done, wanted)``, if given, is called after every sample; an exception
+    it raises stops the sampling (a widget cancels a stale computation that way).
+    With ``n_jobs`` ≠ 1, a process pool draws the samples; an exception or Ctrl-C
+    (KeyboardInterrupt) in this process terminates the workers at once.
     """
-    if sampler not in SAMPLERS:
-        raise AgreementError(f"sampler must be one of {sorted(SAMPLERS)}, got {sampler!r}")
-    if int(n_samples) < 2:
-        raise AgreementError(f"n_samples must be at least 2, got {n_samples!r}")
-    if precision is not None and not 0 < precision < 1:
-        raise AgreementError(f"precision is a relative half-width in (0, 1), got {precision!r}")
+    validate.choice("expected_disorder", "sampler", sampler, sorted(SAMPLERS))
+    validate.integer("expected_disorder", "n_samples", n_samples, minimum=2)
+    if precision is not None:  # a relative half-width
+        validate.probability("expected_disorder", "precision", precision, open_low=True,
+                             open_high=True)
+    validate.n_jobs("expected_disorder", "n_jobs", n_jobs)
     root = np.random.SeedSequence(seed)
-    job = (statistic, SAMPLERS[sampler])
+    run = partial(_run, (statistic, SAMPLERS[sampler]), continuum)
     pool = None
     if n_jobs != 1:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
         workers = multiprocessing.cpu_count() if n_jobs in (None, -1) else int(n_jobs)
         # fork where the system has it (no re-import in each worker), else its default
         start = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start))
+        pool = multiprocessing.get_context(start).Pool(workers, initializer=_ignore_sigint)
     try:
         rows, wanted = [], int(n_samples)
         while True:
             seeds = root.spawn(wanted - len(rows))
-            if pool is None and progress is not None:
-                for s in seeds:                     # one at a time, to report each
-                    rows.extend(_run(job, continuum, [s]))
+            if pool is None:
+                results = map(run, seeds)
+            else:  # in order, so that results do not depend on the number of processes
+                results = pool.imap(run, seeds, chunksize=max(1, len(seeds) // (4 * workers)))
+            for r in results:
+                rows.append(r)
+                if progress is not None:
                     progress(len(rows), wanted)
-            elif pool is None:
-                rows.extend(_run(job, continuum, seeds))
-            else:
-                chunks = np.array_split(np.arange(len(seeds)), workers)
-                futures = [pool.submit(_run, job, continuum, [seeds[i] for i in ch])
-                           for ch in chunks if len(ch)]
-                for f in futures:
-                    rows.extend(f.result())
-                    if progress is not None:
-                        progress(len(rows), wanted)
             values = np.array([r[0] for r in rows])
             hw, rel = _precision(values)
             if precision is None or rel <= precision or len(rows) >= max_samples:
@@ -185,8 +186,13 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
             cv = np.std(values, ddof=1) / np.mean(values)
             need = int(np.ceil((Z95 * cv / precision) ** 2))  # 2015, §5.3
             wanted = min(max_samples, max(need, len(rows) + 1))
+    except BaseException:  # Ctrl-C or a stop from progress: end the workers now
+        if pool is not None:
+            pool.terminate()
+        raise
     finally:
         if pool is not None:
-            pool.shutdown()
+            pool.close()
+            pool.join()
     samples = np.array(rows)
     return ExpectedDisorder(samples, float(samples[:, 0].mean()), hw, rel)

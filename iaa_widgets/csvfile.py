@@ -1,0 +1,191 @@
+"""Reading a CSV file of ratings: pandas' parser, explicit missing-value markers, header
+names checked before pandas renames duplicates, and errors that name the file and line."""
+from __future__ import annotations
+
+import csv
+import os
+import re
+
+import numpy as np
+import pandas as pd
+
+from .errors import AgreementError, rows_text
+
+__all__ = ["NA_VALUES", "Lines", "read_frame"]
+
+# the default na_values of read_csv: only empty cells are missing ("NA", "None", "null"
+# are labels); whitespace-only labels count as missing later, in the loader
+NA_VALUES = ("",)
+
+# read_args after which the file's header or line numbering is not the plain one
+_RENUMBERING = ("header", "names", "skipfooter", "delim_whitespace", "dialect",
+                "lineterminator", "compression", "engine")
+_SHOWN = 5
+
+
+def _name(source) -> str:
+    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else "the CSV input"
+
+
+def _plain_file(source) -> bool:
+    """A path to an uncompressed file, whose bytes and lines can be read again."""
+    return isinstance(source, (str, os.PathLike)) and os.path.isfile(source) and \
+        not re.search(r"\.(gz|bz2|zip|xz|zst|tar)$", os.fspath(source))
+
+
+def read_frame(source, na_values, label: str | None, read_args: dict, index_col=None):
+    """The table read from ``source`` and a note on the cells ``na_values`` made missing
+    in the ``label`` column (None: in every column). Errors name the file (and the line
+    where pandas or the decoder says it)."""
+    for option in ("chunksize", "iterator"):
+        if read_args.get(option):
+            raise AgreementError(f"read_csv reads the whole file; {option}= is not supported "
+                                 "(read the chunks with pandas and concatenate them)")
+    args = {"keep_default_na": False, **read_args, "na_values": list(na_values)}
+    try:
+        frame = pd.read_csv(source, index_col=index_col, **args)
+    except UnicodeDecodeError as err:
+        raise AgreementError(_undecodable(source, err, args.get("encoding"))) from None
+    except pd.errors.EmptyDataError:
+        raise AgreementError(f"{_name(source)} is empty: no header line naming the columns "
+                             "was found") from None
+    except pd.errors.ParserError as err:
+        raise AgreementError(f"{_name(source)} is not a CSV table pandas can read: "
+                             f"{str(err).strip()}; check sep= and the quoting on that "
+                             "line") from None
+    _refuse_duplicate_header(source, frame, index_col, read_args)
+    if label is not None and label not in frame.columns:
+        return frame, ""  # the loader names the missing column
+    cells = frame if label is None else frame[label]
+    n_missing = int(cells.isna().to_numpy().sum())
+    note = "" if not n_missing else (
+        f"{_name(source)}: {n_missing} cell(s) of "
+        f"{'the table' if label is None else f'column {label!r}'} "
+        f"matched na_values={list(na_values)!r}"
+        f"{' or pandas default NA texts' if args['keep_default_na'] else ''} and were read "
+        "as missing")
+    return frame, note
+
+
+def _undecodable(source, err: UnicodeDecodeError, encoding) -> str:
+    """Name the file, the undecodable byte and its line, and suggest ``encoding=``."""
+    where = ""
+    if _plain_file(source):
+        with open(source, "rb") as fh:  # an error path: the whole file, once
+            data = fh.read()
+        try:
+            data.decode(err.encoding)
+        except UnicodeDecodeError as full:
+            line = data.count(b"\n", 0, full.start) + 1
+            where = f" (byte 0x{data[full.start]:02x} on line {line})"
+        except LookupError:
+            pass
+    return (f"{_name(source)} is not valid {encoding or err.encoding} text{where}; pass the "
+            "encoding it was saved in, for example encoding='latin-1', 'cp1252' or 'utf-16'")
+
+
+_MANGLED = re.compile(r"^(.*)\.(\d+)$")
+
+
+def _refuse_duplicate_header(source, frame: pd.DataFrame, index_col, read_args) -> None:
+    """pandas renames a repeated column name 'a' to 'a.1': a second annotator or label
+    column would pass unseen. Read the header as written when a name looks renamed."""
+    names = [frame.index.name, *frame.columns] if index_col is not None else list(frame.columns)
+    suspects = [n for n in names if isinstance(n, str) and (m := _MANGLED.match(n))
+                and m.group(1) in names]
+    if not suspects or any(k in read_args for k in ("names", "header", "usecols")):
+        return
+    if not isinstance(source, (str, os.PathLike)):
+        if not getattr(source, "seekable", lambda: False)():
+            return  # a stream read once: pandas' renamed columns cannot be checked
+        source.seek(0)
+    header_args = {k: v for k, v in read_args.items()
+                   if k in ("sep", "delimiter", "encoding", "quotechar", "escapechar",
+                            "comment", "skiprows", "skip_blank_lines", "compression")}
+    raw = pd.read_csv(source, header=None, nrows=1, dtype=str, keep_default_na=False,
+                      **header_args).iloc[0].tolist()
+    seen = pd.Series(raw)
+    dups = seen[seen.duplicated()].unique().tolist()
+    if dups:
+        cols = [int(i) + 1 for i in np.flatnonzero(seen.isin(dups))]
+        raise AgreementError(f"{_name(source)}: the header names {dups!r} more than once "
+                             f"(columns {cols}); pandas would read them as different columns "
+                             "(a, a.1 …). Give each column its own name: one column per "
+                             "annotator in the wide layout, one item, annotator and label "
+                             "column in the long one")
+
+
+class Lines:
+    """Names rows of a table read from a CSV file: file line, item and annotator.
+
+    ``items`` and ``annotators`` hold each row's names, ``records`` the data record of
+    the file each row comes from (None: row i is record i). Indexing it (positions or a
+    mask) selects rows, as an index would; line numbers are found only when an error
+    names rows."""
+
+    def __init__(self, source, read_args: dict, items, annotators, records=None,
+                 positions: np.ndarray | None = None):
+        self.source, self.read_args = source, read_args
+        self.items, self.annotators, self.records = items, annotators, records
+        self.positions = positions
+
+    def __getitem__(self, key) -> "Lines":
+        rows = np.arange(len(self.items)) if self.positions is None else self.positions
+        return Lines(self.source, self.read_args, self.items, self.annotators, self.records,
+                     rows[key])
+
+    def describe(self, which) -> str:
+        """``which`` (positions) as 'file, line 3 (item 1, annotator 'b'), …'."""
+        rows = np.asarray(which if self.positions is None else self.positions[which])
+        shown = rows[:_SHOWN]
+        records = shown if self.records is None else np.asarray(self.records)[shown]
+        starts = _record_lines(self.source, self.read_args, int(records.max()) + 1)
+        where = [f"line {starts[r]}" if starts is not None else f"data row {r + 1}"
+                 for r in records.tolist()]
+        items = np.asarray(self.items, dtype=object)[shown].tolist()
+        annotators = np.asarray(self.annotators, dtype=object)[shown].tolist()
+        more = f" and {len(rows) - _SHOWN} more" if len(rows) > _SHOWN else ""
+        return f"{_name(self.source)}, " + ", ".join(
+            f"{w} (item {i!r}, annotator {a!r})"
+            for w, i, a in zip(where, items, annotators)) + more
+
+
+def _record_lines(source, read_args: dict, count: int) -> list[int] | None:
+    """The file line (1-based) on which each of the first ``count`` data records starts,
+    skipping what pandas skips (blank, whitespace-only and comment lines) and counting
+    quoted line breaks; None when the options make the numbering another one."""
+    sep = read_args.get("sep", read_args.get("delimiter", ","))
+    if not _plain_file(source) or not isinstance(sep, str) or len(sep) != 1 or \
+            any(k in read_args for k in _RENUMBERING):
+        return None
+    skiprows = read_args.get("skiprows", 0)  # an int: that many lines at the start
+    if not isinstance(skiprows, (int, np.integer)) or isinstance(skiprows, bool):
+        return None
+    comment = read_args.get("comment")
+    skip_blank = read_args.get("skip_blank_lines", True)
+    starts, end, header = [], 0, False
+    with open(source, newline="", encoding=read_args.get("encoding") or "utf-8",
+              errors="replace") as fh:
+        reader = csv.reader(fh, delimiter=sep, quotechar=read_args.get("quotechar", '"'),
+                            escapechar=read_args.get("escapechar"),
+                            doublequote=read_args.get("doublequote", True))
+        for row in reader:
+            start, end = end + 1, reader.line_num
+            blank = not row or (len(row) == 1 and not row[0].strip())
+            commented = comment and row and row[0].lstrip().startswith(comment)
+            if start <= skiprows or (skip_blank and blank) or commented:
+                continue
+            if not header:
+                header = True
+                continue
+            starts.append(start)
+            if len(starts) >= count:
+                return starts
+    return None
+
+
+def rows_or_lines(index, positions) -> str:
+    """Name rows for a message: 'row(s) 0, 1' of a table, file and line of a CSV."""
+    if isinstance(index, Lines):
+        return index.describe(positions)
+    return f"row(s) {rows_text(index[positions])}"
