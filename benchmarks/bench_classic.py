@@ -13,13 +13,9 @@ bare ``np.bincount`` over the codes (``np.bincount(item * K + label)``, the item
 category table and nothing more). Peak memory of α on 1e7 ratings is measured in a
 fresh subprocess (ru_maxrss), beside the krippendorff package's.
 
-Bootstrap section: ``bootstrap(measure, ..., n_resamples=1000)`` through its fast path
-(item weights on sufficient statistics) against the general path (each resample rebuilt
-and the measure recomputed), timed on ``--generic-resamples`` resamples and scaled to
-1,000 (the per-resample cost is constant); the first resamples' values are compared.
+The bootstrap of every measure is timed by ``bench_bootstrap.py``.
 
     PYTHONPATH=. python benchmarks/bench_classic.py [--quick] [--budget 30]
-    PYTHONPATH=. python benchmarks/bench_classic.py --bootstrap-only [--generic-resamples 20]
 """
 from __future__ import annotations
 
@@ -166,48 +162,17 @@ def memory_child(who: str, n_raters: int, n_items: int) -> None:
                       "peak_mb": round(peak), "how": how}))
 
 
-# ------------------------------------------------------------------ bootstrap
-BOOTSTRAP = {"Fleiss kappa": ("fleiss_kappa", {}),
-             "Cohen kappa (2 raters)": ("cohen_kappa", {"annotators": ["rater_0", "rater_1"]})}
-
-
-def bootstrap_section(sizes, n_generic: int) -> None:
-    """Fast against general bootstrap path, 1,000 resamples, the same seed."""
-    for n_raters, n_items in sizes:
-        ann = iaa.Annotations.from_long(make_tidy(n_raters, n_items))
-        print(f"\n== bootstrap, 1,000 resamples: {n_raters} raters × {n_items:,} items, "
-              f"{ann.n_ratings:,} ratings; general path timed on {n_generic} resamples")
-        for label, (name, kwargs) in BOOTSTRAP.items():
-            fn = getattr(iaa, name)
-            (t_fast, c_fast), fast = timed(lambda: iaa.bootstrap(
-                name, ann, n_resamples=1000, seed=0, **kwargs), 1)
-            (t_gen, c_gen), gen = timed(lambda: iaa.bootstrap(  # a wrapper: the general path
-                lambda d, **kw: fn(d, **kw), ann, n_resamples=n_generic, seed=0, **kwargs), 1)
-            scale = 1000 / n_generic
-            diff = np.max(np.abs(fast.values[:n_generic] - gen.values))
-            print(f"  {label:<24} fast {t_fast:8.3f} s (CPU {c_fast:7.3f} s)   general "
-                  f"~{t_gen * scale:8.1f} s (CPU ~{c_gen * scale:7.1f} s)   "
-                  f"{t_gen * scale / t_fast:5.0f}× faster   max |Δ| {diff:.1e}")
-
-
 # ------------------------------------------------------------------ main
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="the two small sizes only")
     ap.add_argument("--budget", type=float, default=30.0,
                     help="skip a peer whose extrapolated time exceeds this many seconds")
-    ap.add_argument("--bootstrap-only", action="store_true",
-                    help="only the bootstrap section (5 raters × 1e4 and 1e5 items)")
-    ap.add_argument("--generic-resamples", type=int, default=20,
-                    help="resamples the general bootstrap path is timed on")
     ap.add_argument("--memory-child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_child:
         memory_child(args.memory_child[0], int(args.memory_child[1]),
                      int(args.memory_child[2]))
-        return
-    if args.bootstrap_only:
-        bootstrap_section([(5, 10_000), (5, 100_000)], args.generic_resamples)
         return
     sizes = [(5, 1_000), (5, 100_000)] + ([] if args.quick else [(10, 1_000_000)])
     with open("/proc/loadavg") as f:
@@ -249,7 +214,6 @@ def main(argv=None):
                   f"np.bincount(item * K + label) {t_bin:.4f} s (CPU {c_bin:.4f} s) → "
                   f"{t_core / t_bin:.2f}× (CPU {c_core / c_bin:.2f}×; goal ≤ 3×)")
             print(f"  loading: Annotations.from_long {t_load:.4f} s (CPU {c_load:.4f} s)")
-    bootstrap_section([(5, 10_000), (5, 100_000)], args.generic_resamples)
     if not args.quick:
         print("\n== peak memory, 10 raters × 1e6 items (1e7 ratings), fresh subprocess")
         for who in ("ours", "krippendorff"):

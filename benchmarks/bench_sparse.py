@@ -18,7 +18,7 @@ import pandas as pd
 
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
-from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+from iaa_widgets.measures.sparse.variance import SPA_SCHEMES
 from iaa_widgets.stats import item_counts
 
 

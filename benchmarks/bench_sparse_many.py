@@ -15,7 +15,7 @@ import pandas as pd
 
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
-from iaa_widgets.measures.sparse_missing import SpaMissingness
+from iaa_widgets.measures.sparse.missing import SpaMissingness
 
 
 def many_table(n_items=100_000, heavy=0.05, m_max=200, k=4, seed=0):

@@ -26,6 +26,7 @@ import platform
 import re
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -160,6 +161,12 @@ def markdown(rows: list[dict]) -> str:
                 cells += [f"{r['peak'] / GIB:.2f}{flag}", f"{r['seconds']:.1f}"]
         rows_ = next(r["rows"] for r in rows if r["name"] == name)
         lines.append(f"| {name} | {MEASURES[name][0]} | {rows_:,} | " + " | ".join(cells) + " |")
+    ok = [r for r in rows if not r["error"]]
+    top = max(ok, key=lambda r: r["peak"]) if ok else None
+    over = sorted({f"{r['name']} ({r['ids']} ids)" for r in rows
+                   if r["error"] or r["peak"] > LIMIT})
+    lines += ["", (f"Largest peak: {top['peak'] / GIB:.2f} GiB ({top['name']}, {top['ids']} ids). "
+                   if top else "") + f"Over 2 GiB or failed: {', '.join(over) or 'none'}."]
     return "\n".join(lines)
 
 
@@ -167,18 +174,20 @@ def write_readme(text: str, rows: list[dict]) -> None:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     inputs = {r["ids"]: r["input"] for r in rows if r["input"]}
     load = os.getloadavg()[0]
-    section = (f"{START}\n## Peak memory at 1e7 ratings (`memory.py`)\n\n"
-               f"Goal: every public measure under 2 GiB above its input. Each measure in a "
-               f"fresh process: peak resident set (VmHWM) minus the resident set after "
-               f"building the tidy table (which the measure then loads: loading is "
-               f"included). Tables in the script's docstring; string ids are pandas' "
-               f"default string dtype (pandas {pd.__version__}, no pyarrow).\n\n"
-               f"Measured {now} on {platform.machine()}, {os.cpu_count()} cores, "
-               f"Python {platform.python_version()}, numpy {np.__version__} (load average "
-               f"{load:.1f} at the end of the run; the seconds are wall time and only "
-               f"indicative on a shared machine). Resident set after building the table, "
-               f"last measure: {inputs.get('integer', 0) / GIB:.2f} GiB (integer ids), "
-               f"{inputs.get('string', 0) / GIB:.2f} GiB (string ids).\n\n{text}\n{END}")
+    prose = (f"Goal: every public measure under 2 GiB above its input. Each measure in a "
+             f"fresh process: peak resident set (VmHWM) minus the resident set after "
+             f"building the tidy table (which the measure then loads: loading is "
+             f"included). Tables in the script's docstring; string ids are pandas' "
+             f"default string dtype (pandas {pd.__version__}, no pyarrow).\n\n"
+             f"Measured {now} on {platform.machine()}, {os.cpu_count()} cores, "
+             f"Python {platform.python_version()}, numpy {np.__version__} (load average "
+             f"{load:.1f} at the end of the run; the seconds are wall time and only "
+             f"indicative on a shared machine). Resident set after building the table, "
+             f"last measure: {inputs.get('integer', 0) / GIB:.2f} GiB (integer ids), "
+             f"{inputs.get('string', 0) / GIB:.2f} GiB (string ids).")
+    prose = "\n\n".join(textwrap.fill(part, 90) for part in prose.split("\n\n"))
+    section = (f"{START}\n## Peak memory at 1e7 ratings (`memory.py`)\n\n{prose}\n\n"
+               f"{text}\n{END}")
     old = README.read_text()
     if START in old:
         new = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: section, old,

@@ -15,9 +15,8 @@ from .measures.pairwise import pairwise
 from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
 from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
-from .measures.sparse import SparseAgreementResult, sparse_agreement, sparse_kappa
-from .measures.sparse_variance import spa_item_variance, spa_weight_curves
-from .measures.sparse_curves import spa_variance_curve
+from .measures.sparse import (SparseAgreementResult, spa_item_variance, spa_variance_curve,
+                              spa_weight_curves, sparse_agreement, sparse_kappa)
 
 __version__ = "0.1.0"
 
@@ -37,8 +36,8 @@ _LAZY: dict[str, str] = {
     "AugmentedKappaSweep": ".widgets.sweep",
     "SparseAgreementExplorer": ".widgets.sparse",
     "GammaExplorer": ".widgets.gamma",
-    "spa_missingness": ".measures.sparse_missing",
-    "SpaMissingness": ".measures.sparse_missing",
+    "spa_missingness": ".measures.sparse.missing",
+    "SpaMissingness": ".measures.sparse.missing",
 }
 
 

@@ -19,7 +19,7 @@ from .errors import AgreementError
 from .html import script_safe
 from .measures.augmented import AugmentedSweepResult
 from .measures.gamma.coefficients import GammaFamilyResult, GammaKResult
-from .measures.sparse_missing import SpaMissingnessResult
+from .measures.sparse.missing import SpaMissingnessResult
 from .resampling import BootstrapResult
 from .results import AgreementResult, PairwiseMatrix
 

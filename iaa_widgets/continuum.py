@@ -28,7 +28,10 @@ class Continuum:
 
     ``annotator`` and ``category`` are int codes into ``annotators`` and
     ``categories``; ``start`` and ``end`` are float bounds (``end >= start``).
-    Identical duplicate units from one annotator are kept: each counts.
+    Identical duplicate units from one annotator are kept: each counts. ``ordered``
+    says whether someone declared the category order (``categories=``, numeric
+    categories, or Annotations with a declared order): a category distance given as a
+    bare array follows that order, so it needs one.
     """
 
     annotator: np.ndarray
@@ -37,6 +40,7 @@ class Continuum:
     end: np.ndarray
     annotators: pd.Index
     categories: pd.Index
+    ordered: bool = False
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -75,13 +79,14 @@ class Continuum:
     # ------------------------------------------------------------- loaders
     @classmethod
     def from_codes(cls, annotator, category, start, end, annotators: Sequence,
-                   categories: Sequence) -> "Continuum":
+                   categories: Sequence, ordered: bool = False) -> "Continuum":
         """From integer codes (used by the samplers); sorts units by annotator, start, end."""
         annotator = np.asarray(annotator, dtype=np.int64)
         start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
         order = np.lexsort((end, start, annotator))
         return cls(annotator[order], np.asarray(category, dtype=np.int64)[order],
-                   start[order], end[order], pd.Index(annotators), pd.Index(categories))
+                   start[order], end[order], pd.Index(annotators), pd.Index(categories),
+                   ordered)
 
     @classmethod
     def from_frame(cls, df: pd.DataFrame, annotator: str = "annotator",
@@ -130,8 +135,9 @@ class Continuum:
             raise AgreementError(f"γ needs at least two annotators, the continuum has "
                                  f"{len(ann_names)} ({list(ann_names)!r})")
         cat_codes, cat_names = _codes(df[category], categories, "category")
+        declared = categories is not None or pd.api.types.is_numeric_dtype(df[category])
         return cls.from_codes(ann_codes, cat_codes, bounds[start], bounds[end],
-                              ann_names, cat_names)
+                              ann_names, cat_names, declared)
 
     @classmethod
     def from_items(cls, data, **loader_args) -> "Continuum":
@@ -149,7 +155,7 @@ class Continuum:
             raise AgreementError("the items carry no labels: the continuum would be empty")
         item = ann.item.astype(float)
         return cls.from_codes(ann.annotator, ann.label, item, item + 1.0,
-                              ann.annotators, ann.categories)
+                              ann.annotators, ann.categories, ann.ordered)
 
 
 def _codes(values: pd.Series, declared: Sequence | None, what: str):
@@ -223,4 +229,4 @@ def random_continuum(n_annotators: int, n_units: int, n_categories: int = 3,
     keep[np.arange(n_annotators) * n_units] = True
     return Continuum.from_codes(ann[keep], c[keep], s[keep], e[keep],
                                 [f"a{i}" for i in range(n_annotators)],
-                                [f"c{k}" for k in range(n_categories)])
+                                [f"c{k}" for k in range(n_categories)], ordered=True)

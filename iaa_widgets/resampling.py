@@ -4,26 +4,25 @@ Each resample draws ``n_items`` items with replacement (a drawn item keeps all i
 ratings; an item drawn twice counts as two items) and recomputes the measure. The
 interval is the **percentile** interval: the (1 − level)/2 and (1 + level)/2
 quantiles of the resampled values (Efron & Tibshirani 1993, *An Introduction to
-the Bootstrap*, ch. 13); for Krippendorff's α also the **BCa** interval (ch. 14), its
-acceleration from leave-one-item-out values computed in one vectorised step. The standard
-error is their standard deviation (ddof = 1). Resamples where the measure is
-undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and left out
-of the interval.
+the Bootstrap*, ch. 13), or the **BCa** interval (ch. 14) from leave-one-item-out
+values. The standard error is their standard deviation (ddof = 1). Resamples where the
+measure is undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and
+left out of the interval.
 
-Building a resample is vectorised (one gather over the ratings, sorted by item);
-only the loop over resamples is in Python. Krippendorff's α and the classic
-coefficients take fast paths: a resample is a vector of item weights w_i (how often
-item i was drawn) on item-level sufficient statistics, e.g. α's coincidences
-o_ck = Σ_i w_i n_ic (n_ik − [c = k]) / (m_i − 1), a two-annotator table
-t_jk = Σ_i w_i [item i in cell jk], Fleiss' A'_o and p_c as w-weighted means over
-items. They give the same values as the general path for the same seed (the measure's
-own ``prepare`` fixes, once, which items are used under its missing-data policy; a
-drawn item keeps its ratings, so whether it is used cannot change in a resample).
+A measure with a Statistic (``measure.statistic``, see :mod:`iaa_widgets.stats`) is
+resampled as item weights: a resample is the vector w of how often each item was
+drawn, a block of resamples one product W @ T of its per-item tables, and its
+``finish`` turns the B totals into B values; the jackknife of BCa is the totals minus
+each item's row. This module knows no measure by name. The measure's own ``prepare``
+fixes, once, which items are used under its missing-data policy (a drawn item keeps
+its ratings, so whether it is used cannot change in a resample): the values equal
+those of rebuilding each resample and recomputing the measure, for the same seed.
+Any other callable is called on each rebuilt resample (one vectorised gather).
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -33,7 +32,6 @@ from .data import Annotations, as_annotations
 from . import validate
 from .errors import AgreementError
 from .results import Charted
-from .stats import item_counts
 
 __all__ = ["bootstrap", "BootstrapResult"]
 
@@ -70,16 +68,15 @@ class BootstrapResult(Charted):
 
 
 def _resolve(measure) -> tuple[Callable, str]:
-    if isinstance(measure, str):
-        import iaa_widgets
-        fn = getattr(iaa_widgets, measure, None)
+    if isinstance(measure, str):  # a public name: the package above is loaded already
+        fn = getattr(sys.modules[__package__], measure, None)
         if not callable(fn):
             validate.fail("bootstrap", "measure", "a function or the name of a public "
-                          "measure such as 'krippendorff_alpha'", measure)
+                          "measure of iaa_widgets", measure)
         return fn, measure
     if not callable(measure):
         validate.fail("bootstrap", "measure", "a function or the name of a public measure "
-                      "such as 'krippendorff_alpha'", measure)
+                      "of iaa_widgets", measure)
     return measure, getattr(measure, "__name__", type(measure).__name__)
 
 
@@ -93,18 +90,24 @@ def _draws(rng: np.random.Generator, n_items: int, n_resamples: int):
         yield rng.integers(0, n_items, size=n_items)
 
 
-def _item_weights(rng: np.random.Generator, ann: Annotations, n_resamples: int):
-    """How often each item row is drawn, one vector per resample. Rows of
-    ``from_contingency`` data stand for ``item_weight`` items each: N = Σ w draws with
-    replacement from N items fall on the rows as Multinomial(N, w / N), drawn as such
-    (no row per item); otherwise the counts of the item codes of :func:`_draws`."""
-    if ann.item_weight is None:
-        for drawn in _draws(rng, ann.n_items, n_resamples):
-            yield np.bincount(drawn, minlength=ann.n_items)
-        return
-    p = ann.item_weight / ann.item_weight.sum()
-    for _ in range(n_resamples):
-        yield rng.multinomial(ann.total_items, p)
+def _weight_blocks(rng: np.random.Generator, stat, n_resamples: int):
+    """W (b × item rows): how often each of b resamples drew each item row, b · rows ≤
+    2²² per block. Unweighted rows: the counts of the item codes of :func:`_draws` (the
+    same stream, drawn b resamples at once); rows of ``from_contingency`` data stand for
+    ``weights`` items each, so N = Σ w draws from N items fall on the rows as
+    Multinomial(N, w / N), drawn as such (no row per item)."""
+    n = stat.n_items
+    b = max(1, (1 << 22) // max(n, 1))
+    for start in range(0, n_resamples, b):
+        size = min(b, n_resamples - start)
+        if stat.weights is None:
+            cells = rng.integers(0, n, size=(size, n))
+            cells += (n * np.arange(size))[:, None]  # resample b counts in cells b·n …
+            w = np.bincount(cells.ravel(), minlength=size * n).reshape(size, n)
+        else:
+            w = rng.multinomial(int(stat.weights.sum()), stat.weights / stat.weights.sum(),
+                                size=size)
+        yield w.astype(float)
 
 
 def _resample(ann: Annotations, by_item: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
@@ -129,108 +132,6 @@ def _generic(fn, ann, draws, kwargs) -> np.ndarray:
         except AgreementError:  # e.g. a resample with no pairable item: undefined
             out.append(np.nan)
     return np.array(out, dtype=float)
-
-
-def _alpha_fast(ann, weights, metric="nominal") -> np.ndarray:
-    from .measures.alpha import alpha_from_coincidences, category_values
-    counts = item_counts(ann).astype(float)
-    m = counts.sum(axis=1)
-    weighted = counts / np.maximum(m - 1, 1)[:, None] * (m >= 2)[:, None]
-    diag = np.diag_indices(counts.shape[1])
-    o = []
-    for w in weights:
-        o_b = (weighted * w[:, None]).T @ counts     # Σ_i w_i n_ic n_ik / (m_i − 1)
-        o_b[diag] -= w @ weighted                     # − Σ_i w_i n_ic / (m_i − 1) on c = k
-        o.append(o_b)
-    return alpha_from_coincidences(np.array(o), metric, category_values(ann, metric))[0]
-
-
-def _weight_blocks(draws, used: np.ndarray, width: int):
-    """W (b × items used): how often each of b resamples drew each item used, from their
-    item codes; b · width ≤ 2²² entries per block."""
-    return _blocks((np.bincount(d, minlength=len(used)) for d in draws), used, width)
-
-
-def _blocks(weights, used: np.ndarray, width: int):
-    """W (b × items used) from each resample's vector of item weights (see
-    :func:`_item_weights`); b · width ≤ 2²² entries per block."""
-    b = max(1, (1 << 22) // max(width, 1))
-    while block := list(islice(weights, b)):
-        yield np.array([w[used] for w in block], dtype=float)
-
-
-def _weighted_tables(cells: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
-    """Σ_i w_bi [cells_i = j] for every row b of w: one bincount for the block."""
-    rows = np.arange(len(w))[:, None] * size
-    return np.bincount((rows + cells).ravel(), weights=w.ravel(),
-                       minlength=len(w) * size).reshape(len(w), size)
-
-
-def _classic_fast(fn, ann: Annotations, result, kwargs):
-    """The used-item mask, value(w) of a classic measure on a block w of item weights
-    (from its item-level sufficient statistics) and the width of the arrays value(w)
-    builds per resample; None if fn is not a classic measure."""
-    from .measures import _formulas as F, classic
-    from .measures._prepare import prepare
-    name = next((n for n in classic.__all__ if getattr(classic, n) is fn), None)
-    if name is None:
-        return None
-    prep = prepare(ann, name, missing=result.params["missing"],
-                   annotators=kwargs.get("annotators"), singles=name in classic.SINGLES,
-                   item_weights=name in ON_ITEM_WEIGHTS)
-    c, k, used = prep.counts, prep.ann.n_categories, prep.used
-    width = len(c) + k  # per resample: w_i over the item rows used, a sum per category
-    if name == "percent_agreement":  # A_o = Σ_i w_i a_i / Σ_i w_i
-        return used, width, lambda w: F.multi_observed(c, w)
-    if name == "bennett_s":          # S = (A_o − 1/k) / (1 − 1/k)
-        return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w), 1.0 / k)
-    if name == "fleiss_kappa":  # A'_o (pairable items), p_c (all used) as w-weighted means
-        return used, width, lambda w: F.chance_corrected(F.multi_observed(c, w),
-                                                         F.fleiss_expected(c, w))
-    if name == "specific_agreement":  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1)
-        code = prep.ann.categories.get_indexer([result.params["positive"]])[0]
-        return used, width, lambda w: F.specific_from_counts(c, w)[2][:, code]
-    if name in ("scott_pi", "cohen_kappa"):  # t_jk = Σ_i w_i [x_i1 = j, x_i2 = k]
-        x = prep.ann._label_grid()[used]  # item rows (weighted by w, see _item_weights)
-        cells = x[:, 0] * k + x[:, 1]
-        agree = F.agreement_weights(kwargs.get("weights"), prep.ann.categories,
-                                    prep.ann.ordered)[0]  # identity for π
-
-        def two(w):
-            t = _weighted_tables(cells, w, k * k).reshape(-1, k, k)
-            a_e = F.scott_expected(t) if name == "scott_pi" else F.cohen_expected(t, agree)
-            return F.chance_corrected(F.table_observed(t, agree), a_e)
-        return used, width + k * k, two
-    # davies_fleiss_kappa: n_rc = Σ_i w_i [annotator r put item i in c]
-    item_of, rater, label = prep.ratings()
-    cells = rater * k + label
-    r = prep.ann.n_annotators
-
-    def multi_kappa(w):
-        n_rc = _weighted_tables(cells, w[:, item_of], r * k).reshape(-1, r, k)
-        with np.errstate(divide="ignore", invalid="ignore"):  # p_rc = n_rc / n_r; NaN if
-            shares = n_rc / n_rc.sum(axis=-1, keepdims=True)   # r rated no item (refused)
-        return F.chance_corrected(F.multi_observed(c, w), F.conger_expected(shares))
-    return used, len(item_of) + r * k, multi_kappa
-
-
-# classic measures whose fast path weights the item rows of from_contingency data, and
-# those that read only the item × category counts (exact on from_counts data)
-ON_ITEM_WEIGHTS = ("percent_agreement", "bennett_s", "scott_pi", "cohen_kappa",
-                   "specific_agreement")
-ON_ITEM_COUNTS = ("percent_agreement", "bennett_s", "fleiss_kappa", "specific_agreement")
-
-
-def _takes_counts(fn, ann: Annotations, fast: bool, method: str) -> bool:
-    """Whether a fast path resamples these data as counts: α's coincidences and the
-    classic measures above (no BCa on weighted rows: its jackknife leaves out rows)."""
-    from .measures import classic
-    name = next((n for n in classic.__all__ if getattr(classic, n) is fn), None)
-    if ann.item_weight is not None and ann.rating_count is None:
-        return (fast and method == "percentile") or name in ON_ITEM_WEIGHTS
-    if ann.rating_count is not None and ann.item_weight is None:
-        return fast or name in ON_ITEM_COUNTS
-    return not ann.weighted
 
 
 def _bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, level: float):
@@ -258,54 +159,53 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     """Bootstrap a measure over items: estimate, percentile interval, standard error.
 
     ``measure``: a function of the data (returning a result with ``.value`` or a
-    number) or the name of a public measure, e.g. ``"krippendorff_alpha"``.
-    ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"``). ``seed`` makes
+    number) or the name of a public measure of :mod:`iaa_widgets`.
+    ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"`` for α). ``seed`` makes
     the resamples reproducible (anything ``numpy.random.default_rng`` accepts).
-    ``method``: "percentile" (any measure) or "bca" (Krippendorff's α, whose
-    leave-one-item-out values are vectorised). Krippendorff's α and the classic
-    coefficients (percent agreement, S, π, κ, multi-π, multi-κ, specific agreement)
-    take fast paths with the same values; any other function is called per resample.
+    ``method``: "percentile" (any measure) or "bca" (a measure with a Statistic, whose
+    leave-one-item-out values are its totals minus one item's tables: α and the
+    classic coefficients). Those measures are resampled through their
+    Statistic with the same values as recomputing them on each resample; any other
+    function is called per resample.
 
-    Counts stay counts where a fast path allows: on ``Annotations.from_contingency``
-    data a resample draws how often each cell's items are drawn, Multinomial(N, t/N),
-    for α (percentile) and A_o, S, π, κ, specific agreement; on ``from_counts`` data the
-    items are drawn as usual and their category counts kept (α, A_o, S, multi-π,
-    specific agreement). Other cases are expanded into one row per item, or refused
-    above ``EXPANSION_LIMIT`` ratings.
+    Counts stay counts where the Statistic allows: on ``Annotations.from_contingency``
+    data a resample draws how often each cell's items are drawn, Multinomial(N, t/N)
+    (percentile only: the jackknife would leave out whole cells); on ``from_counts``
+    data the items are drawn as usual and their category counts kept. Other cases are
+    expanded into one row per item, or refused above ``EXPANSION_LIMIT`` ratings.
     """
     fn, name = _resolve(measure)
     n_resamples = validate.integer("bootstrap", "n_resamples", n_resamples, minimum=2)
     level = validate.confidence("bootstrap", "level", level)
     validate.seed("bootstrap", "seed", seed)
     validate.choice("bootstrap", "method", method, ("percentile", "bca"))
-    from .measures.alpha import alpha_jackknife, category_values, krippendorff_alpha
-    fast = fn is krippendorff_alpha and set(measure_kwargs) <= {"metric"}
-    if method not in ("percentile", "bca") or (method == "bca" and not fast):
-        raise AgreementError(f"method must be 'percentile' or, for krippendorff_alpha, 'bca' "
-                             f"(it needs leave-one-item-out values); got {method!r} for {name}")
+    make = getattr(fn, "statistic", None)
+    if method == "bca" and make is None:
+        raise AgreementError(f"method must be 'percentile' for {name}, or 'bca' for a measure "
+                             "with a Statistic (measure.statistic: its leave-one-item-out "
+                             "values are the totals minus one item)")
     ann = as_annotations(data)
-    if not _takes_counts(fn, ann, fast, method):
+    if make is None:
         ann = ann.expanded("bootstrap")  # resamples single items: one row per item
     result = fn(ann, **measure_kwargs)
     estimate = _value(result)
     rng = np.random.default_rng(seed)
-    weights = _item_weights(rng, ann, int(n_resamples))
-    classic = None if fast else _classic_fast(fn, ann, result, measure_kwargs)
-    if fast:
-        values = _alpha_fast(ann, weights, **measure_kwargs)
-    elif classic is not None:
-        used, width, value = classic
-        values = np.concatenate([value(w) for w in _blocks(weights, used, width)])
-    else:
+    if make is None:
         values = _generic(fn, ann, _draws(rng, ann.n_items, int(n_resamples)), measure_kwargs)
+    else:
+        stat = make(ann, **measure_kwargs)
+        if method == "bca" and stat.weights is not None:
+            raise AgreementError("method='bca' leaves out one item at a time, but these data "
+                                 "keep items as weighted cells (from_contingency); use "
+                                 "method='percentile'")
+        values = np.concatenate([stat.values(w) for w in
+                                 _weight_blocks(rng, stat, int(n_resamples))])
     ok = values[~np.isnan(values)]
     if len(ok) < 2:
         raise AgreementError(f"{name} is undefined on {len(values) - len(ok)} of "
                              f"{len(values)} resamples; too few items vary to bootstrap")
     if method == "bca":
-        metric = measure_kwargs.get("metric", "nominal")
-        jackknife = alpha_jackknife(item_counts(ann), metric, category_values(ann, metric))
-        low, high = _bca(ok, estimate, jackknife, level)
+        low, high = _bca(ok, estimate, stat.jackknife(), level)
     else:
         low, high = np.quantile(ok, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapResult(measure=name, estimate=estimate, ci=(float(low), float(high)),

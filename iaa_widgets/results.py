@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
+from importlib import import_module
 from typing import Any, Mapping
 
 import pandas as pd
@@ -31,8 +32,10 @@ class Charted:
         """An Altair chart of this result; it needs no kernel: ``.save("result.html")``;
         with the ``export`` extra (vl-convert-python) also ``.save("result.png")`` and an
         offline page, ``.save("result.html", inline=True)``."""
-        from .charts import chart_for  # altair loads on first use only
-        return chart_for(self, **options)
+        # charts sits above results (it imports the result types to register its
+        # builders): loaded by name on first use, so that results imports no module
+        # above it (no import cycle) and altair loads only when a chart is asked for
+        return import_module(f"{__package__}.charts").chart_for(self, **options)
 
 
 @dataclass(frozen=True)

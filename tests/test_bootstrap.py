@@ -134,8 +134,13 @@ def test_bca_interval_by_hand(metric):
 
 
 def test_bca_only_where_the_jackknife_is_vectorised():
-    with pytest.raises(AgreementError, match="method must be"):
-        iaa.bootstrap("fleiss_kappa", krippendorff_2011(), n_resamples=10, method="bca")
+    # a function without a Statistic has no leave-one-item-out values
+    with pytest.raises(AgreementError, match="method must be 'percentile' for <lambda>"):
+        iaa.bootstrap(lambda d: iaa.fleiss_kappa(d), krippendorff_2011(), n_resamples=10,
+                      method="bca")
+    cells = iaa.Annotations.from_contingency(np.array([[20, 5], [3, 12]]), [0, 1])
+    with pytest.raises(AgreementError, match="weighted cells"):
+        iaa.bootstrap("cohen_kappa", cells, n_resamples=10, method="bca")
     with pytest.raises(AgreementError, match="method must be"):
         iaa.bootstrap("krippendorff_alpha", krippendorff_2011(), n_resamples=10,
                       method="basic")
@@ -286,13 +291,15 @@ def test_classic_measures_take_the_fast_path(monkeypatch):
 
 
 def test_weight_blocks_cover_every_resample_once():
-    # blocks of b = 2²² // width resamples: with width 2²¹ two at a time, the last one
-    # alone; row b counts how often resample b drew each item used (brute force)
+    # blocks of b = 2²² // rows resamples: with 2²¹ item rows two at a time, the last one
+    # alone; row b counts how often resample b drew each item, from the draws of
+    # rng.integers(0, n, n) one resample after the other (brute force)
+    from types import SimpleNamespace
     from iaa_widgets.resampling import _weight_blocks
-    rng = np.random.default_rng(0)
-    draws = [rng.integers(0, 7, 7) for _ in range(5)]
-    used = np.array([1, 0, 1, 1, 0, 1, 1], bool)
-    blocks = list(_weight_blocks(iter(draws), used, width=1 << 21))
+    n = 1 << 21
+    stat = SimpleNamespace(n_items=n, weights=None)
+    blocks = list(_weight_blocks(np.random.default_rng(0), stat, 5))
     assert [len(b) for b in blocks] == [2, 2, 1]
-    expected = [[np.sum(d == i) for i in np.flatnonzero(used)] for d in draws]
+    rng = np.random.default_rng(0)
+    expected = [np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(5)]
     np.testing.assert_array_equal(np.concatenate(blocks), expected)

@@ -18,7 +18,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import iaa_widgets as iaa
@@ -52,7 +51,7 @@ def _pool(kind: str, size: int) -> list:
 
 LABEL_KINDS = ["int", "bigint", "float", "bool", "mixed", "hostile", "str"]
 ID_KINDS = ["int", "str", "hostile", "float"]
-DTYPES = ["object", "int8", "category", "ordered", "string"]
+DTYPES = ["object", "int8", "category", "ordered", "string", "arrow"]
 
 
 @st.composite
@@ -93,7 +92,9 @@ def _as_dtype(col: pd.Series, dtype: str, labels: list) -> pd.Series:
                                             ordered=dtype == "ordered"), index=col.index)
         if dtype == "string" and all(isinstance(v, str) for v in col.dropna()):
             return col.astype("string")
-    except (TypeError, ValueError):
+        if dtype == "arrow" and all(isinstance(v, str) for v in col.dropna()):
+            return col.astype("string[pyarrow]")  # what pandas 3 users with pyarrow get
+    except (TypeError, ValueError, ImportError):  # ImportError: no pyarrow here
         pass
     return col
 
@@ -220,16 +221,65 @@ def test_pairwise_and_bootstrap_refuse_or_work(df):
         assert np.all(res.values[~np.isnan(res.values)] <= 1 + TOL)
 
 
+CHARTED = {
+    "cohen_kappa": lambda d: iaa.cohen_kappa(d, **_two(d)),
+    "fleiss_kappa": lambda d: iaa.fleiss_kappa(d),
+    "krippendorff_alpha": lambda d: iaa.krippendorff_alpha(d),
+    "pairwise": lambda d: iaa.pairwise(d, "krippendorff_alpha"),
+    "augmented_kappa_sweep": lambda d: iaa.augmented_kappa_sweep(d, ps=[0.5, 1.0]),
+    "spa_missingness": lambda d: iaa.spa_missingness(d, drop=0.2, n_rounds=5, seed=0),
+    "bootstrap": lambda d: iaa.bootstrap("fleiss_kappa", d, n_resamples=5, seed=0),
+}
+
+
+def _assert_script_safe(page: str) -> None:
+    """No label's markup survives raw in a page (html.py writes it as \\u003c…)."""
+    for bad in ("<img src=x", "alert(1)</script>", "\u2028"):
+        assert bad not in page
+
+
 @FUZZ
 @given(tidy())
-def test_charts_of_results_build(df):
-    """A result's chart builds (a Vega-Lite dict) whatever its labels hold."""
-    for fn in (iaa.cohen_kappa, iaa.fleiss_kappa, iaa.krippendorff_alpha):
-        kwargs = _two(df) if fn is iaa.cohen_kappa else {}
-        res = _quiet(fn, df, **kwargs)
-        if res is not None:
-            spec = res.chart().to_dict()
-            assert isinstance(spec, dict)
+def test_charts_of_results_build_and_are_script_safe(df):
+    """Every result's chart builds (a Vega-Lite dict) whatever its labels hold, and its
+    HTML page carries no label as markup."""
+    for name, fn in CHARTED.items():
+        res = _quiet(fn, df)
+        if res is None:
+            continue
+        chart = _quiet(res.chart)
+        if chart is None:
+            continue
+        assert isinstance(chart.to_dict(), dict), name
+        _assert_script_safe(chart.to_html())
+
+
+@st.composite
+def units(draw):
+    """A small continuum: hostile or plain annotators and categories, odd bounds."""
+    n = draw(st.integers(1, 12))
+    names = _pool(draw(st.sampled_from(["hostile", "str", "int"])), 3)
+    cats = _pool(draw(st.sampled_from(["hostile", "str", "int"])), 3)
+    rows = draw(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2),
+                                   st.floats(-5, 50, allow_nan=False), st.floats(0, 20)),
+                         min_size=n, max_size=n))
+    return pd.DataFrame({"annotator": [names[a] for a, _, _, _ in rows],
+                         "category": [cats[c] for _, c, _, _ in rows],
+                         "start": [s for _, _, s, _ in rows],
+                         "end": [s + d for _, _, s, d in rows]})
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 4, 5))
+@given(units())
+def test_gamma_refuses_or_gives_valid_values(df):
+    """γ, γ_cat and γ_k: an AgreementError or values ≤ 1 (NaN only with a note), and
+    a script-safe chart."""
+    res = _quiet(iaa.gamma_family, df, n_samples=3, seed=0, progress=False)
+    if res is None:
+        return
+    for part in (res.gamma, res.gamma_cat):
+        _check_result(part, "gamma")
+    _assert_script_safe(res.chart().to_html())
 
 
 @FUZZ

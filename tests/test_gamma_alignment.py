@@ -42,7 +42,7 @@ def small_continuum(rng):
     if rng.random() < 0.2:
         e[0] = s[0]  # a zero-length unit
     return Continuum.from_codes(ann, rng.integers(0, 3, size), s, e, list("abcd")[:n],
-                                list("xyz"))
+                                list("xyz"), ordered=True)  # codes 0, 1, 2 are x, y, z
 
 
 @pytest.mark.parametrize("seed", range(6))

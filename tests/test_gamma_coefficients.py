@@ -238,3 +238,19 @@ def test_single_category_gamma_cat_is_undefined_and_says_why():
     assert r.gamma_cat.observed == 0 and r.gamma_cat.expected == 0
     assert np.isnan(r.gamma_cat.value) and "γ_cat undefined" in r.gamma_cat.note
     assert np.isfinite(r.gamma.value) and r.gamma.note == ""
+
+
+def test_bare_category_distance_needs_a_declared_order():
+    """A bare array is read in the category order: refused when the order was only the
+    sorted category names; accepted with categories= (the same γ as the labelled frame)."""
+    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    units = pd.DataFrame({"annotator": ["a", "a", "b", "b"], "category": ["low", "high"] * 2,
+                          "start": [0, 5, 0, 5], "end": [4, 9, 4, 8]})
+    arr = np.array([[0, 0.3], [0.3, 0]])
+    with pytest.raises(iaa.AgreementError, match="declare the order"):
+        best_alignment(Continuum.from_frame(units), Dissimilarity(category_distance=arr))
+    declared = Continuum.from_frame(units, categories=["low", "high"])
+    frame = pd.DataFrame(arr, index=["low", "high"], columns=["low", "high"])
+    assert best_alignment(declared, Dissimilarity(category_distance=arr)).disorder == \
+        best_alignment(Continuum.from_frame(units), Dissimilarity(category_distance=frame)
+                       ).disorder

@@ -18,7 +18,7 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
-from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+from iaa_widgets.measures.sparse.variance import SPA_SCHEMES
 
 SCHEMES = list(SPA_SCHEMES)
 
@@ -529,7 +529,7 @@ def test_variance_curve_per_item_mode_many_annotations():
 
 
 def test_sorting_network_sorts_every_column():
-    from iaa_widgets.measures.sparse_curves import _sort_columns
+    from iaa_widgets.measures.sparse.curves import _sort_columns
     rng = np.random.default_rng(0)
     for m in (2, 3, 6, 9, 12):
         x = rng.integers(0, 50, size=(m, 7, 11))

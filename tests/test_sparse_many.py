@@ -24,8 +24,8 @@ from scipy.stats import binom, hypergeom
 
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError
-from iaa_widgets.measures.sparse_curves import _same_before, _sort_columns
-from iaa_widgets.measures.sparse_missing import SpaMissingness, _kept_law
+from iaa_widgets.measures.sparse.curves import _same_before, _sort_columns
+from iaa_widgets.measures.sparse.missing import SpaMissingness, _kept_law
 
 PLAIN = {"flat": lambda n: np.ones_like(n), "annotations": lambda n: n,
          "annotations_m1": lambda n: n - 1.0, "edges": lambda n: n * (n - 1) / 2}
@@ -213,7 +213,7 @@ def test_random_curve_small_items_match_subset_enumeration():
                          ids=["network", "sorted", "binned-50", "binned-200"])
 def test_random_curve_many_annotations_matches_binomial_law(m, n_points):
     # m ≤ 16: arrivals ordered by a sorting network; (40, G = 60): by numpy's sort, as
-    # G·C > 2m; otherwise counted per (time bin, label) (sparse_curves._binned)
+    # G·C > 2m; otherwise counted per (time bin, label) (sparse.curves._binned)
     big = ["a"] * (m - m // 3) + ["b"] * (m // 3)
     items = {"big": big, "other": list("aab"), "two": list("bb")}
     counts = [np.unique(v, return_counts=True)[1] for v in items.values()]

@@ -18,7 +18,7 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError
 from iaa_widgets.datasets import crowd_labels
-from iaa_widgets.measures.sparse_missing import SpaMissingness, spa_missingness
+from iaa_widgets.measures.sparse.missing import SpaMissingness, spa_missingness
 
 SMALL = pd.DataFrame({  # 4 items with 3, 2, 4 and 2 annotations, 2 classes
     "item": [1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4],

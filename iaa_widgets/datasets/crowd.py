@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .. import validate
-from ..measures.sparse_variance import check_class_probs
+from ..measures.sparse.variance import check_class_probs
 
 __all__ = ["CROWD_CLASSES", "crowd_labels"]
 

@@ -157,38 +157,23 @@ def item_agreement(counts):
                      where=pairs > 0)
 
 
-def _item_mean(x, w=None):
-    """Mean over items (axis 0) of x; with item weights w (n or B × n, e.g. how often a
-    bootstrap resample drew each item) the w-weighted mean, NaN where Σ_i w_i = 0."""
-    x = np.asarray(x, dtype=float)
-    if w is None:
-        return np.mean(x, axis=0)
-    total = np.sum(w, axis=-1).reshape(np.shape(w)[:-1] + (1,) * (x.ndim - 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (w @ x) / total
-
-
-def multi_observed(counts, w=None):
+def multi_observed(counts):
     """A'_o = mean of the per-item agreement over the pairable items, m_i ≥ 2 (Fleiss
     1971; Meyer, "Multiple Raters"; Gwet 2014, ch. 2 and 5: p_a over the n'' items
-    rated at least twice); item-weighted with w. NaN if no item is pairable."""
+    rated at least twice). NaN if no item is pairable."""
     c = np.asarray(counts, dtype=float)
-    two = pairable(c)
-    a = np.where(two, item_agreement(c), 0.0)
-    return _item_mean(a, two * (1.0 if w is None else w))
+    two = pairable(c) * 1.0
+    a = np.where(two > 0, item_agreement(c), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (two @ a) / np.sum(two)
 
 
-def category_shares(counts, w=None):
+def category_shares(counts):
     """p_c = mean_i n_ic / m_i over every item with a rating (Fleiss 1971, p_j; Gwet
     2014, ch. 2 and 5: π_k = (1/n) Σ_i r_ik / r_i, items rated once included); with
-    m_i = m it is n_c / (nm); item-weighted with w."""
+    m_i = m it is n_c / (nm)."""
     c = np.asarray(counts, dtype=float)
-    return _item_mean(c / _row_sums(c)[:, None], w)
-
-
-def fleiss_expected(counts, w=None):
-    """A'_e^π = Σ_c p_c² (Fleiss 1971; Meyer, "Multiple Raters")."""
-    return np.sum(category_shares(counts, w) ** 2, axis=-1)
+    return np.mean(c / _row_sums(c)[:, None], axis=0)
 
 
 def _linearised_se(c, pe_i, pe):
@@ -255,17 +240,3 @@ def conger_se(counts, rater_counts, item_of, rater, label):
     term = len(c) / n_g[rater] * (b[rater, label] - np.sum(p * b, axis=1)[rater])
     pe_i = pe + np.bincount(item_of, weights=term, minlength=len(c)) / (r * (r - 1))
     return _linearised_se(c, pe_i, pe)
-
-
-def specific_from_counts(counts, w=None):
-    """Per-category specific agreement Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1)
-    (Uebersax 1982; for two annotators 2 n_cc / (n_c· + n_·c), Cicchetti & Feinstein
-    1990): agreements on c over the opportunities to agree on c. Returns the
-    numerators, denominators and ratios (NaN for an unused category); the sums
-    item-weighted with w."""
-    c = np.asarray(counts, dtype=float)
-    m = c.sum(axis=1, keepdims=True)
-    agree, chances = (np.sum(x, axis=0) if w is None else w @ x
-                      for x in (c * (c - 1), c * (m - 1)))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return agree, chances, agree / chances

@@ -28,10 +28,10 @@ from .. import validate
 from ..data import as_annotations, noted
 from ..errors import AgreementError
 from ..results import AgreementResult
-from ..stats import coincidences, item_counts
+from ..stats import Statistic, coincidence_table, coincidences, item_counts
 from ._order import by_label, require_declared, require_order
 
-__all__ = ["krippendorff_alpha", "alpha_from_coincidences", "alpha_jackknife", "METRICS"]
+__all__ = ["krippendorff_alpha", "alpha_from_coincidences", "METRICS"]
 
 METRICS = ("nominal", "ordinal", "interval", "ratio")
 Metric = Union[str, np.ndarray, Sequence[Sequence[float]], Callable[[object, object], float]]
@@ -193,41 +193,6 @@ def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None)
         return value, d_o * unit, d_e * unit
 
 
-def alpha_jackknife(counts, metric: Metric = "nominal", category_values=None) -> np.ndarray:
-    """α with each item left out in turn, from the items × categories counts n_ic.
-
-    Vectorised in O(items × K²) time and O(items × K) memory: leaving item i out
-    subtracts w_i (n_i n_iᵀ − diag n_i) from o (w_i = 1/(m_i − 1), 0 if unpairable) and
-    its pairable values from n_c. For the ordinal metric δ depends on n_c, so it uses
-    Σ_ck A_ck (μ_k − μ_c)² = 2 Σ_c r_c μ_c² − 2 μᵀAμ (A symmetric with row sums r) with
-    each item's own μ_c = Σ_{g≤c} n_g − n_c/2. NaN where α is undefined without i.
-    """
-    c = np.asarray(counts, dtype=float)
-    m = c @ np.ones(c.shape[1])
-    pairable = (m >= 2).astype(float)
-    w = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)
-    o = coincidences(counts)
-    n_c = o.sum(axis=1)
-    n_left = n_c.sum() - pairable * m                     # n without item i
-    n_c_left = n_c - pairable[:, None] * c                # n_c without item i
-    if isinstance(metric, str) and metric == "ordinal":
-        mu = np.cumsum(n_c_left, axis=1) - n_c_left / 2
-        observed = 2 * (mu ** 2 @ n_c) - 2 * ((mu @ o) * mu).sum(axis=1) \
-            - w * (2 * m * (mu ** 2 * c).sum(axis=1) - 2 * (mu * c).sum(axis=1) ** 2)
-        expected = 2 * n_left * (mu ** 2 * n_c_left).sum(axis=1) \
-            - 2 * (mu * n_c_left).sum(axis=1) ** 2
-    else:
-        delta = _delta(metric, n_c, category_values)[0]
-        c_delta = c @ delta
-        own = (c_delta * c).sum(axis=1)                   # n_iᵀ δ n_i
-        observed = (o * delta).sum() - w * own            # Σ o_ck δ_ck without item i
-        expected = n_c @ delta @ n_c - 2 * pairable * (c_delta @ n_c) + pairable * own
-    with np.errstate(invalid="ignore", divide="ignore"):
-        d_o = observed / n_left
-        d_e = expected / (n_left * (n_left - 1))
-        return np.where((n_left > 1) & (d_e > 0), 1.0 - d_o / d_e, np.nan)
-
-
 def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     """Krippendorff's α for any number of annotators, with missing ratings.
 
@@ -282,3 +247,18 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
         scale="disagreement",
         excluded={reason: count for reason, count in excluded.items() if count},
         params=params, per_category=per_category, note=note)
+
+
+def _alpha_statistic(data, metric: Metric = "nominal") -> Statistic:
+    """α's Statistic: per pairable item its coincidences n_ic (n_ik − [c = k]) / (m_i − 1)
+    (Krippendorff 2011); finish is :func:`alpha_from_coincidences` of their sum."""
+    validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
+    ann = as_annotations(data)
+    values = category_values(ann, metric)
+    k = ann.n_categories
+    return Statistic({"o": coincidence_table(item_counts(ann))}, {"o": (k, k)},
+                     lambda tot: alpha_from_coincidences(tot["o"], metric, values),
+                     ann.item_weight)
+
+
+krippendorff_alpha.statistic = _alpha_statistic

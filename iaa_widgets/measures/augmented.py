@@ -38,7 +38,7 @@ Definitions the paper leaves open (decided in issue 3)
 How it is computed (issue 19: memory and time follow the sufficient statistics)
 ------------------------------------------------------------------------------
 Nothing is of size items × annotator pairs. Items are taken in blocks; a block is
-the dense table M[x, y, r] (items × categories × annotators) of one weight, or of the
+the dense table M[y, x, r] (categories × items × annotators) of one weight, or of the
 p⁰ and p¹ coefficients side by side. Per pair (r, s), over the items both rated:
 N = Σ_x R_r R_s, ΣAg = Σ_x Σ_y M_r M_s and the Freq numerators Σ_x M_r[x, y] R_s[x]
 (R: rated) are matrix products of these blocks, summed over blocks. Per item,
@@ -48,8 +48,8 @@ one product with the annotators × annotators matrix 1 / (1 − p(E)) per block.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any, Mapping
 
 import numpy as np
@@ -90,7 +90,7 @@ def _check_annotations(data, loader_args) -> Annotations:
 
 
 # ------------------------------------------- the ratings as weights in p, by item
-BLOCK = 1 << 20  # floats in one dense items × categories × annotators block (8 MB)
+BLOCK = 1 << 20  # floats in one dense categories × items × annotators block (8 MB)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,7 +118,7 @@ class _Ratings:
 
     @property
     def step(self) -> int:
-        """Items per block: a dense items × categories × annotators block of M holds at
+        """Items per block: a dense categories × items × annotators block of M holds at
         most BLOCK floats."""
         return max(1, BLOCK // (self.n_annotators * self.n_categories))
 
@@ -128,21 +128,19 @@ class _Ratings:
             hi = min(lo + self.step, self.n_items)
             yield lo, hi, slice(self.bounds[lo], self.bounds[hi])
 
-    @cached_property
-    def _slot(self) -> np.ndarray:
-        """Each rating's (item in its block, category) row in a dense block."""
-        return (self.item % self.step) * self.n_categories + self.label
-
     def dense(self, by_kind: np.ndarray, lo: int, hi: int, s: slice) -> np.ndarray:
-        """M on items [lo, hi) (§5.1), (items · categories) × annotators, for each row
-        of weights ``by_kind`` (:func:`_by_kind`) side by side: (items · K) × (d · m)."""
+        """M on items [lo, hi) (§5.1), (categories · items) × annotators, for each row
+        of weights ``by_kind`` (:func:`_by_kind`) side by side: (K · items) × (d · m)."""
         m, deg = self.n_annotators, len(by_kind)
-        out = np.zeros((self.step * self.n_categories, deg * m))
-        flat = out.reshape(-1)
-        cell = self._slot[s] * (deg * m) + self.annotator[s]
+        out = np.zeros((self.n_categories * (hi - lo), deg * m))
+        cell = self.cell(lo, hi, s, deg * m)
         for j in range(deg):
-            flat[cell + j * m] = by_kind[j][self.kind[s]]
-        return out[:(hi - lo) * self.n_categories]
+            out.reshape(-1)[cell + j * m] = by_kind[j][self.kind[s]]
+        return out
+
+    def cell(self, lo: int, hi: int, s: slice, width: int) -> np.ndarray:
+        """Each rating's cell in a (categories · items [lo, hi)) × ``width`` table."""
+        return (self.label[s] * (hi - lo) + self.item[s] - lo) * width + self.annotator[s]
 
     def rated(self, lo: int, hi: int, s: slice) -> np.ndarray:
         """Items [lo, hi) × annotators: 1 where the annotator rated the item."""
@@ -190,6 +188,15 @@ def _ratings(ann: Annotations) -> tuple[_Ratings, np.ndarray]:
     return _Ratings(item, annotator, label, rank, kind, bounds, m, ann.n_categories), kept
 
 
+def _blas_threads(n_annotators: int):
+    """One BLAS thread for the thin products of few annotators (memory-bound): on a busy
+    2-core machine a second thread made the 5e5 × 10 sweep 6–10× slower (measured)."""
+    if n_annotators >= 64:
+        return nullcontext()
+    from threadpoolctl import threadpool_limits
+    return threadpool_limits(1, user_api="blas")
+
+
 def _by_kind(p: float) -> np.ndarray:
     """Weights in M at p of a label alone, a primary, a secondary (§5.1): 1, p, 1 − p."""
     return np.array([1.0, p, 1.0 - p])
@@ -223,13 +230,14 @@ def _pair_tables(t: _Ratings, coef: np.ndarray, pairs: np.ndarray):
     m, k, deg = t.n_annotators, t.n_categories, len(coef)
     n = np.zeros((m, m))
     gram = np.zeros((deg * m, deg * m))            # [(i, r), (j, s)]: Σ M^(i)_r M^(j)_s
-    col = np.zeros((k * deg * m, m))               # [(y, d, r), s]
-    for lo, hi, s in t.blocks():
-        r = t.rated(lo, hi, s)
-        n += r.T @ r
-        w = t.dense(coef, lo, hi, s)
-        gram += w.T @ w
-        col += w.reshape(hi - lo, -1).T @ r
+    col = np.zeros((k, deg * m, m))               # [y, (d, r), s]
+    with _blas_threads(m):
+        for lo, hi, s in t.blocks():
+            r = t.rated(lo, hi, s)
+            n += r.T @ r
+            w = t.dense(coef, lo, hi, s)
+            gram += w.T @ w
+            col += np.matmul(w.reshape(k, hi - lo, -1).transpose(0, 2, 1), r)
     agree = np.zeros((2 * deg - 1, m, m))
     for i in range(deg):
         for j in range(deg):
@@ -269,20 +277,21 @@ def _item_sums(t: _Ratings, by_kind: np.ndarray, on_labels, on_raters) -> np.nda
     agrees fully. Rows: the matrices in that order; columns: items."""
     m, k, nl = t.n_annotators, t.n_categories, len(on_labels)
     out = np.zeros((nl + len(on_raters), t.n_items))
-    for lo, hi, s in t.blocks():
-        w, item, ann = t.dense(by_kind[None], lo, hi, s), t.item[s] - lo, t.annotator[s]
-        z = (w @ np.concatenate(on_labels, axis=1)).reshape(-1)   # Σ_s A_rs M_s[x, y]
-        total = z.reshape(hi - lo, k, nl * m).sum(axis=1).reshape(-1)  # … Σ_y' M_s[x, y']
-        at_z, at_total = t._slot[s] * (nl * m) + ann, item * (nl * m) + ann
-        other = np.stack([total[at_total + j * m] - z[at_z + j * m]   # … over y' ≠ y
-                          for j in range(nl)], axis=1)
-        weight = by_kind[t.kind[s]]
-        for j in range(nl):
-            out[j, lo:hi] = np.bincount(item, weight * other[:, j], minlength=hi - lo)
-        if on_raters:
-            r = t.rated(lo, hi, s)
-            zr = (r @ np.concatenate(on_raters, axis=1)).reshape(hi - lo, -1, m)
-            out[nl:, lo:hi] = (zr * r[:, None, :]).sum(axis=2).T
+    with _blas_threads(m):
+        for lo, hi, s in t.blocks():
+            w, item, ann = t.dense(by_kind[None], lo, hi, s), t.item[s] - lo, t.annotator[s]
+            z = (w @ np.concatenate(on_labels, axis=1)).reshape(-1)   # Σ_s A_rs M_s[x, y]
+            total = z.reshape(k, -1).sum(axis=0)             # Σ_s A_rs Σ_y' M_s[x, y']
+            at_z, at_total = t.cell(lo, hi, s, nl * m), item * (nl * m) + ann
+            other = np.stack([total[at_total + j * m] - z[at_z + j * m]   # … over y' ≠ y
+                              for j in range(nl)], axis=1)
+            weight = by_kind[t.kind[s]]
+            for j in range(nl):
+                out[j, lo:hi] = np.bincount(item, weight * other[:, j], minlength=hi - lo)
+            if on_raters:
+                r = t.rated(lo, hi, s)
+                zr = (r @ np.concatenate(on_raters, axis=1)).reshape(hi - lo, -1, m)
+                out[nl:, lo:hi] = (zr * r[:, None, :]).sum(axis=2).T
     return out / 2
 
 
@@ -698,3 +707,56 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
         excluded=_excluded(ann, kept), params={"delta": float(delta), "tau": float(tau)},
         note=_note(kappa, table), _item_row=item_row, _item_names=ann.items, _ratings=t,
         _pair_codes=pairs, _pe=pe, _pe_one_from=one_from)
+
+
+# ------------------------------------------------------------------ Statistic
+def _augmented_statistic(data, p: float = 0.6, **loader_args):
+    """κ′'s Statistic at one p: per item x and annotator pair (r, s) its terms of the
+    pair sums of §5, R_r R_s (N), Σ_y M_r M_s (ΣAg, §5.1), M_r[y] R_s and M_s[y] R_r
+    (the Freq numerators, §5.2), zero for an item rated by fewer than two annotators;
+    finish is the pair average of κ′ (§5.3, §6). Items × pairs cells: CSR beyond
+    ``stats.statistic.DENSE_CELLS``, built over blocks of items."""
+    from ..stats import Statistic, per_item, statistic
+    p = float(_check_p("augmented_kappa", p)[0])
+    ann = _check_annotations(data, loader_args)
+    t, kept = _ratings(ann)
+    pairs = all_pairs(ann.n_annotators)
+    a, b = pairs[:, 0], pairs[:, 1]
+    m, k, n_pairs = t.n_annotators, t.n_categories, len(pairs)
+    width = n_pairs * (2 + 2 * k)
+    dense = ann.n_items * width <= statistic.DENSE_CELLS
+    table, entries = (np.zeros((ann.n_items, width)) if dense else None), []
+    for lo, hi, s in t.blocks():
+        r = t.rated(lo, hi, s)                                          # items × m
+        w = t.dense(_by_kind(p)[None], lo, hi, s).reshape(k, hi - lo, m).transpose(1, 2, 0)
+        block = np.concatenate([r[:, a] * r[:, b],                      # N
+                                np.einsum("xpy,xpy->xp", w[:, a], w[:, b]),  # ΣAg
+                                (w[:, a] * r[:, b, None]).reshape(hi - lo, -1),
+                                (w[:, b] * r[:, a, None]).reshape(hi - lo, -1)], axis=1)
+        if dense:
+            table[kept[lo:hi]] = block
+        else:  # the block's nonzero terms, on the data's item rows
+            i, j = np.nonzero(block)
+            entries.append((kept[lo:hi][i], j, block[i, j]))
+    if not dense:
+        rows, cells, values = (np.concatenate(e) for e in zip(*entries))
+        table = per_item(rows, cells, ann.n_items, width, values)
+
+    def finish(tot):
+        x = tot["terms"]
+        n, agree = x[:, :n_pairs], x[:, n_pairs:2 * n_pairs]
+        col_a = x[:, 2 * n_pairs:2 * n_pairs + n_pairs * k].reshape(-1, n_pairs, k)
+        col_b = x[:, 2 * n_pairs + n_pairs * k:].reshape(-1, n_pairs, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p_a = agree / n                                             # p(A) = ΣAg / N
+            freq_a, freq_b = col_a / n[..., None], col_b / n[..., None]  # Freq (§5.2)
+            p_e = np.sum(freq_a * freq_b, axis=-1)                      # Σ Freq_A Freq_B
+            kappa = np.where(n > 0, _kappa(p_a, p_e), 0.0)              # §5.3
+            shared = np.sum(n > 0, axis=-1)
+            return (np.sum(kappa, axis=-1) / shared,                    # average over pairs
+                    np.sum(np.where(n > 0, p_a, 0.0), axis=-1) / shared,
+                    np.sum(np.where(n > 0, p_e, 0.0), axis=-1) / shared)
+    return Statistic({"terms": table}, {"terms": (width,)}, finish, ann.item_weight)
+
+
+augmented_kappa.statistic = _augmented_statistic

@@ -22,6 +22,7 @@ import pandas as pd
 
 from .. import stats, validate
 from ..data import noted
+from ..stats import Statistic, per_item
 from ..errors import AgreementError
 from ..results import AgreementResult
 from . import _formulas as F
@@ -91,11 +92,10 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
     """
     validate.choice("percent_agreement", "ci", ci, ("wald", "wilson"))
     z = _z("percent_agreement", confidence)
-    prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators,
-                   item_weights=True)
+    prep, stat = _percent_statistic(data, missing=missing, annotators=annotators)
     a_i = F.item_agreement(prep.counts)
     n = prep.n_items  # a row of from_contingency data stands for prep.weights items
-    a_o = float(np.average(a_i, weights=prep.weights))
+    a_o = float(_point(stat)[0])
     se = math.sqrt(float(np.average((a_i - a_o) ** 2, weights=prep.weights)) / n)
     if ci == "wald":
         interval = (a_o - z * se, a_o + z * se)
@@ -126,12 +126,9 @@ def bennett_s(data, *, missing: str = "listwise", annotators=None) -> AgreementR
     "pairable" (the same here: A_e = 1/k takes nothing from the data, so items rated
     once enter no term and are excluded, counted), "raise".
     """
-    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
-                   item_weights=True)
-    k = prep.ann.n_categories
-    a_o, a_e = F.multi_observed(prep.counts, prep.weights), 1.0 / k
-    return _result("bennett_s", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
-                   params={"k": k})
+    prep, stat = _bennett_statistic(data, missing=missing, annotators=annotators)
+    value, a_o, a_e = _point(stat)
+    return _result("bennett_s", prep, value, a_o, a_e, params={"k": prep.ann.n_categories})
 
 
 # ------------------------------------------------------------------ Scott's π
@@ -142,15 +139,12 @@ def scott_pi(data, *, missing: str = "listwise", annotators=None) -> AgreementRe
     :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the items both
     rated) or "raise". Expected agreement 1: NaN with a note.
     """
-    prep = prepare(data, "scott_pi", missing=missing, annotators=annotators, two=True,
-                   item_weights=True,
-                   policies=TWO_ONLY, pointer=", or fleiss_kappa (multi-π)")
-    t = prep.contingency()
-    a_o, a_e = F.table_observed(t), F.scott_expected(t)
+    prep, stat = _scott_statistic(data, missing=missing, annotators=annotators)
+    t = prep.contingency()  # the total of the Statistic's table t, kept as integers
+    value, a_o, a_e = (x[0] for x in stat.finish({"t": t[None]}))
     pooled = (t.sum(axis=0) + t.sum(axis=1)) / (2 * t.sum())
     per_cat = pd.DataFrame({"share": pooled}, index=_categories(prep))
-    return _result("scott_pi", prep, F.chance_corrected(a_o, a_e), a_o, a_e,
-                   per_category=per_cat)
+    return _result("scott_pi", prep, value, a_o, a_e, per_category=per_cat)
 
 
 # ------------------------------------------------------------------ Cohen's κ
@@ -171,16 +165,11 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     (κ needs to know who rated what). Expected agreement 1: NaN with a note.
     """
     z_crit = _z("cohen_kappa", confidence)
-    validate.name_or_matrix("cohen_kappa", "weights", weights, ("linear", "quadratic"),
-                            none=True)
-    prep = prepare(data, "cohen_kappa", missing=missing, annotators=annotators, two=True,
-                   item_weights=True,
-                   identity=True, policies=TWO_ONLY,
-                   pointer=", or davies_fleiss_kappa (multi-κ)")
-    t = prep.contingency()
+    prep, stat = _cohen_statistic(data, weights=weights, missing=missing,
+                                  annotators=annotators)
+    t = prep.contingency()  # the total of the Statistic's table t, kept as integers
     w, w_name = F.agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
-    a_o, a_e = F.table_observed(t, w), F.cohen_expected(t, w)
-    kappa = float(F.chance_corrected(a_o, a_e))
+    kappa, a_o, a_e = (float(x[0]) for x in stat.finish({"t": t[None]}))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
     params = {"weights": w_name, "confidence": confidence}
     extra, note = {}, ""
@@ -222,10 +211,8 @@ def fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
     items rated once excluded); or "raise".
     """
     z_crit = _z("fleiss_kappa", confidence)
-    prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators,
-                   singles=True)
-    a_o, a_e = F.multi_observed(prep.counts), F.fleiss_expected(prep.counts)
-    kappa = float(F.chance_corrected(a_o, a_e))
+    prep, stat = _fleiss_statistic(data, missing=missing, annotators=annotators)
+    kappa, a_o, a_e = (float(x) for x in _point(stat))
     se = F.fleiss_se(prep.counts)
     shares, kappa_c = F.fleiss_per_category(prep.counts)
     per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c}, index=_categories(prep))
@@ -257,8 +244,7 @@ def davies_fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
     ``per_category``: each annotator's shares.
     """
     z_crit = _z("davies_fleiss_kappa", confidence)
-    prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
-                   identity=True, singles=True)
+    prep, stat = _davies_statistic(data, missing=missing, annotators=annotators)
     n_rc = stats.annotator_counts(prep.ann, items=prep.used)
     n_r = n_rc.sum(axis=1)
     if np.any(n_r == 0):
@@ -267,8 +253,7 @@ def davies_fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
                              f"items used under missing={missing!r}; leave them out with "
                              "annotators=[...]")
     shares = n_rc / n_r[:, None]
-    a_o, a_e = F.multi_observed(prep.counts), F.conger_expected(shares)
-    kappa = float(F.chance_corrected(a_o, a_e))
+    kappa, a_o, a_e = (float(x) for x in _point(stat))
     se = F.conger_se(prep.counts, n_rc, *prep.ratings())
     per_cat = pd.DataFrame(shares.T, index=_categories(prep),
                            columns=[f"share {a}" for a in prep.ann.annotators])
@@ -295,8 +280,31 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
     "pairable" (the same here: an item rated once adds nothing to either sum and is
     excluded, counted), "raise".
     """
-    prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators,
-                   item_weights=True)
+    prep, stat, positive = _specific_statistic(data, positive=positive, missing=missing,
+                                               annotators=annotators)
+    cats = prep.ann.categories
+    code = cats.get_indexer([positive])[0]
+    tot = stat.total()
+    agree, chances = tot["agree_c"], tot["chances_c"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        specific = agree / chances
+    per_cat = pd.DataFrame({"agreements": agree, "opportunities": chances,
+                            "specific_agreement": specific}, index=_categories(prep))
+    note = "specific agreement is not chance-corrected: no expected agreement (NaN)"
+    unused = list(cats[chances == 0])
+    if unused:
+        note += f"; category(ies) {unused!r} never used: their specific agreement is NaN"
+    params = {"positive": positive}
+    if len(cats) == 2:
+        params.update(positive_agreement=float(specific[code]),
+                      negative_agreement=float(specific[1 - code]))
+    value, a_o, _ = _point(stat)
+    return _result("specific_agreement", prep, value, a_o, float("nan"), note=note,
+                   per_category=per_cat, params=params)
+
+
+def _positive(prep: Prepared, positive):
+    """The category whose specific agreement is the value (see specific_agreement)."""
     cats = prep.ann.categories
     if positive is None:
         if len(cats) != 2:
@@ -312,21 +320,173 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
                                  f"positive=, one of {list(cats)!r}; their order was not "
                                  "declared (categories=), so neither comes first "
                                  "(per_category holds both)")
-    code = cats.get_indexer([positive])[0]
-    if code < 0:
+    if cats.get_indexer([positive])[0] < 0:
         raise AgreementError(f"specific_agreement: positive={positive!r} is not a category; "
                              f"the categories are {list(cats)!r}")
-    agree, chances, specific = F.specific_from_counts(prep.counts, prep.weights)
-    per_cat = pd.DataFrame({"agreements": agree, "opportunities": chances,
-                            "specific_agreement": specific}, index=_categories(prep))
-    note = "specific agreement is not chance-corrected: no expected agreement (NaN)"
-    unused = list(cats[chances == 0])
-    if unused:
-        note += f"; category(ies) {unused!r} never used: their specific agreement is NaN"
-    params = {"positive": positive}
-    if len(cats) == 2:
-        params.update(positive_agreement=float(specific[code]),
-                      negative_agreement=float(specific[1 - code]))
-    return _result("specific_agreement", prep, specific[code],
-                   F.multi_observed(prep.counts, prep.weights), float("nan"), note=note,
-                   per_category=per_cat, params=params)
+    return positive
+
+
+# ------------------------------------------------------------------ Statistics
+# Each measure's per-item tables over the items used and its finish(totals) → (value,
+# A_o, A_e), vectorised over a leading resample axis (see iaa_widgets.stats).
+def _point(stat: Statistic) -> tuple:
+    """(value, A_o, A_e) of the data itself: finish of the totals with their own weights."""
+    return tuple(float(x[0]) for x in stat.finish({k: v[None] for k, v in
+                                                   stat.total().items()}))
+
+
+def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
+    """The Statistic over the data's item rows: ``tables`` (arrays over the items used,
+    rows × …) get zero rows for the other items; ``made`` maps the names of tables
+    already over the data's rows (from :func:`per_item`) to the shape of their total."""
+    made = made or {}
+    shapes = {name: made.get(name, t.shape[1:]) for name, t in tables.items()}
+    full = {}
+    for name, t in tables.items():
+        if name in made:
+            full[name] = t
+        else:
+            full[name] = np.zeros((prep.ann.n_items, int(np.prod(t.shape[1:]))))
+            full[name][prep.used] = t.reshape(len(t), -1)
+    return Statistic(full, shapes, finish, prep.ann.item_weight)
+
+
+def _multi_tables(c: np.ndarray) -> dict:
+    """A'_o's tables: a_i [m_i ≥ 2] and [m_i ≥ 2] (Fleiss 1971, P_i over pairable items)."""
+    two = F.pairable(c)
+    return {"agree": np.where(two, F.item_agreement(c), 0.0)[:, None],
+            "pairable": two[:, None].astype(float)}
+
+
+def _observed(tot: dict) -> np.ndarray:
+    """A'_o = Σ_i w_i a_i / Σ_i w_i over the pairable items (NaN if none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return tot["agree"][:, 0] / tot["pairable"][:, 0]
+
+
+def _percent_statistic(data, *, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators,
+                   item_weights=True)
+
+    def finish(tot):
+        a_o = _observed(tot)
+        return a_o, a_o, np.full_like(a_o, np.nan)
+    return prep, _statistic(prep, _multi_tables(prep.counts), finish)
+
+
+def _bennett_statistic(data, *, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
+                   item_weights=True)
+    a_e = 1.0 / prep.ann.n_categories  # A_e^S = 1/k
+
+    def finish(tot):
+        a_o = _observed(tot)
+        return F.chance_corrected(a_o, a_e), a_o, np.full_like(a_o, a_e)
+    return prep, _statistic(prep, _multi_tables(prep.counts), finish)
+
+
+def _pair_cells(prep: Prepared) -> np.ndarray:
+    """Each item's cell x_i1 · k + x_i2 of the two annotators' table; anonymous counts
+    (from_counts) put the lower category first, as ``stats.pair_contingencies``."""
+    k = prep.ann.n_categories
+    if prep.ann.rating_count is not None:
+        seen = prep.counts > 0
+        return np.argmax(seen, axis=1) * k + (k - 1 - np.argmax(seen[:, ::-1], axis=1))
+    x = prep.ann._label_grid()[prep.used]
+    return x[:, 0] * k + x[:, 1]
+
+
+def _table_statistic(prep: Prepared, finish) -> Statistic:
+    """t_jk = Σ_i w_i [x_i1 = j, x_i2 = k]: one cell indicator per item."""
+    k = prep.ann.n_categories
+    t = per_item(np.flatnonzero(prep.used), _pair_cells(prep), prep.ann.n_items, k * k)
+    return _statistic(prep, {"t": t}, finish, {"t": (k, k)})
+
+
+def _scott_statistic(data, *, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "scott_pi", missing=missing, annotators=annotators, two=True,
+                   item_weights=True,
+                   policies=TWO_ONLY, pointer=", or fleiss_kappa (multi-π)")
+
+    def finish(tot):  # π = (A_o − A_e^π) / (1 − A_e^π), Scott (1955)
+        a_o, a_e = F.table_observed(tot["t"]), F.scott_expected(tot["t"])
+        return F.chance_corrected(a_o, a_e), a_o, a_e
+    return prep, _table_statistic(prep, finish)
+
+
+def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    validate.name_or_matrix("cohen_kappa", "weights", weights, ("linear", "quadratic"),
+                            none=True)
+    prep = prepare(data, "cohen_kappa", missing=missing, annotators=annotators, two=True,
+                   item_weights=True,
+                   identity=True, policies=TWO_ONLY,
+                   pointer=", or davies_fleiss_kappa (multi-κ)")
+    w = F.agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
+
+    def finish(tot):  # κ_w = (A_o − A_e^κ) / (1 − A_e^κ), Cohen (1960; 1968)
+        a_o, a_e = F.table_observed(tot["t"], w), F.cohen_expected(tot["t"], w)
+        return F.chance_corrected(a_o, a_e), a_o, a_e
+    return prep, _table_statistic(prep, finish)
+
+
+def _fleiss_statistic(data, *, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators,
+                   singles=True)
+    c = prep.counts.astype(float)
+    tables = {**_multi_tables(c), "shares": c / c.sum(axis=1, keepdims=True),
+              "items": np.ones((len(c), 1))}
+
+    def finish(tot):  # p_c = Σ w n_ic/m_i / Σ w; A'_e = Σ_c p_c² (Fleiss 1971)
+        a_o = _observed(tot)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a resample of unused items: NaN
+            a_e = np.sum((tot["shares"] / tot["items"]) ** 2, axis=-1)
+        return F.chance_corrected(a_o, a_e), a_o, a_e
+    return prep, _statistic(prep, tables, finish)
+
+
+def _davies_statistic(data, *, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
+                   identity=True, singles=True)
+    item_of, rater, label = prep.ratings()
+    r, k = prep.ann.n_annotators, prep.ann.n_categories
+    tables = {**_multi_tables(prep.counts),
+              "n_rc": per_item(np.flatnonzero(prep.used)[item_of], rater * k + label,
+                               prep.ann.n_items, r * k)}
+
+    def finish(tot):  # p_rc = n_rc / n_r; A'_e Conger (1980), Davies & Fleiss (1982)
+        n_rc = tot["n_rc"].reshape(-1, r, k)
+        with np.errstate(divide="ignore", invalid="ignore"):  # NaN if r rated no item
+            shares = n_rc / n_rc.sum(axis=-1, keepdims=True)
+        a_o, a_e = _observed(tot), F.conger_expected(shares)
+        return F.chance_corrected(a_o, a_e), a_o, a_e
+    return prep, _statistic(prep, tables, finish, {"n_rc": (r, k)})
+
+
+def _specific_statistic(data, *, positive=None, missing="listwise", annotators=None, **_):
+    prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators,
+                   item_weights=True)
+    positive = _positive(prep, positive)
+    c = prep.counts.astype(float)
+    m = c.sum(axis=1, keepdims=True)
+    code = prep.ann.categories.get_indexer([positive])[0]
+    tables = {**_multi_tables(c), "agree_c": c * (c - 1), "chances_c": c * (m - 1)}
+
+    def finish(tot):  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1), Uebersax (1982)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = tot["agree_c"][:, code] / tot["chances_c"][:, code]
+        return value, _observed(tot), np.full_like(value, np.nan)
+    return prep, _statistic(prep, tables, finish), positive
+
+
+def _public(make):
+    """``measure.statistic(data, **kwargs)``: the Statistic the measure finishes."""
+    return lambda data, **kwargs: make(data, **kwargs)[1]
+
+
+percent_agreement.statistic = _public(_percent_statistic)
+bennett_s.statistic = _public(_bennett_statistic)
+scott_pi.statistic = _public(_scott_statistic)
+cohen_kappa.statistic = _public(_cohen_statistic)
+fleiss_kappa.statistic = _public(_fleiss_statistic)
+davies_fleiss_kappa.statistic = _public(_davies_statistic)
+specific_agreement.statistic = _public(_specific_statistic)

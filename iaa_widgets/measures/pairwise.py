@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats, validate
-from ..data import as_annotations
+from ..data import as_annotations, noted
 from ..errors import AgreementError, rows_text
 from ..results import PairwiseMatrix
 from . import _formulas as F
@@ -79,7 +79,8 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     slower). ``diagonal`` fills the annotator-with-itself cells (NaN by default). A
     pair with no item in common, or whose expected agreement is 1, gets NaN.
     ``result.attrs["n_items"]`` holds the number of items each pair shares (a list of
-    rows in the order of the annotators).
+    rows in the order of the annotators); ``result.attrs["note"]`` what the data says of
+    itself (look-alike labels, blank labels), empty if nothing.
     Refuses anonymous data from ``Annotations.from_counts``.
     """
     if not callable(measure) and not (isinstance(measure, str) and measure in KERNELS):
@@ -150,4 +151,5 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     frame.attrs["n_items"] = n_items.tolist()
     frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
                              for k, v in kwargs.items()} | {"missing": missing}
+    frame.attrs["note"], frame.attrs["params"] = noted(ann, "", frame.attrs["params"])
     return frame

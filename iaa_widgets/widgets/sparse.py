@@ -22,9 +22,9 @@ import traitlets
 from .. import charts, validate
 from ..data import as_annotations
 from ..measures.sparse import SparseAgreementResult, sparse_agreement
-from ..measures.sparse_curves import spa_variance_curve
-from ..measures.sparse_missing import SpaMissingness, SpaMissingnessResult
-from ..measures.sparse_variance import SPA_SCHEMES, spa_weight_curves
+from ..measures.sparse.curves import spa_variance_curve
+from ..measures.sparse.missing import SpaMissingness, SpaMissingnessResult
+from ..measures.sparse.variance import SPA_SCHEMES, spa_weight_curves
 from ..stats import item_counts
 from ._base import IAAWidget, guarded, json_safe
 

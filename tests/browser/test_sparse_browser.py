@@ -16,7 +16,7 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets.datasets import crowd_labels
-from iaa_widgets.measures.sparse_variance import SPA_SCHEMES
+from iaa_widgets.measures.sparse.variance import SPA_SCHEMES
 
 
 CELLS = [

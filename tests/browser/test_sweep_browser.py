@@ -185,7 +185,8 @@ def test_labels_are_text_and_bad_p_is_shown(nb):
         texts += x.locator(".iaa-items td.iaa-labels").all_text_contents()
     assert any(XSS in t for t in texts), texts
     assert nb.page.evaluate("() => window.__pwned") is None
-    nb.shows_error_then_recovers(x, "x.p = 0.2", "p must lie in [0.5, 1]", "x.p = 0.7")
+    nb.shows_error_then_recovers(x, "x.p = 0.2", "p must be a finite number in [0.5, 1]",
+                                 "x.p = 0.7")
 
 
 def test_dark_theme_is_legible(nb):

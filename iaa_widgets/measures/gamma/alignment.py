@@ -243,7 +243,7 @@ def _unit_types(c: Continuum):
     keys = np.column_stack([c.annotator, c.start, c.end, c.category])
     uniq, kind, supply = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     reps = Continuum(uniq[:, 0].astype(np.int64), uniq[:, 3].astype(np.int64),
-                     uniq[:, 1], uniq[:, 2], c.annotators, c.categories)
+                     uniq[:, 1], uniq[:, 2], c.annotators, c.categories, c.ordered)
     return reps, kind.ravel(), supply
 
 

@@ -22,9 +22,10 @@ class Dissimilarity:
     """Combined dissimilarity d = α·d_pos + β·d_cat, with Δ∅ against the empty unit.
 
     ``category_distance`` is ``None`` (nominal: 0 for equal categories, 1 otherwise)
-    or a square matrix over the continuum's categories in their order (an array,
-    or a DataFrame indexed and columned by category names), symmetric, ≥ 0,
-    zero on the diagonal.
+    or a square matrix over the continuum's categories: a DataFrame indexed and
+    columned by category names (aligned by label), or a bare array in the category
+    order, accepted only when that order was declared (``Continuum.ordered``);
+    symmetric, ≥ 0, zero on the diagonal.
     """
 
     alpha: float = 1.0
@@ -49,6 +50,12 @@ class Dissimilarity:
             if missing:
                 raise AgreementError(f"category_distance lacks categories {missing!r}")
             m = m.loc[list(continuum.categories), list(continuum.categories)].to_numpy()
+        elif not continuum.ordered:
+            raise AgreementError(
+                f"category_distance as a bare array is read in the category order, and "
+                f"nobody declared one (the categories {list(continuum.categories)[:8]!r} "
+                "were sorted); pass a DataFrame indexed and columned by category, or "
+                "declare the order with categories=[...] when loading")
         m = np.asarray(m, dtype=float)
         if m.shape != (k, k):
             raise AgreementError(f"category_distance must be {k} × {k} (categories "

@@ -67,7 +67,7 @@ def shuffle_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
     start = lo + np.mod(c.start[idx] - lo + shift, length)
     return Continuum.from_codes(new_ann, c.category[idx], start,
                                 start + (c.end[idx] - c.start[idx]),
-                                c.annotators, c.categories)
+                                c.annotators, c.categories, c.ordered)
 
 
 def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
@@ -95,7 +95,7 @@ def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
     cum = np.cumsum(advance)
     start = lo + cum - np.repeat(cum[begin] - advance[begin], sizes[has])
     return Continuum.from_codes(ann, c.category[pick], start, start + lengths,
-                                c.annotators, c.categories)
+                                c.annotators, c.categories, c.ordered)
 
 
 SAMPLERS: dict[str, Callable[[Continuum, np.random.Generator], Continuum]] = {

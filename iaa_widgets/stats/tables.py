@@ -16,8 +16,8 @@ from itertools import combinations
 
 import numpy as np
 
-from .data import Annotations
-from .errors import AgreementError
+from ..data import Annotations
+from ..errors import AgreementError
 
 __all__ = ["item_counts", "annotator_counts", "pair_contingencies", "all_pairs",
            "coincidences"]

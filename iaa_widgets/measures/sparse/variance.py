@@ -29,8 +29,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..errors import AgreementError
+from ... import validate
+from ...errors import AgreementError
 
 __all__ = ["SPA_SCHEMES", "spa_item_variance", "spa_scheme_weights", "spa_weight_curves"]
 

@@ -34,13 +34,13 @@ import numpy as np
 import pandas as pd
 from scipy.special import comb, xlogy
 
-from .. import validate
-from ..data import as_annotations
-from ..errors import AgreementError
-from ..results import Charted
-from ..stats import item_counts
-from .sparse import _resolve_class_probs
-from .sparse_variance import SPA_SCHEMES, spa_scheme_weights
+from ... import validate
+from ...data import as_annotations
+from ...errors import AgreementError
+from ...results import Charted
+from ...stats import item_counts
+from .agreement import _resolve_class_probs
+from .variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["SpaMissingness", "SpaMissingnessResult", "spa_missingness"]
 

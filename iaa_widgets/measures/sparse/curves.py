@@ -45,13 +45,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..data import as_annotations
-from ..errors import AgreementError
-from ..stats import item_counts
-from .sparse import _resolve_class_probs
-from .sparse_missing import _blocks
-from .sparse_variance import SPA_SCHEMES, spa_scheme_weights
+from ... import validate
+from ...data import as_annotations
+from ...errors import AgreementError
+from ...stats import item_counts
+from .agreement import _resolve_class_probs
+from .missing import _blocks
+from .variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["spa_variance_curve"]
 
@@ -215,7 +215,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _group_blocks(groups, n_rounds, n_points, n_labels, n_parts):
     """(m, labels, first round, rounds) per group and block of rounds: a block holds at
-    most ``sparse_missing._BLOCK`` of the group's annotations, of its (bin, q) cells
+    most ``missing._BLOCK`` of the group's annotations, of its (bin, q) cells
     and, when binned, of its (item, label or part, bin) counts and parts."""
     for m, labels in groups.items():
         binned = _binned(m, n_points, n_labels)

@@ -17,11 +17,11 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from ..data import Annotations, as_annotations
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ..stats import item_counts
-from .sparse_variance import SPA_SCHEMES, check_class_probs, spa_scheme_weights
+from ...data import Annotations, as_annotations, noted
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ...stats import Statistic, item_counts, per_item
+from .variance import SPA_SCHEMES, check_class_probs, spa_scheme_weights
 
 __all__ = ["SparseAgreementResult", "sparse_agreement", "sparse_kappa"]
 
@@ -128,12 +128,13 @@ def _result(measure, value, observed, expected, info, extra_note=""):
     ann, usable = info["ann"], info["usable"]
     n_excl = int((~usable).sum())
     note = " ".join(s for s in (info["note"], extra_note) if s)
+    note, params = noted(ann, note, {"weights": info["scheme"]})  # look-alikes, blanks
     return SparseAgreementResult(
         measure=measure, value=value, observed=observed, expected=expected,
         n_items=int(usable.sum()), n_annotators=ann.n_annotators,
         n_ratings=int(info["n"][usable].sum()),
         excluded={_EXCLUDED: n_excl} if n_excl else {},
-        params={"weights": info["scheme"]}, note=note, per_item=info["per_item"],
+        params=params, note=note, per_item=info["per_item"],
         scheme=info["scheme"], class_probs=pd.Series(info["p"], index=ann.categories))
 
 
@@ -143,7 +144,7 @@ def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> Sparse
     ``weights`` is a scheme of §5 — "flat" (k = 1), "annotations" (k = n_i),
     "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
     (k = n_i(n_i − 1)/2), "inv_var" (k = 1/Var[P̂_i] under uniform labels; exactly
-    ∝ edges, see :mod:`.sparse_variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
+    ∝ edges, see :mod:`.variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
     class distribution) — or an array (or item-indexed Series) of per-item weights.
     SPA is unbiased for the agreement of the complete data when annotations are
     missing at random and the weights depend on n_i only (§4.2, §4.3).
@@ -186,3 +187,59 @@ def sparse_kappa(data, weights="annotations_m1", class_probs=None) -> SparseAgre
     value = (observed - chance) / (1.0 - chance)                 # eq. 3
     return _result("sparse kappa", value, observed, chance, info,
                    "chance-corrected SPA is biased (§4.4)")
+
+
+def _spa_statistic(data, weights="annotations_m1", class_probs=None, *,
+                   kappa: bool = False) -> Statistic:
+    """SPA's Statistic: per usable item P̂_i and 1 in the column of its n_i (k_i of a
+    scheme depends on n_i and, for "inv_var_class", on the pooled class shares, so
+    finish weighs the sums per n), and the class counts n_ic of every item (eq. 4).
+    Per-item weights given as an array stay with their item: k_i P̂_i and k_i."""
+    ann = as_annotations(data)
+    if ann.item_weight is not None:
+        ann = ann.expanded("sparse_agreement")
+    counts = item_counts(ann)
+    n = counts.sum(axis=1)
+    if not np.any(n >= 2):
+        raise AgreementError("no item has two or more annotations; SPA needs at least one "
+                             "item labelled by two annotators")
+    fixed = None if class_probs is None else _resolve_class_probs(class_probs, ann, counts)
+    p_hat = (np.einsum("ic,ic->i", counts, counts) - n) / np.maximum(n * (n - 1.0), 1.0)
+    rows = np.flatnonzero(n >= 2)
+    size = ann.n_annotators + 1  # n_i ≤ annotators (one annotation each per item)
+    if isinstance(weights, str):
+        spa_scheme_weights(weights, n[rows], ann.n_categories, _class_shares(counts)
+                           if fixed is None else fixed)  # refuses an unknown scheme
+        tables = {"pairs": per_item(rows, n[rows], ann.n_items, size, p_hat[rows]),
+                  "items": per_item(rows, n[rows], ann.n_items, size)}
+    else:
+        k = _item_weights(weights, ann, n, _class_shares(counts))[0]
+        tables = {"pairs": (k * p_hat)[:, None], "items": k[:, None]}
+    tables["n_c"] = counts.astype(float)
+    shapes = {name: (t.shape[1],) for name, t in tables.items()}
+
+    def finish(tot):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = tot["n_c"] / tot["n_c"].sum(axis=-1, keepdims=True) if fixed is None \
+                else np.broadcast_to(fixed, tot["n_c"].shape)           # eq. 4
+            if isinstance(weights, str) and weights == "inv_var_class":  # k(n; p_b)
+                k = np.array([spa_scheme_weights(weights, np.arange(size), len(q), q)[0]
+                              for q in p])
+            elif isinstance(weights, str):                                # k(n)
+                k = spa_scheme_weights(weights, np.arange(size), ann.n_categories)[0]
+            else:                                                         # k_i summed
+                k = np.ones(1)
+            total = np.sum(k * tot["items"], axis=-1)
+            observed = np.where(total > 0, np.sum(k * tot["pairs"], axis=-1) / total,
+                                np.nan)                                   # eq. 7
+            chance = np.sum(p ** 2, axis=-1)
+            if not kappa:
+                return observed, observed, chance
+            value = np.where(chance < 1, (observed - chance) / (1 - chance), np.nan)  # eq. 3
+            return value, observed, chance
+    return Statistic(tables, shapes, finish)
+
+
+sparse_agreement.statistic = _spa_statistic
+sparse_kappa.statistic = lambda data, weights="annotations_m1", class_probs=None: \
+    _spa_statistic(data, weights, class_probs, kappa=True)

@@ -1,0 +1,80 @@
+"""No import cycle among the package's modules: every `import` and `from … import`
+statement, at module level or inside a function (a lazy import is still an edge), read
+with ast. Importing a submodule (`from .. import stats`) is an edge to that submodule,
+not to the package above it (which Python initialises first in any case)."""
+import ast
+from pathlib import Path
+
+import iaa_widgets
+
+ROOT = Path(iaa_widgets.__file__).parent
+
+
+def modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if package else parts)] = (path, package)
+    return out
+
+
+def edges(mods) -> dict[str, set[str]]:
+    def known(name):  # the longest prefix that is a module of the package
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph = {m: set() for m in mods}
+    for mod, (path, package) in mods.items():
+        here = mod.split(".") if package else mod.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(here[:len(here) - node.level + 1] + ([base] if base
+                                                                         else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                           for a in node.names]
+            else:
+                continue
+            graph[mod] |= {t for t in map(known, targets) if t and t != mod}
+    return graph
+
+
+def cycle(graph) -> list[str]:
+    """One cycle of the graph (a list of modules), or [] (depth-first search)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(v):
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if state.get(w) == 1:
+                return stack[stack.index(w):] + [w]
+            if w not in state and (found := visit(w)):
+                return found
+        state[v] = 2
+        stack.pop()
+        return []
+
+    for v in sorted(graph):
+        if v not in state and (found := visit(v)):
+            return found
+    return []
+
+
+def test_the_walker_sees_lazy_imports_and_cycles():
+    # the checker itself: a function-local import is an edge, and a cycle is found
+    graph = edges(modules())
+    assert "iaa_widgets.results" in graph["iaa_widgets.charts"]
+    assert "iaa_widgets.stats.tables" in graph["iaa_widgets.stats"]
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_in_the_package():
+    assert cycle(edges(modules())) == []
