@@ -257,7 +257,7 @@ class Annotations:
         rows = df.index if rows is None else rows
         factorized = {}  # one hash pass per column: codes (−1 where missing) and names
         for col in (item, annotator):
-            factorized[col] = _factorize(df[col].to_numpy())
+            factorized[col] = _column_codes(df[col])
             bad = np.flatnonzero(factorized[col][0] < 0)
             if len(bad):
                 raise AgreementError(f"column {col!r} is missing at {_rows(rows, bad)}")
@@ -276,7 +276,8 @@ class Annotations:
         ann_codes, ann_names = factorized[annotator]
         if not identity:
             item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
-        merged = merged_labels(labels.to_numpy(), codes, cats)  # True, 1 and 1.0: one code
+        merged = merged_labels(labels.to_numpy(), codes, cats) \
+            if labels.dtype == object else []  # True, 1 and 1.0: one code
         rated = codes >= 0 if codes.min() < 0 else None  # a blank label: a missing rating
         n_blank = 0 if rated is None else len(codes) - int(np.count_nonzero(rated))
         if n_blank:  # its item and annotator stay known
@@ -610,6 +611,22 @@ def _dense_ints(values: np.ndarray):
     return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
 
 
+def _arrow_strings(col: pd.Series) -> bool:
+    """Strings that pandas keeps in Arrow (its default with pyarrow installed, pandas 3)."""
+    return getattr(col.dtype, "storage", None) == "pyarrow" or (
+        isinstance(col.dtype, pd.ArrowDtype) and col.dtype.kind in "OSU")
+
+
+def _column_codes(col: pd.Series):
+    """Codes (−1 where missing) and distinct values of a column in one hash pass:
+    Arrow-backed strings take Arrow's dictionary encoding, with no Python object per
+    row; any other column goes through :func:`_factorize`."""
+    if _arrow_strings(col):
+        codes, uniques = pd.factorize(col)
+        return np.asarray(codes), np.asarray(uniques, dtype=object)
+    return _factorize(col.to_numpy())
+
+
 def _factorize(values: np.ndarray):
     """``pd.factorize`` (codes in order of first appearance); sorted integer ids are
     coded from their steps, and integer ids whose first appearances come in increasing
@@ -673,9 +690,9 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
             labels = labels.cat.remove_categories(labels.cat.categories[blank])
         value_codes, uniques = labels.cat.codes.to_numpy(), labels.cat.categories
     else:
-        dense = _dense_ints(labels.to_numpy())
+        dense = None if _arrow_strings(labels) else _dense_ints(labels.to_numpy())
         if dense is None:
-            value_codes, uniques = _blank_as_missing(*_factorize(labels.to_numpy()))
+            value_codes, uniques = _blank_as_missing(*_column_codes(labels))
         else:
             value_codes, present, uniques = dense  # codes into the value range
     missing = None  # where a label is NaN, None or blank: never among dense integers

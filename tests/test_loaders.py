@@ -298,3 +298,29 @@ def test_read_csv_refuses_duplicate_header_names(tmp_path, layout, text):
     # a real column named like pandas' renaming is no duplicate
     ok = write(tmp_path, "item,ann,ann.1\n1,x,y\n2,y,y\n", "ok.csv")
     assert list(iaa.read_csv(ok, layout="wide").annotators) == ["ann", "ann.1"]
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "large_string"])
+def test_arrow_strings_take_arrow_encoding_with_the_same_result(dtype):
+    """Arrow-backed ids and labels (pandas 3 with pyarrow) are coded by Arrow's
+    dictionary encoding: the same items, annotators, categories, blanks and α as the
+    same table in Python strings (α checked against the krippendorff package)."""
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(3)
+    n = 3000
+    plain = pd.DataFrame({"item": [f"doc{i}" for i in rng.integers(0, 600, n)],
+                          "annotator": [f"w{a}" for a in rng.integers(0, 6, n)],
+                          "label": [f"L{c}" for c in rng.integers(0, 4, n)]},
+                         dtype=object).drop_duplicates(["item", "annotator"])
+    plain.iloc[:3, 2] = [None, "", "  "]
+    arrow = plain.astype(pd.ArrowDtype(pa.large_string()) if dtype.startswith("large")
+                         else dtype)
+    a, b = iaa.Annotations.from_long(plain), iaa.Annotations.from_long(arrow)
+    assert list(a.items) == list(b.items) and list(a.annotators) == list(b.annotators)
+    assert list(a.categories) == list(b.categories) and a.n_blank == b.n_blank == 3
+    assert np.array_equal(a.label, b.label) and np.array_equal(a.item, b.item)
+    wide = plain.pivot(index="item", columns="annotator", values="label")
+    codes = wide.apply(lambda col: col.map({"L0": 0, "L1": 1, "L2": 2, "L3": 3}))
+    reference = krippendorff.alpha(reliability_data=codes.to_numpy(dtype=float).T,
+                                   level_of_measurement="nominal")
+    assert iaa.krippendorff_alpha(arrow).value == pytest.approx(reference, abs=1e-12)
