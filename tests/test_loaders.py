@@ -141,6 +141,23 @@ def test_look_alike_labels_are_named_and_kept_apart(pair, named):
         assert named in iaa.cohen_kappa(df).note
 
 
+def test_every_result_type_carries_the_data_notes():
+    """Look-alike and blank labels reach the results of SPA, pairwise and augmented κ
+    too, not only the classic coefficients and α."""
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": list("abababab"),
+                       "label": ["x", "x ", "x", "y", "y", "y", None, "x"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LookAlikeLabelsWarning)
+        results = {"sparse_agreement": iaa.sparse_agreement(df),
+                   "augmented_kappa": iaa.augmented_kappa(df),
+                   "augmented_kappa_sweep": iaa.augmented_kappa_sweep(df)}
+        frame = iaa.pairwise(df, "percent_agreement")
+    for name, res in results.items():
+        assert "['x', 'x ']" in res.note and "1 blank label(s)" in res.note, name
+        assert res.params["blank_labels"] == 1, name
+    assert "['x', 'x ']" in frame.attrs["note"] and frame.attrs["params"]["blank_labels"] == 1
+
+
 def test_labels_python_calls_equal_are_named_where_they_merge():
     # True == 1 == 1.0 in Python, so a hash table gives them one category: said, not silent
     df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": list("ababab"),

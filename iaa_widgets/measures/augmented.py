@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from .. import validate
-from ..data import Annotations, as_annotations
+from ..data import Annotations, as_annotations, noted
 from ..errors import AgreementError
 from ..results import AgreementResult, Charted, provenance_html
 from ..stats import all_pairs
@@ -419,11 +419,12 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
          names.take(pairs.ravel())], names=["annotator_a", "annotator_b", "annotator"])
     freq = pd.DataFrame(np.stack([freq_a, freq_b], axis=1).reshape(2 * len(pairs), -1),
                         index=freq_index, columns=ann.categories)
+    note, params = noted(ann, _note(kappa, table), {"p": p})  # look-alikes, blank labels
     return AugmentedKappaResult(
         measure="augmented kappa", value=float(_pair_average(kappa, n)),
         observed=float(_pair_average(p_a, n)), expected=float(_pair_average(p_e, n)),
         n_items=len(kept), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
-        excluded=_excluded(ann, kept), params={"p": p}, note=_note(kappa, table),
+        excluded=_excluded(ann, kept), params=params, note=note,
         items=items, pairs=table, freq=freq)
 
 
@@ -701,11 +702,11 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
     table = _pairs_frame(ann, pairs, n).assign(**coefs)
     item_row = np.full(ann.n_items, -1, dtype=np.int64)
     item_row[kept] = np.arange(len(kept))
+    note, params = noted(ann, _note(kappa, table), {"delta": float(delta), "tau": float(tau)})
     return AugmentedSweepResult(
         curve=curve, items=items, pairs=table,
         n_items=len(kept), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
-        excluded=_excluded(ann, kept), params={"delta": float(delta), "tau": float(tau)},
-        note=_note(kappa, table), _item_row=item_row, _item_names=ann.items, _ratings=t,
+        excluded=_excluded(ann, kept), params=params, note=note, _item_row=item_row, _item_names=ann.items, _ratings=t,
         _pair_codes=pairs, _pe=pe, _pe_one_from=one_from)
 
 
