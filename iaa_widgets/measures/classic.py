@@ -32,8 +32,6 @@ __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_
            "davies_fleiss_kappa", "specific_agreement"]
 
 TWO_ONLY = ("listwise", "raise")
-# measures whose chance terms use items rated once under missing="available" (Gwet 2014)
-SINGLES = ("fleiss_kappa", "davies_fleiss_kappa")
 
 
 def _singles_note(prep: Prepared) -> str:

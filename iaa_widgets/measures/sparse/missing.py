@@ -119,7 +119,6 @@ class SpaMissingness:
         thinned = counts[~tabled[inverse.ravel()]]                 # items thinned one by one
         self._nonzero = thinned[thinned > 0]                       # row-major: item by item
         self._starts = np.r_[0, np.cumsum((thinned > 0).sum(axis=1))[:-1]]
-        self.n_thinned = len(thinned)
 
     # ------------------------------------------------------------ eq. 7 parts
     def _per_total(self, n_max: int) -> None:
