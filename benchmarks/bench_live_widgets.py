@@ -13,12 +13,18 @@ rows and tables have come back and Vega has re-rendered. Goal: ≤ 150 ms. The P
 recompute alone is timed in the kernel, and the yardstick is the same widget's chart
 re-embedded from the kernel (what a widget without named datasets would pay).
 
+- ContingencyMatrix (editable) on 100,000 items, 4 categories: a real mouse click on a
+  cell (+1), then a shift-click (−1), timed in the page from the `mousedown` to the
+  widget's `iaa:redraw` (the new κ, AC1 and their bands are on the page). The Python
+  side of one edit is timed in the kernel (`w._recompute()`).
+
 - GammaExplorer on 5 annotators × 200 units (random_continuum, 30 samples): from a
   slider move to the progress line changing (the page answers), a trivial kernel round
   trip while γ is being recomputed (the kernel stays free), the time a newer value
   takes to stop the stale computation, and the whole recomputation.
 
-    PYTHONPATH=. python benchmarks/bench_live_widgets.py [--moves 30]
+    PYTHONPATH=. python benchmarks/bench_live_widgets.py [--moves 30] [--only contingency]
+        [--compare d157d95]
 """
 from __future__ import annotations
 
@@ -34,7 +40,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from labdriver import Lab, LabPage, launch_browser  # noqa: E402
-from bench_widgets_browser import FROM_KERNEL, summary  # noqa: E402
+from bench_widgets_browser import ARM, FROM_KERNEL, summary  # noqa: E402
 
 SWEEP = """
 import sys; sys.path.insert(0, {bench!r})
@@ -55,6 +61,25 @@ import iaa_widgets as iaa
 from iaa_widgets.continuum import random_continuum
 w = iaa.GammaExplorer(random_continuum(5, 200, seed=1), n_samples=30)
 w
+"""
+
+CONTINGENCY = """
+import numpy as np, iaa_widgets as iaa
+rng = np.random.default_rng(0)
+m = rng.multinomial(100_000 - 4 * 15_000, np.full(16, 1 / 16)).reshape(4, 4) \
+    + np.diag([15_000] * 4)
+w = {widget}(m, categories=["none", "mild", "moderate", "severe"], editable=True)
+w
+"""
+# --compare REV: the same table in the ContingencyMatrix of git revision REV (e.g. the one
+# before the widget recomputed only `finish`), loaded from git into the kernel, so that
+# both are timed in one session under the same load
+AT_REVISION = """
+import subprocess, types
+_old = types.ModuleType("iaa_widgets.widgets._contingency_at_revision")
+_old.__package__ = "iaa_widgets.widgets"
+exec(subprocess.run(["git", "-C", {repo!r}, "show", "{rev}:iaa_widgets/widgets/contingency.py"],
+                    capture_output=True, text=True, check=True).stdout, _old.__dict__)
 """
 
 MOVE = """async ([cls, value]) => {
@@ -115,6 +140,40 @@ def slider_bench(browser, lab, name, code, cls, slider, values, recompute, moves
     return times, python, re_embed
 
 
+def contingency_bench(browser, lab, edits: int, rev: str | None = None):
+    """Click → number on a 100,000-item table: (page times, kernel recompute times);
+    with ``rev``, of the widget as it was at that git revision."""
+    code = CONTINGENCY.format(widget="iaa.ContingencyMatrix") if rev is None else \
+        AT_REVISION.format(repo=str(REPO), rev=rev) + CONTINGENCY.format(
+            widget="_old.ContingencyMatrix")
+    page = open_page(browser, lab, f"contingency_{rev or 'now'}.ipynb", code,
+                     ".iaa-contingency")
+    pg = page.page
+    pg.locator(".iaa-contingency svg g.layer_0_marks path").first.scroll_into_view_if_needed()
+    centres = pg.evaluate("""() => [...document.querySelectorAll(
+        '.iaa-contingency svg g.layer_0_marks path')].map(e => {
+          const b = e.getBoundingClientRect();
+          return [b.x + b.width / 2, b.y + b.height / 2]; })""")
+    times = []
+    for e in range(edits + 4):                  # four warm-up edits
+        pg.evaluate(ARM)
+        x, y = centres[(e // 2) % len(centres)]  # +1, then −1 on the same cell
+        if e % 2:
+            pg.keyboard.down("Shift")
+        pg.mouse.click(x, y)
+        if e % 2:
+            pg.keyboard.up("Shift")
+        pg.wait_for_function("() => window.__dt !== null", timeout=20_000)
+        if e >= 4:
+            times.append(pg.evaluate("() => window.__dt"))
+    assert page.python("w.error") == "", page.python("w.error")
+    assert page.python("int(np.sum(w.matrix))") == 100_000
+    python = page.python("(lambda t: [t.repeat(1, 1)[0] * 1e3 for _ in range(20)])("
+                         "__import__('timeit').Timer(lambda: w._recompute()))")
+    page.close()
+    return times, python
+
+
 def gamma_bench(browser, lab, moves: int):
     page = open_page(browser, lab, "gamma.ipynb", GAMMA, ".iaa-gamma")
     pg = page.page
@@ -147,29 +206,44 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--gamma-moves", type=int, default=5)
+    ap.add_argument("--only", choices=["sweep", "sparse", "contingency", "gamma"],
+                    action="append", help="run only these (repeatable); default: all")
+    ap.add_argument("--compare", metavar="REV", help="also time the ContingencyMatrix of "
+                    "this git revision (e.g. d157d95, before it recomputed only finish)")
     args = ap.parse_args()
+    only = set(args.only or ["sweep", "sparse", "contingency", "gamma"])
     from playwright.sync_api import sync_playwright
 
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores shared)", flush=True)
     with Lab() as lab, sync_playwright() as p:
         browser = launch_browser(p)
-        for name, args_ in (
-                ("AugmentedKappaSweep, 1e5 items: p", (
+        for key, name, args_ in (
+                ("sweep", "AugmentedKappaSweep, 1e5 items: p", (
                     "sweep.ipynb", SWEEP.format(bench=str(REPO / "benchmarks")), ".iaa-sweep",
                     "p", [0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0],
                     "w._compute_at_p()")),
-                ("SparseAgreementExplorer, 1e5 items: drop", (
+                ("sparse", "SparseAgreementExplorer, 1e5 items: drop", (
                     "sparse.ipynb", SPARSE, ".iaa-sparse", "drop",
                     [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], "w._compute_missing()"))):
+            if key not in only:
+                continue
             times, python, re_embed = slider_bench(browser, lab, *args_, args.moves)
             print(summary(f"{name} → redraw (goal ≤ 150 ms)", times))
             print(summary("  of which Python recompute (kernel)", python))
             print(summary("  yardstick: chart re-embedded from the kernel", re_embed))
             print(f"  goal (median ≤ 150 ms): "
                   f"{'met' if statistics.median(times) <= 150 else 'NOT met'}", flush=True)
-        gamma = gamma_bench(browser, lab, args.gamma_moves)
+        if "contingency" in only:
+            for rev in [None] + ([args.compare] if args.compare else []):
+                times, python = contingency_bench(browser, lab, args.moves, rev)
+                print(summary(f"ContingencyMatrix{f' at {rev}' if rev else ''}, 1e5 items: "
+                              "click → number (goal ≤ 150 ms)", times))
+                print(summary("  of which Python recompute (kernel)", python), flush=True)
+        gamma = gamma_bench(browser, lab, args.gamma_moves) if "gamma" in only else None
         browser.close()
-
+    if gamma is None:
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return
     answer, kernel, stop, whole, last = gamma
     print(summary("GammaExplorer 5 × 200: slider → page shows new request", answer))
     print(summary("  kernel round trip while γ recomputes", kernel))

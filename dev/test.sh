@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # System packages: node/npm (builds the widgets' front-end), Chromium (browser tests;
-# $CHROMIUM may point at another binary).
+# $CHROMIUM may point at another binary), Java (PySpark in local mode).
 need=()
 command -v npm >/dev/null || need+=(nodejs npm)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
+command -v java >/dev/null || need+=(default-jre-headless)  # PySpark's engine tests
 if [ "${#need[@]}" -gt 0 ]; then
   $SUDO apt-get update
   $SUDO apt-get install -y "${need[@]}"
@@ -34,7 +35,9 @@ fi
 if [ "${IAA_SKIP_PYGAMMA:-0}" != 1 ]; then
   [ -x .venv-pygamma/bin/python ] || python -m venv .venv-pygamma
   .venv-pygamma/bin/python -m pip install --quiet --upgrade pip
-  .venv-pygamma/bin/python -m pip install --quiet -e ".[test,pygamma]"
+  # only what tests/test_gamma_pygamma.py needs: the test extra's engines (Spark, Dask …)
+  # have no place beside pygamma's older numpy
+  .venv-pygamma/bin/python -m pip install --quiet -e ".[pygamma]" "pytest>=8" pytest-timeout
   set +e
   .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
   pg=$?

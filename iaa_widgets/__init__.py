@@ -9,10 +9,11 @@ from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
 from .labels import LookAlikeLabelsWarning
 from .results import AgreementResult
-from .measures.classic import (bennett_s, cohen_kappa, davies_fleiss_kappa, fleiss_kappa,
-                               percent_agreement, scott_pi, specific_agreement)
+from .measures.classic import (bennett_s, cohen_kappa, conger_kappa, davies_fleiss_kappa,
+                               fleiss_kappa, percent_agreement, scott_pi, specific_agreement)
+from .measures.gwet import gwet_ac1, gwet_ac2
 from .measures.pairwise import pairwise
-from .measures.alpha import alpha_from_coincidences, krippendorff_alpha
+from .measures.alpha import alpha_from_coincidences, krippendorff_alpha, set_distances
 from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa, augmented_kappa_sweep
 from .measures.sparse import (SparseAgreementResult, spa_item_variance, spa_variance_curve,
@@ -32,17 +33,53 @@ _LAZY: dict[str, str] = {
     "GammaResult": ".measures.gamma.coefficients",
     "GammaKResult": ".measures.gamma.coefficients",
     "GammaFamilyResult": ".measures.gamma.coefficients",
+    "gamma_corpus": ".measures.gamma.corpus",
+    "GammaCorpusResult": ".measures.gamma.corpus",
     "ContingencyMatrix": ".widgets.contingency",
     "AugmentedKappaSweep": ".widgets.sweep",
     "SparseAgreementExplorer": ".widgets.sparse",
     "GammaExplorer": ".widgets.gamma",
     "spa_missingness": ".measures.sparse.missing",
     "SpaMissingness": ".measures.sparse.missing",
+    "tolerance_agreement": ".measures.tolerance",
+    "mean_pearson_r": ".measures.correlation",
+    "mean_spearman_rho": ".measures.correlation",
+    "finn_coefficient": ".measures.anova",
+    "robinson_a": ".measures.anova",
+    "janson_olsson_iota": ".measures.anova",
+    "maxwell_re": ".measures.maxwell",
+    "light_kappa": ".measures.light",
+    "hubert_kappa": ".measures.light",
+    "kappa_max": ".measures.light",
+    "unitizing_alpha": ".measures.unitizing",
+    "u_alpha": ".measures.unitizing",
+    "cu_alpha": ".measures.unitizing",
+    "icc": ".measures.icc",
+    "icc_table": ".measures.icc",
+    "kendall_w": ".measures.kendall",
+    "per_label": ".measures.multilabel",
+    "span_f1": ".measures.spans",
+    "benchmark": ".measures.benchmarking",
+    "Benchmark": ".measures.benchmarking",
+    "read_label_studio": ".io.label_studio",
+    "read_prodigy": ".io.prodigy",
+    "read_doccano": ".io.doccano",
+    "read_brat": ".io.brat",
+    "read_conll": ".io.conll",
+    "read_rttm": ".io.rttm",
+    "read_textgrid": ".io.textgrid",
+    "read_elan": ".io.elan",
+    "Spans": ".io._common",
+    "Tagged": ".io.conll",
+    "report_html": ".report",
+    "write_report": ".report",
+    "sufficient_statistics": ".stats.lazy",
+    "SufficientStatistics": ".stats.lazy",
 }
 
 
 # Submodules reachable as attributes (`iaa.datasets.email_types()`) without an import.
-_SUBMODULES = ("datasets", "charts")
+_SUBMODULES = ("datasets", "charts", "io")
 
 
 def __getattr__(name):

@@ -31,7 +31,8 @@ __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "spa_variance_rows", "spa_variance_chart", "gamma_unit_rows", "gamma_link_rows",
            "gamma_empty_rows", "gamma_continuum_chart", "gamma_bar_rows", "gamma_bars_chart",
            "sweep_chart", "spa_missingness_chart", "gamma_family_chart", "gamma_k_chart",
-           "bootstrap_chart"]
+           "bootstrap_chart", "coefficients_chart", "item_agreement_rows",
+           "item_agreement_chart"]
 
 _BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
 
@@ -633,3 +634,52 @@ def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
     title = f"{result.measure} = {result.estimate:.4f}, {result.level:.0%} interval " \
         f"[{lo:.4f}, {hi:.4f}] ({result.method})"
     return alt.layer(band, bars, rule, title=title).properties(width=width)
+
+
+# ------------------------------------------------------------------ report overviews
+@_html_safe
+def coefficients_chart(table: pd.DataFrame, *, width: int = 420) -> alt.LayerChart:
+    """Every coefficient of a report on one axis: a point at its value and a rule over
+    each of its intervals. ``table``: one row per coefficient and interval kind, with
+    ``coefficient`` (text), ``value``, ``low``, ``high`` (NaN: no interval) and
+    ``interval`` (its kind, e.g. "analytic", "bootstrap")."""
+    df = pd.DataFrame({"coefficient": table["coefficient"].astype(str),
+                       "value": [_finite(v) for v in table["value"]],
+                       "low": [_finite(v) for v in table["low"]],
+                       "high": [_finite(v) for v in table["high"]],
+                       "interval": table["interval"].astype(str)})
+    order = list(dict.fromkeys(df["coefficient"]))
+    y = alt.Y("coefficient:N", sort=order, title=None, axis=alt.Axis(labelLimit=260))
+    offset = alt.YOffset("interval:N", title=None)
+    color = alt.Color("interval:N", title="interval")
+    tooltip = ["coefficient:N", "interval:N", alt.Tooltip("value:Q", format=".4f"),
+               alt.Tooltip("low:Q", format=".4f"), alt.Tooltip("high:Q", format=".4f")]
+    base = alt.Chart(df, width=width, height=alt.Step(14))
+    rules = base.transform_filter("isValid(datum.low) && isValid(datum.high)").mark_rule(
+        strokeWidth=2).encode(x=alt.X("low:Q", title="value and interval"), x2="high:Q",
+                              y=y, yOffset=offset, color=color, tooltip=tooltip)
+    points = base.transform_filter("isValid(datum.value)").mark_point(
+        filled=True, size=50).encode(x="value:Q", y=y, yOffset=offset, color=color,
+                                     tooltip=tooltip)
+    return alt.layer(rules, points)
+
+
+def item_agreement_rows(agreement, bins: int = 10) -> pd.DataFrame:
+    """Per-item agreements (values in [0, 1], NaN for an item with fewer than two
+    ratings) counted in ``bins`` equal bins over [0, 1] (the last closed): one row per
+    bin with ``lo``, ``hi``, ``count``; the NaN items are not counted here."""
+    a = np.asarray(agreement, dtype=float)
+    counts, edges = np.histogram(a[np.isfinite(a)], bins=bins, range=(0.0, 1.0))
+    return pd.DataFrame({"lo": edges[:-1], "hi": edges[1:], "count": counts})
+
+
+@_html_safe
+def item_agreement_chart(rows: pd.DataFrame, *, width: int = 420) -> alt.Chart:
+    """Histogram of :func:`item_agreement_rows`: how many items have each share of
+    agreeing pairs of ratings."""
+    return alt.Chart(rows, width=width, height=160).mark_bar().encode(
+        x=alt.X("lo:Q", bin="binned", title="agreement of the item (share of agreeing "
+                "pairs of ratings)", scale=alt.Scale(domain=[0, 1])),
+        x2="hi:Q", y=alt.Y("count:Q", title="items"),
+        tooltip=[alt.Tooltip("lo:Q", format=".2f"), alt.Tooltip("hi:Q", format=".2f"),
+                 "count:Q"])

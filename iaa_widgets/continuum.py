@@ -31,7 +31,8 @@ class Continuum:
     Identical duplicate units from one annotator are kept: each counts. ``ordered``
     says whether someone declared the category order (``categories=``, numeric
     categories, or Annotations with a declared order): a category distance given as a
-    bare array follows that order, so it needs one.
+    bare array follows that order, so it needs one. ``notes`` say what a file reader
+    skipped or changed (point tiers, unaligned annotations …), for results to report.
     """
 
     annotator: np.ndarray
@@ -41,6 +42,7 @@ class Continuum:
     annotators: pd.Index
     categories: pd.Index
     ordered: bool = False
+    notes: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ sizes
     @property

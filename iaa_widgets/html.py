@@ -8,7 +8,13 @@
 - :func:`script_safe` makes an Altair chart write its spec with :func:`script_json`
   through ``to_html()``, ``save("x.html")`` (``inline=True`` too) and the HTML
   renderers (``alt.renderers.enable("html")``, Altair's default) without touching
-  Altair itself, so other people's charts are left as they are.
+  Altair itself, so other people's charts are left as they are;
+- :func:`page` writes a self-contained HTML document: escaped text, charts embedded
+  through :func:`script_json`, and vega, vega-lite and vega-embed inlined from the
+  package's own bundle (``static/embed.js``, built from ``js/src/embed.js``): no CDN,
+  so a saved chart or an ``iaa report`` opens from ``file://`` with no network.
+  A script-safe chart's ``save("x.html")`` writes this page (``inline=False``: Altair's
+  page, which loads vega from a CDN).
 
 Altair is imported only when a chart is drawn, so results can use :func:`text` alone.
 """
@@ -17,10 +23,14 @@ from __future__ import annotations
 import functools
 import html as _stdlib_html
 import json
-from typing import Any
+import os
+from importlib import resources
+from typing import Any, Mapping
+
+from .errors import AgreementError
 
 __all__ = ["text", "isolate", "script_json", "ScriptSafeEncoder", "script_json_kwds", "script_safe",
-           "ScriptSafeChart"]
+           "ScriptSafeChart", "vega_script", "page", "EMBED_OPTIONS"]
 
 # characters that may end a <script> element, start "<!--", or end a JavaScript line
 _SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
@@ -86,9 +96,28 @@ class ScriptSafeChart:
     def to_html(self, *args, json_kwds: dict | None = None, **kwargs) -> str:
         return super().to_html(*args, json_kwds=script_json_kwds(json_kwds), **kwargs)
 
-    def save(self, fp, *args, json_kwds: dict | None = None, **kwargs) -> None:
+    def save(self, fp, format: str | None = None, *args, json_kwds: dict | None = None,
+             inline: bool | None = None, embed_options: dict | None = None, **kwargs) -> None:
+        """Altair's ``save``, except that an HTML page (``format="html"`` or a path
+        ending in ``.html``/``.htm``) is :func:`page`, with the bundled scripts, unless
+        ``inline=False`` asks for Altair's page that loads vega from a CDN."""
+        if inline is not False and _format(fp, format) == "html":
+            spec = self.to_dict()
+            title = spec.get("title") if isinstance(spec.get("title"), str) else "chart"
+            document = page(title, '<div id="chart"></div>', {"chart": spec},
+                            embed_options=embed_options, json_kwds=json_kwds)
+            if isinstance(fp, (str, os.PathLike)):
+                with open(fp, "w", encoding="utf-8") as fh:
+                    fh.write(document)
+            else:
+                fp.write(document)
+            return None
         # json_kwds reach the HTML page (and a .json file, where they change no value)
-        return super().save(fp, *args, json_kwds=script_json_kwds(json_kwds), **kwargs)
+        extra = {} if inline is None else {"inline": inline}
+        if embed_options is not None:
+            extra["embed_options"] = embed_options
+        return super().save(fp, format, *args, json_kwds=script_json_kwds(json_kwds),
+                            **extra, **kwargs)
 
     def _repr_mimebundle_(self, *args, **kwds):
         import altair as alt
@@ -129,3 +158,77 @@ def script_safe(chart):
     object.__setattr__(chart, "__class__", _SAFE_CLASSES[cls])  # Altair's own
     # __setattr__ would store "__class__" as a property of the spec
     return chart
+
+
+def _format(fp, format: str | None) -> str | None:
+    """The format Altair's ``save`` would pick: ``format=``, else the path's suffix."""
+    if format is not None:
+        return format
+    if isinstance(fp, (str, os.PathLike)):
+        suffix = os.path.splitext(os.fspath(fp))[1].lower().lstrip(".")
+        return "html" if suffix == "htm" else suffix
+    return None
+
+
+# ------------------------------------------------------------------ standalone pages
+# vega-embed's menu: export to SVG/PNG works offline; "view source" and "open in the
+# Vega editor" would send the data to a web site
+EMBED_OPTIONS = {"actions": {"export": True, "source": False, "compiled": False,
+                             "editor": False}}
+
+_BUNDLE = "embed.js"
+
+
+@functools.lru_cache(maxsize=1)
+def vega_script() -> str:
+    """The bundled vega + vega-lite + vega-embed (``static/embed.js``): a classic script
+    defining ``iaaVega.embed``. Refuses a bundle that could end the ``<script>``
+    element it is inlined into."""
+    try:
+        source = resources.files(__package__).joinpath("static", _BUNDLE).read_text(
+            encoding="utf-8")
+    except FileNotFoundError:
+        raise AgreementError(
+            f"the front-end bundle iaa_widgets/static/{_BUNDLE} is missing; build it with "
+            "`npm install && npm run build` in js/ (a wheel of iaa_widgets ships it), or "
+            "save with inline=False for a page that loads vega from a CDN") from None
+    lowered = source.lower()
+    if "</script" in lowered or "<!--" in lowered:
+        raise AgreementError(f"iaa_widgets/static/{_BUNDLE} contains '</script' or '<!--' "
+                             "and cannot be inlined into a page; rebuild it with esbuild")
+    return source
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem;
+       padding: 0 1rem; color: #212121; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.iaa-error { color: #b00020; white-space: pre-wrap; }
+"""
+
+
+def page(title: Any, body: str, charts: Mapping[str, dict] | None = None, *,
+         embed_options: dict | None = None, json_kwds: dict | None = None,
+         style: str = "") -> str:
+    """A self-contained HTML document: ``title`` (text, escaped), ``body`` (HTML the
+    caller has escaped, see :func:`text`), and each Vega-Lite spec of ``charts``
+    (element id → spec) embedded into the element of that id by the bundled vega-embed
+    (:func:`vega_script`, inlined once). Specs and options go through
+    :func:`script_json`, so no label can end the script. A chart that fails to render
+    shows vega's error, as text, in its element."""
+    specs = script_json(dict(charts or {}), **(json_kwds or {}))
+    options = script_json({**EMBED_OPTIONS, **(embed_options or {})})
+    return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{text(title)}</title>\n<style>{_STYLE}{style}</style>\n</head>\n"
+            f"<body>\n{body}\n<script>{vega_script()}</script>\n<script>\n"
+            f"const specs = {specs};\nconst options = {options};\n"
+            "for (const [id, spec] of Object.entries(specs)) {\n"
+            "  const el = document.getElementById(id);\n"
+            "  iaaVega.embed(el, spec, options).catch((err) => {\n"
+            "    const p = document.createElement(\"p\");\n"
+            "    p.className = \"iaa-error\";\n"
+            "    p.textContent = \"chart error: \" + err;\n"
+            "    el.append(p);\n    console.error(err);\n  });\n}\n"
+            "</script>\n</body>\n</html>\n")

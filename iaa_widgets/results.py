@@ -29,9 +29,10 @@ class Charted:
     for its type makes (:func:`iaa_widgets.charts.chart_for`)."""
 
     def chart(self, **options):
-        """An Altair chart of this result; it needs no kernel: ``.save("result.html")``;
-        with the ``export`` extra (vl-convert-python) also ``.save("result.png")`` and an
-        offline page, ``.save("result.html", inline=True)``."""
+        """An Altair chart of this result; it needs no kernel: ``.save("result.html")``
+        writes a self-contained page (vega bundled, opens from file:// offline;
+        ``inline=False`` for Altair's CDN page); with the ``export`` extra
+        (vl-convert-python) also ``.save("result.png")``."""
         # charts sits above results (it imports the result types to register its
         # builders): loaded by name on first use, so that results imports no module
         # above it (no import cycle) and altair loads only when a chart is asked for
@@ -97,10 +98,39 @@ class AgreementResult(Charted):
 
         rows = "".join(f"<tr><th style='text-align:left'>{text(k)}</th>"
                        f"<td>{fmt(v)}</td></tr>" for k, v in self.summary().items())
-        extra = provenance_html(self.excluded, self.note)
+        extra = provenance_html(self.excluded, self.note) + self._benchmarks_html()
         if self.per_category is not None:
             extra += self.per_category.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
         return f"<table>{rows}</table>{extra}"
+
+    def benchmark(self, scale="landis-koch", level: float = 0.95):
+        """This coefficient read against a benchmark scale with its standard error:
+        each band's membership probability (Gwet 2014, ch. 6; see
+        :func:`iaa_widgets.measures.benchmarking.benchmark`)."""
+        # measures sit above results (they make results): loaded by name on first use
+        return import_module(f"{__package__}.measures.benchmarking").benchmark(
+            self, scale=scale, level=level)
+
+    def _benchmarks_html(self) -> str:
+        """One table: on every scale of Gwet's benchmarking procedure, the band retained
+        at 95 % cumulative probability and each band's membership probability; '' when
+        there is no finite standard error or value to benchmark, or no expected
+        agreement (the scales read chance-corrected coefficients, not A_o)."""
+        if self.se is None or not math.isfinite(self.se) or not math.isfinite(self.value) \
+                or not -1 <= self.value <= 1 or math.isnan(self.expected):
+            return ""
+        bench = import_module(f"{__package__}.measures.benchmarking")
+        rows = ""
+        for scale in bench.SCALES:
+            b = bench.benchmark(self, scale=scale)
+            bands = " · ".join(f"{label} {p:.3f}" for label, p in
+                               b.table["probability"].items())
+            rows += (f"<tr><th style='text-align:left'>{text(scale)}</th>"
+                     f"<td>{text(b.band)} ({b.probability:.3f})</td><td>{text(bands)}</td></tr>")
+        return ("<table class='iaa-benchmarks'><caption>Benchmarking with uncertainty "
+                "(Gwet 2014, ch. 6)</caption><tr><th>scale</th><th>band at 95% cumulative "
+                "probability</th><th>membership probability of each band, top first</th>"
+                f"</tr>{rows}</table>")
 
     def __repr__(self) -> str:
         shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)

@@ -16,9 +16,13 @@ const options = {
   logLevel: "info",
 };
 
+// A classic script defining iaaVega.embed, for the self-contained pages that charts and
+// `iaa report` write (html.page): it runs from file:// where an ES module would not.
+const embedOptions = { ...options, entryPoints: { embed: path.join(here, "src", "embed.js") },
+                       format: "iife", globalName: "iaaVega" };
+
 if (process.argv.includes("--watch")) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const o of [options, embedOptions]) await (await esbuild.context(o)).watch();
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(embedOptions)]);
 }

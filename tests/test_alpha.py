@@ -1,4 +1,6 @@
 """Krippendorff's α: published values, worked examples, peer libraries, properties."""
+import itertools
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -9,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import datasaur_spans, krippendorff_2011
-from iaa_widgets.measures.alpha import alpha_from_coincidences
+from iaa_widgets.measures.alpha import alpha_from_coincidences, krippendorff_alpha, set_distances
 from iaa_widgets.stats import item_counts, pair_contingencies
 
 
@@ -348,3 +350,118 @@ def test_jackknife_equals_leaving_each_item_out(seed, metric):
                            ann.rank[keep], ann.items, ann.annotators, ann.categories,
                            ordered=ann.ordered)
         assert jack[i] == pytest.approx(iaa.krippendorff_alpha(rest, metric).value, abs=1e-12)
+
+
+# ---------------------------------------------------- set-valued labels: MASI, Jaccard
+SUBSETS = [frozenset(s) for r in range(0, 4) for s in itertools.combinations("abcd", r)]
+
+
+@pytest.mark.parametrize("metric", ["masi", "jaccard"])
+def test_set_distances_match_nltk(metric):
+    # nltk.metrics.distance.masi_distance / jaccard_distance (nltk 3.x), every pair of
+    # subsets of {a, b, c, d}; nltk divides by zero for two empty sets (our convention:
+    # d(∅, ∅) = 0, tested below), so that pair is left out here.
+    dist = pytest.importorskip("nltk.metrics.distance")
+    peer = dist.masi_distance if metric == "masi" else dist.jaccard_distance
+    ours = set_distances(SUBSETS, metric)
+    for (i, a), (j, b) in itertools.product(enumerate(SUBSETS), repeat=2):
+        if a or b:
+            assert ours[i, j] == pytest.approx(peer(set(a), set(b)), abs=1e-12)
+    empty = SUBSETS.index(frozenset())
+    assert ours[empty, empty] == 0.0
+
+
+def test_masi_monotonicity_by_hand():
+    # Passonneau (2006): MASI = J·M, M = 1 (equal), 2/3 (subset), 1/3 (overlap), 0
+    # (disjoint). {a,b} ⊂ {a,b,c,d}: J = 2/4, M = 2/3, d = 1 − 1/3 = 2/3 (also nltk's
+    # doctest masi_distance({1,2},{1,2,3,4}) = 0.6667); {a,b} vs {b,c}: J = 1/3,
+    # M = 1/3, d = 8/9; {a} vs {b}: d = 1.
+    d = set_distances([frozenset("ab"), frozenset("abcd"), frozenset("bc"),
+                       frozenset("a"), frozenset("b")], "masi")
+    assert d[0, 1] == pytest.approx(float(1 - Fraction(1, 2) * Fraction(2, 3)), abs=1e-15)
+    assert d[0, 2] == pytest.approx(float(1 - Fraction(1, 3) * Fraction(1, 3)), abs=1e-15)
+    assert d[3, 4] == 1.0 and d[0, 0] == 0.0
+    j = set_distances([frozenset("ab"), frozenset("bc")], "jaccard")
+    assert j[0, 1] == pytest.approx(2 / 3, abs=1e-15)  # 1 − |{b}| / |{a,b,c}|
+
+
+def test_alpha_masi_exact_fractions():
+    # Two annotators, item 1: {a,b} vs {a}; item 2: {c} vs {c}. n = 4 pairable values,
+    # o({a,b},{a}) = o({a},{a,b}) = 1, o({c},{c}) = 2; δ({a,b},{a}) = 1 − (1/2)(2/3) = 2/3,
+    # δ to {c} = 1. D_o = (2·2/3)/4 = 1/3; D_e = (2·1·1·2/3 + 2·1·2·1 + 2·1·2·1)/(4·3)
+    # = (28/3)/12 = 7/9; α = 1 − (1/3)/(7/9) = 4/7 (Krippendorff 2011, by hand).
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["x", "y"] * 2,
+                       "label": [frozenset("ab"), frozenset("a"), frozenset("c"),
+                                 frozenset("c")]})
+    res = krippendorff_alpha(df, metric="masi")
+    assert res.value == pytest.approx(float(Fraction(4, 7)), abs=1e-15)
+    assert res.observed == pytest.approx(1 / 3, abs=1e-15)
+    assert res.expected == pytest.approx(7 / 9, abs=1e-15)
+    # Jaccard: δ({a,b},{a}) = 1/2 ⇒ D_o = 1/4, D_e = (1 + 8)/12 = 3/4, α = 2/3
+    assert krippendorff_alpha(df, metric="jaccard").value == pytest.approx(2 / 3, abs=1e-15)
+
+
+def _random_sets(seed, n_items=40, annotators="xyz", p_missing=0.2):
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n_items):
+        base = rng.choice(SUBSETS[1:])
+        for who in annotators:
+            if rng.random() < p_missing:
+                continue
+            rows.append((who, f"i{i}", base if rng.random() < 0.6 else rng.choice(SUBSETS)))
+    return rows
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("metric", ["masi", "jaccard"])
+def test_alpha_sets_match_nltk(seed, metric):
+    # nltk.metrics.agreement.AnnotationTask(distance=...).alpha(), with missing ratings
+    # (nltk skips items with fewer than two values, as Krippendorff does). Empty sets
+    # only where nltk would not meet two of them: drop them from this comparison.
+    dist = pytest.importorskip("nltk.metrics.distance")
+    agreement = pytest.importorskip("nltk.metrics.agreement")
+    rows = [r for r in _random_sets(seed) if r[2]]
+    peer = agreement.AnnotationTask(
+        data=rows, distance=dist.masi_distance if metric == "masi" else dist.jaccard_distance)
+    df = pd.DataFrame(rows, columns=["annotator", "item", "label"])
+    assert krippendorff_alpha(df, metric=metric).value == pytest.approx(peer.alpha(),
+                                                                        abs=1e-12)
+
+
+def test_alpha_sets_align_by_label():
+    # Identity, not position: declaring the categories in another order leaves α as is.
+    df = pd.DataFrame(_random_sets(5), columns=["annotator", "item", "label"])
+    cats = list(pd.unique(df["label"]))
+    a = krippendorff_alpha(Annotations.from_long(df, categories=cats), "masi").value
+    b = krippendorff_alpha(Annotations.from_long(df, categories=cats[::-1]), "masi").value
+    assert a == pytest.approx(b, abs=1e-14)
+
+
+def test_alpha_sets_bootstrap_statistic():
+    # the Statistic's finish on the data's totals is the value itself
+    df = pd.DataFrame(_random_sets(3), columns=["annotator", "item", "label"])
+    stat = krippendorff_alpha.statistic(df, metric="masi")
+    value = stat.finish({k: v[None] for k, v in stat.total().items()})[0][0]
+    assert value == pytest.approx(krippendorff_alpha(df, metric="masi").value, abs=1e-14)
+
+
+def test_alpha_sets_refuse_plain_labels():
+    df = pd.DataFrame({"item": [1, 1], "annotator": ["x", "y"],
+                       "label": [frozenset("a"), "a"]})
+    with pytest.warns(UserWarning, match="mixes types"), \
+            pytest.raises(AgreementError, match="not a set"):
+        krippendorff_alpha(df, metric="masi")
+
+
+def test_alpha_from_labelled_set_coincidences():
+    # o as a DataFrame labelled by the sets: the MASI distances align by label, so the
+    # rows in another order give the same α (worked example above: α = 4/7).
+    sets = [frozenset("ab"), frozenset("a"), frozenset("c")]
+    o = pd.DataFrame([[0, 1, 0], [1, 0, 0], [0, 0, 2]], index=sets, columns=sets)
+    value = alpha_from_coincidences(o, "masi")[0]
+    shuffled = o.iloc[[2, 0, 1], [2, 0, 1]]
+    assert value == pytest.approx(float(Fraction(4, 7)), abs=1e-15)
+    assert alpha_from_coincidences(shuffled, "masi")[0] == pytest.approx(value, abs=1e-15)
+    with pytest.raises(AgreementError, match="category_values"):
+        alpha_from_coincidences(o.to_numpy(), "masi")

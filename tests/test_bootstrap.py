@@ -290,16 +290,17 @@ def test_classic_measures_take_the_fast_path(monkeypatch):
         assert len(iaa.bootstrap(name, data, n_resamples=5, seed=0, **kwargs).values) == 5
 
 
-def test_weight_blocks_cover_every_resample_once():
+@pytest.mark.parametrize("n, sizes", [(1 << 21, [2, 2, 1]), (1000, [5]), (50_000, [5])])
+def test_weight_blocks_cover_every_resample_once(n, sizes):
     # blocks of b = 2²² // rows resamples: with 2²¹ item rows two at a time, the last one
     # alone; row b counts how often resample b drew each item, from the draws of
-    # rng.integers(0, n, n) one resample after the other (brute force)
+    # rng.integers(0, n, n) one resample after the other (brute force), whether one
+    # bincount counts one resample (2²¹ rows) or several (2¹⁷ // n of them)
     from types import SimpleNamespace
     from iaa_widgets.resampling import _weight_blocks
-    n = 1 << 21
     stat = SimpleNamespace(n_items=n, weights=None)
     blocks = list(_weight_blocks(np.random.default_rng(0), stat, 5))
-    assert [len(b) for b in blocks] == [2, 2, 1]
+    assert [len(b) for b in blocks] == sizes
     rng = np.random.default_rng(0)
     expected = [np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(5)]
     np.testing.assert_array_equal(np.concatenate(blocks), expected)

@@ -25,16 +25,19 @@ def test_result_chart_is_an_altair_chart_with_the_numbers(tmp_path):
     assert ends["cohen_kappa"] == r.value
     assert any(row["kind"] == "interval" for row in rows) == (r.ci is not None)
     ch.save(tmp_path / "kappa.html")
-    assert "vegaEmbed" in (tmp_path / "kappa.html").read_text()
+    assert "iaaVega.embed" in (tmp_path / "kappa.html").read_text(encoding="utf-8")
 
 
-def test_charts_export_offline_html_and_png(tmp_path):
-    # with the "export" extra (vl-convert-python): a self-contained page, no CDN, and a PNG
-    pytest.importorskip("vl_convert")
+def test_charts_save_offline_html_by_default_and_png_with_vl_convert(tmp_path):
+    # a saved page carries the package's own vega bundle: no CDN, no extra dependency
     ch = iaa.cohen_kappa(Annotations.from_contingency(MEYER)).chart()
-    ch.save(tmp_path / "kappa.html", inline=True)
-    page = (tmp_path / "kappa.html").read_text()
-    assert "<script src=" not in page and "vegaEmbed" in page
+    ch.save(tmp_path / "kappa.html")
+    page = (tmp_path / "kappa.html").read_text(encoding="utf-8")
+    assert "<script src=" not in page and "iaaVega.embed" in page
+    ch.save(tmp_path / "cdn.html", inline=False)  # Altair's page, loading vega from a CDN
+    assert 'src="https://cdn.jsdelivr.net/npm/vega@' in (tmp_path / "cdn.html").read_text()
+    # with the "export" extra (vl-convert-python): a PNG
+    pytest.importorskip("vl_convert")
     ch.save(tmp_path / "kappa.png")
     assert (tmp_path / "kappa.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

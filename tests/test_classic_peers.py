@@ -182,7 +182,10 @@ def test_available_case_percent_agreement_and_bennett_s_match_irrcac(seed):
     assert s.expected == pytest.approx(est["pe"], abs=TOL)
     assert iaa.percent_agreement(ann, missing="available").value == pytest.approx(
         est["pa"], abs=TOL)
-    assert s.n_items == ((x >= 0).sum(axis=1) >= 2).sum()
+    assert s.se == pytest.approx(est["se"], abs=TOL)  # Gwet's variance over every rated item
+    # Gwet's rule: items rated once enter the variance (n), not A_o (n''), so they are used
+    assert s.n_items == ((x >= 0).sum(axis=1) >= 1).sum()
+    assert s.params["items_per_term"]["observed"] == ((x >= 0).sum(axis=1) >= 2).sum()
 
 
 @pytest.mark.parametrize("seed", SEEDS)

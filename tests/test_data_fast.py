@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from iaa_widgets import AgreementError, Annotations
-from iaa_widgets.data import _factorize
+from iaa_widgets.data.codes import _factorize
 
 
 def same_as_pandas(values):

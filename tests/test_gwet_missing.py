@@ -111,11 +111,18 @@ def test_single_rating_items_are_reported_as_used_not_excluded():
     assert r.excluded == {}
     assert r.params["items_per_term"] == {"observed": 2, "expected": 3, "se": 3}
     assert "1 item(s) rated once enter the expected agreement" in r.note
-    # the measures of rating pairs only have no term for them: excluded, counted
-    for fn in (iaa.percent_agreement, iaa.bennett_s):
-        for missing in ("available", "pairable"):
-            r = fn(SMALL, missing=missing)
-            assert (r.n_items, r.excluded) == (2, {"only one rating": 1})
+    # percent agreement is a function of rating pairs only: no term for them, excluded
+    for missing in ("available", "pairable"):
+        r = iaa.percent_agreement(SMALL, missing=missing)
+        assert (r.n_items, r.excluded) == (2, {"only one rating": 1})
+    # Brennan–Prediger (Bennett's S): its A_e = 1/q takes no data, but Gwet's variance
+    # sums over every rated item (n), so under "available" the item is used there only
+    r = iaa.bennett_s(SMALL, missing="available")
+    assert (r.n_items, r.excluded) == (3, {})
+    assert r.params["items_per_term"] == {"observed": 2, "expected": 0, "se": 3}
+    assert "1 item(s) rated once enter the standard error but not" in r.note
+    r = iaa.bennett_s(SMALL, missing="pairable")
+    assert (r.n_items, r.excluded) == (2, {"only one rating": 1})
     r = iaa.specific_agreement(SMALL, positive="a", missing="available")
     assert r.excluded == {"only one rating": 1}
 

@@ -1,12 +1,14 @@
 """Labels are data, everywhere (issue 19): iaa_widgets.html's script-safe JSON and text,
-every chart's HTML (to_html, save, the HTML renderers) and every result's _repr_html_
-with hostile labels, annotators, categories and items.
+every chart's HTML (to_html, save, the HTML renderers, the self-contained page of
+save("x.html") with the bundled vega, issue 16) and every result's _repr_html_ with
+hostile labels, annotators, categories and items.
 
 Expected values are the inputs themselves: an escaped spec must parse back (json.loads,
 RFC 8259 §7 \\u escapes) to exactly the chart's own ``to_dict()``.
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 from html.parser import HTMLParser
@@ -18,7 +20,9 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets import charts
-from iaa_widgets.html import ScriptSafeEncoder, script_json, script_json_kwds, script_safe, text
+from iaa_widgets import html as iaa_html
+from iaa_widgets.html import (ScriptSafeEncoder, script_json, script_json_kwds,
+                              script_safe, text, vega_script)
 
 HOSTILE = ["</script><script>window.__pwned=1</script>", '"><img src=x onerror=alert(1)>',
            "${alert(1)}", "{{7*7}}", "\u202eRTL mark", "nul\x00byte", "emoji 😀🎉",
@@ -128,18 +132,23 @@ def test_text_escapes_markup_and_quotes():
 
 # ------------------------------------------------------------------ every chart's HTML
 _SPEC = {"standard": re.compile(r"var spec = (\{.*?\});\n\s*var embedOpt", re.S),
-         "inline": re.compile(r"const spec = (\{.*?\});\n", re.S)}
+         "page": re.compile(r"const specs = (\{.*?\});\nconst options", re.S)}
 
 
 def _assert_safe_page(page: str, chart, template: str = "standard") -> None:
     """No label's markup raw in the page, and the embedded spec parses back to the
-    chart's own spec (the labels kept exactly)."""
+    chart's own spec (the labels kept exactly). ``template``: "standard" (Altair's
+    page, vega from a CDN) or "page" (:func:`iaa_widgets.html.page`, vega inlined)."""
     for h in MARKUP:
         assert h not in page
     assert "\u2028" not in page and "\u2029" not in page
     embedded = _SPEC[template].search(page).group(1)
     assert not set(embedded) & set(SCRIPT_UNSAFE)
-    assert json.loads(embedded) == chart.to_dict()
+    spec = json.loads(embedded)
+    assert (spec["chart"] if template == "page" else spec) == chart.to_dict()
+    if template == "page":  # self-contained: no script or style from elsewhere
+        assert "<script src" not in page and "<link" not in page
+        assert page.count("<script>") == 2 and vega_script() in page
 
 
 def test_every_chart_is_script_safe_through_to_html(every_chart):
@@ -163,20 +172,64 @@ def test_every_chart_has_the_hostile_labels_in_its_spec(every_chart):
 
 def test_every_chart_is_script_safe_through_save(every_chart, tmp_path):
     for name, chart in every_chart.items():
-        chart.save(tmp_path / f"{name}.html")
-        _assert_safe_page((tmp_path / f"{name}.html").read_text(encoding="utf-8"), chart)
+        chart.save(tmp_path / f"{name}.html")  # the bundled vega, inlined: no CDN
+        _assert_safe_page((tmp_path / f"{name}.html").read_text(encoding="utf-8"), chart,
+                          "page")
+        chart.save(tmp_path / f"{name}.cdn.html", inline=False)  # Altair's page, asked for
+        _assert_safe_page((tmp_path / f"{name}.cdn.html").read_text(encoding="utf-8"),
+                          chart)
         chart.save(tmp_path / f"{name}.json")  # still the same spec
         assert json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")) == \
             chart.to_dict(context={"pre_transform": False})
 
 
 def test_inline_pages_are_script_safe(every_chart, tmp_path):
-    pytest.importorskip("vl_convert")
+    # inline=True, format="html" and a file object all give the self-contained page
+    # (no vl-convert needed)
     for name in ("pairwise", "gamma_family", "sweep"):
         chart = every_chart[name]
         chart.save(tmp_path / f"{name}.html", inline=True)
         _assert_safe_page((tmp_path / f"{name}.html").read_text(encoding="utf-8"), chart,
-                          "inline")
+                          "page")
+        chart.save(tmp_path / f"{name}.htm")
+        _assert_safe_page((tmp_path / f"{name}.htm").read_text(encoding="utf-8"), chart,
+                          "page")
+        buffer = io.StringIO()
+        chart.save(buffer, format="html", json_kwds={"ensure_ascii": False},
+                   embed_options={"renderer": "svg"})
+        _assert_safe_page(buffer.getvalue(), chart, "page")
+        assert '"renderer": "svg"' in buffer.getvalue()
+
+
+def test_page_escapes_its_title_and_embeds_each_chart_once():
+    spec = {"mark": "point", "data": {"values": [{"x": h} for h in HOSTILE]},
+            "encoding": {"x": {"field": "x", "type": "nominal"}}}
+    out = iaa_html.page(HOSTILE[0], '<div id="a"></div><div id="b"></div>', {"a": spec, "b": spec})
+    assert f"<title>{text(HOSTILE[0])}</title>" in out
+    for h in MARKUP:
+        assert h not in out
+    specs = json.loads(_SPEC["page"].search(out).group(1))
+    assert specs == {"a": spec, "b": spec}  # the labels kept exactly
+    assert out.count(vega_script()) == 1
+    # the menu of each chart offers no action that would send the data to a web site
+    assert '"editor": false' in out and '"source": false' in out
+
+
+def test_vega_script_is_the_bundle_and_refuses_what_cannot_be_inlined(tmp_path,
+                                                                       monkeypatch):
+    assert "iaaVega" in vega_script() and "</script" not in vega_script().lower()
+    (tmp_path / "static").mkdir()
+    monkeypatch.setattr(iaa_html.resources, "files", lambda package: tmp_path)
+    try:
+        vega_script.cache_clear()
+        with pytest.raises(iaa.AgreementError, match="npm run build"):
+            vega_script()
+        (tmp_path / "static" / "embed.js").write_text("var s = '</SCRIPT>';")
+        vega_script.cache_clear()
+        with pytest.raises(iaa.AgreementError, match="cannot be inlined"):
+            vega_script()
+    finally:
+        vega_script.cache_clear()
 
 
 @pytest.mark.parametrize("renderer", ["html", "default", "colab", "kaggle", "zeppelin",
@@ -237,7 +290,8 @@ def _assert_safe_fragment(fragment: str, shown=()) -> None:
     page.feed(fragment)
     page.close()
     assert page.tags <= {"table", "thead", "tbody", "tr", "th", "td", "p", "details",
-                         "summary", "div", "span", "style", "b", "br", "small"}, page.tags
+                         "summary", "div", "span", "style", "b", "br", "small", "caption"},\
+        page.tags
     assert not any(a.startswith("on") for a in page.attrs) and "src" not in page.attrs
     text_ = "".join(page.text)
     for label in shown:  # each label is there, as text

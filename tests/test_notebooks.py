@@ -15,7 +15,8 @@ NAMES = [nb.name for nb in NOTEBOOKS]
 # notebooks that quote a paper's numbers, and so must assert them
 QUOTING = {"01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb",
            "03_sparse_agreement.ipynb", "04_gamma_family.ipynb",
-           "05_labelers_and_reviewers.ipynb"}
+           "05_labelers_and_reviewers.ipynb", "06_from_annotation_tools.ipynb",
+           "07_kappa_paradoxes.ipynb"}
 
 
 def test_every_notebook_of_the_tour_is_there():

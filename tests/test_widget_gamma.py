@@ -110,3 +110,23 @@ def test_a_newer_request_cancels_a_running_computation():
         assert res.gamma.n_samples == 3 and w.status["cancelled"] >= 1
     finally:
         w.close()
+
+
+def test_widget_takes_a_sampler_and_a_precision_and_reports_the_reached_one(small):
+    # precision 0.05: samples are drawn until the relative 95 % half-width of δ_e is at
+    # most 5 % (Mathet et al. 2015, §5.3); the summary carries the reached value
+    w = iaa.GammaExplorer(small, n_samples=5, seed=2, sampler="pygamma", precision=0.05)
+    try:
+        res = w.wait(120)
+        expected = iaa.gamma_family(small, n_samples=5, seed=2, sampler="pygamma",
+                                    precision=0.05)
+        assert res.gamma.value == expected.gamma.value
+        assert w.summary["precision"] == expected.gamma.precision <= 0.05
+        assert w.summary["params"]["sampler"] == "pygamma"
+        assert w.summary["params"]["precision_target"] == 0.05
+    finally:
+        w.close()
+    with pytest.raises(iaa.AgreementError, match="sampler"):
+        iaa.GammaExplorer(small, sampler="bootstrap")
+    with pytest.raises(iaa.AgreementError, match="precision"):
+        iaa.GammaExplorer(small, precision=2)

@@ -16,6 +16,8 @@ import traitlets
 
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
+from iaa_widgets.measures.benchmarking import benchmark
+from iaa_widgets.measures.gwet import gwet_ac1
 from iaa_widgets.stats import pair_contingencies
 from iaa_widgets.widgets._base import IAAWidget, chart_spec, guarded, json_safe
 
@@ -37,9 +39,116 @@ def test_meyer_example_coefficients():
         Annotations.from_contingency(MEYER)).value
     assert list(r["specific_agreement"].per_category.index) == ["high", "low"]
     keys = [row["key"] for row in w.coefficients]
-    assert keys == ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa",
+    assert keys == ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "gwet_ac1",
                     "krippendorff_alpha"]
-    assert w.coefficients[0]["ci"] == list(r["percent_agreement"].ci)
+    # Gwet's AC1 (2008): π_high = (3/10 + 4/10)/2 = 7/20, p_e = 2·(7/20)(13/20) = 182/400,
+    # AC1 = (7/10 − 182/400)/(1 − 182/400) = 98/218
+    assert r["gwet_ac1"].value == pytest.approx(float(Fraction(98, 218)), abs=1e-15)
+    panel = {row["key"]: row for row in w.coefficients}
+    assert panel["gwet_ac1"]["value"] == pytest.approx(float(Fraction(98, 218)), abs=1e-15)
+    assert panel["gwet_ac1"]["expected"] == pytest.approx(182 / 400, abs=1e-15)
+
+
+def brute_jackknife_se(measure, table) -> float:
+    """The delete-one jackknife se by brute force: the table expanded into one row per
+    item, each item left out in turn, the public measure function on the n − 1 rows."""
+    first, second = np.nonzero(np.ones_like(table))
+    cells = np.repeat(np.arange(len(first)), np.ravel(table))
+    values = []
+    for drop in range(len(cells)):
+        kept = np.delete(cells, drop)
+        df = pd.DataFrame({"item": np.repeat(np.arange(len(kept)), 2),
+                           "annotator": np.tile(["A", "B"], len(kept)),
+                           "label": np.ravel(np.column_stack([first[kept], second[kept]]))})
+        values.append(measure(Annotations.from_long(df, categories=[0, 1, 2][:len(table)]))
+                      .value)
+    values = np.array(values)
+    n = len(values)
+    return float(np.sqrt((n - 1) / n * np.sum((values - values.mean()) ** 2)))
+
+
+def test_panel_interval_is_the_jackknife_of_the_measure_functions():
+    table = np.array([[4, 2, 0], [1, 6, 1], [0, 2, 3]])
+    w = iaa.ContingencyMatrix(table)
+    panel = {row["key"]: row for row in w.coefficients}
+    z = 1.959963984540054  # the standard normal's 97.5 % quantile (scipy.stats.norm.ppf)
+    for key, measure in (("cohen_kappa", iaa.cohen_kappa), ("gwet_ac1", gwet_ac1),
+                         ("percent_agreement", iaa.percent_agreement)):
+        se = brute_jackknife_se(measure, table)
+        assert panel[key]["se"] == pytest.approx(se, abs=1e-12), key
+        v = panel[key]["value"]
+        assert panel[key]["ci"] == pytest.approx([v - z * se, v + z * se], abs=1e-12)
+        assert panel[key]["ci_method"] == "jackknife Wald 95%"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_finish_on_the_table_equals_the_measure_functions(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 6))
+    table = rng.integers(0, 40, (k, k)) * (rng.random((k, k)) < 0.7) + np.diag(
+        rng.integers(0, 60, k))
+    if seed == 0:
+        table[0, :] = table[:, 0] = 0  # a category nobody used
+    w = iaa.ContingencyMatrix(table, categories=[f"c{c}" for c in range(k)])
+    panel = {row["key"]: row for row in w.coefficients}
+    for key, result in w.result.items():  # the measure functions on the same table
+        if key == "specific_agreement":
+            continue
+        expected = result.expected if result.scale == "agreement" else 1 - result.expected
+        for got, want in ((panel[key]["value"], result.value),
+                          (panel[key]["expected"], expected)):
+            if want is None or np.isnan(want):
+                assert got is None, key
+            else:
+                assert got == pytest.approx(want, abs=1e-12), key
+    per_cat = w.result["specific_agreement"].per_category
+    shown = pd.DataFrame(w.per_category["rows"], columns=w.per_category["columns"])
+    np.testing.assert_array_equal(shown["agreements"], per_cat["agreements"])
+    np.testing.assert_array_equal(shown["opportunities"], per_cat["opportunities"])
+    np.testing.assert_allclose(shown["specific agreement"].astype(float),
+                               per_cat["specific_agreement"], atol=1e-12)
+
+
+def test_benchmark_bands_of_kappa_and_ac1():
+    # Feinstein & Cicchetti (1990), first paradox, table B: 80, 10 / 5, 5
+    w = iaa.ContingencyMatrix([[80, 10], [5, 5]], categories=["yes", "no"])
+    panel = {row["key"]: row for row in w.coefficients}
+    for key in ("cohen_kappa", "gwet_ac1"):
+        row = panel[key]
+        b = benchmark(row["value"], se=row["se"], scale="landis-koch")
+        assert row["band"]["band"] == b.band
+        assert row["band"]["probability"] == pytest.approx(b.probability, abs=1e-12)
+        assert [name for name, _ in row["band"]["bands"]] == list(b.table.index)
+        np.testing.assert_allclose([p for _, p in row["band"]["bands"]],
+                                   b.table["probability"], atol=1e-12)
+    assert panel["percent_agreement"]["band"] is None  # A_o is not chance-corrected
+    assert panel["cohen_kappa"]["band"]["band"] != panel["gwet_ac1"]["band"]["band"]
+    w.scale = "krippendorff"
+    kappa = next(r for r in w.coefficients if r["key"] == "cohen_kappa")
+    assert kappa["band"]["band"] == benchmark(kappa["value"], se=kappa["se"],
+                                              scale="krippendorff").band
+    w.scale = "cohen"
+    assert "scale must be one of" in w.error
+    with pytest.raises(AgreementError, match="scale must be"):
+        iaa.ContingencyMatrix(MEYER, scale="lk")
+
+
+def test_an_edit_runs_only_finish_never_the_measures_nor_rows(monkeypatch):
+    w = iaa.ContingencyMatrix(MEYER, editable=True)
+    w.result  # the measure functions ran once, on demand
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an edit must not rebuild data from the table")
+    from iaa_widgets.widgets import contingency
+    monkeypatch.setattr(contingency.Annotations, "from_contingency", refuse)
+    for coefficient in contingency._COEFFICIENTS.values():
+        monkeypatch.setattr(coefficient.measure, "statistic", refuse)
+    w.matrix = [[200_000, 3], [5, 90_000]]
+    assert w.error == ""
+    kappa = next(r for r in w.coefficients if r["key"] == "cohen_kappa")
+    monkeypatch.undo()
+    assert kappa["value"] == pytest.approx(iaa.cohen_kappa(
+        Annotations.from_contingency([[200_000, 3], [5, 90_000]])).value, abs=1e-12)
 
 
 def test_chance_table_gives_zero():

@@ -7,11 +7,11 @@ Notation of Meyer's tutorial: A_o observed, A_e expected agreement.
 """
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from dataclasses import dataclass
+from functools import cached_property
 
-from ..errors import AgreementError
-from ._order import by_label, require_declared, require_order
+import numpy as np
+
 
 # |1 − A_e| below this counts as A_e = 1: the coefficient is 0/0 (undefined)
 DEGENERATE_TOL = 1e-12
@@ -36,42 +36,6 @@ def degenerate_note(a_o: float, categories_used: int) -> str:
             f"reported as NaN (observed agreement {a_o:.4g})")
 
 
-# ------------------------------------------------------------ agreement weights
-def agreement_weights(weights, categories, ordered: bool) -> tuple[np.ndarray, str]:
-    """K × K agreement weights w_ij (1 = full agreement) over ``categories`` and a name
-    for them: None (identity), "linear" 1 − |i−j|/(K−1), "quadratic" 1 − (i−j)²/(K−1)²
-    (Cohen 1968; Fleiss & Cohen 1973; both need a declared order, ``ordered``), or a
-    user matrix (rows: first annotator), a DataFrame aligned by its labels or a bare
-    array read in the declared order."""
-    k = len(categories)
-    if weights is None:
-        return np.eye(k), "none"
-    if isinstance(weights, str):
-        if weights not in ("linear", "quadratic"):
-            raise AgreementError(f"weights must be None, 'linear', 'quadratic' or a K × K "
-                                 f"matrix of agreement weights, got {weights!r}")
-        require_order(categories, ordered, f"weights={weights!r}")
-        d = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) / max(k - 1, 1)
-        return (1.0 - d if weights == "linear" else 1.0 - d ** 2), weights
-    if isinstance(weights, pd.DataFrame):
-        w = by_label(weights, categories, "the weight matrix")
-    else:
-        require_declared(categories, ordered, "the weight matrix")
-        try:
-            w = np.asarray(weights, dtype=float)
-        except (TypeError, ValueError):
-            raise AgreementError(f"weights must be None, 'linear', 'quadratic' or a K × K "
-                                 f"matrix of numbers, got {type(weights).__name__}") from None
-    if w.shape != (k, k):
-        raise AgreementError(f"a weight matrix must be {k} × {k} (one row and column per "
-                             f"category), got shape {w.shape}")
-    if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w > 1) or \
-            np.any(np.diag(w) != 1):
-        raise AgreementError("a weight matrix holds agreement weights: finite, between 0 "
-                             "and 1, with 1 on the diagonal (full agreement)")
-    return w, "matrix"
-
-
 # --------------------------------------------------------- contingency tables
 def _proportions(t):
     t = np.asarray(t, dtype=float)
@@ -94,11 +58,12 @@ def bennett_expected(t):
     return np.full(t.shape[:-2], 1.0 / t.shape[-1])
 
 
-def scott_expected(t):
-    """A_e^π = Σ_c ((n_c· + n_·c) / 2n)² (Scott 1955; Meyer, "Definition")."""
+def scott_expected(t, w=None):
+    """A_e^π = Σ_kl w_kl π_k π_l, π_c = (n_c· + n_·c) / 2n (Scott 1955; Meyer,
+    "Definition"; Gwet 2014, ch. 3 for w)."""
     p, _ = _proportions(t)
     pooled = (p.sum(axis=-1) + p.sum(axis=-2)) / 2
-    return np.sum(pooled ** 2, axis=-1)
+    return fleiss_expected(pooled, w)
 
 
 def cohen_expected(t, w=None):
@@ -132,9 +97,11 @@ def cohen_se(t, w=None):
 
 
 # ------------------------------------------------------- item × category counts
-# Under missing="available" the counts of Fleiss' and Conger's κ include items rated
-# once (m_i = 1): they enter the category shares and the variance but have no pair of
-# ratings, so the observed agreement averages over the pairable items (m_i ≥ 2) only.
+# Under missing="available" the counts of the multi-annotator coefficients include
+# items rated once (m_i = 1): they enter the category shares and the variance but have
+# no pair of ratings, so the observed agreement averages over the pairable items
+# (m_i ≥ 2) only (Gwet 2014, ch. 2, 3 and 5). ``w``: K × K agreement weights w_kl
+# (None: identity), Gwet's (2014, ch. 3) weighted forms.
 def _row_sums(x):
     """Σ over the last axis as a product with ones: far faster than a sum over short
     rows (K categories) of many items."""
@@ -147,96 +114,212 @@ def pairable(counts):
     return _row_sums(counts) >= 2
 
 
-def item_agreement(counts):
-    """Per-item agreement Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)): the share of agreeing
-    ordered pairs of ratings (Fleiss 1971, P_i); NaN for an item with m_i < 2."""
+def item_agreement(counts, w=None):
+    """Per-item agreement Σ_k n_ik(n*_ik − 1) / (m_i(m_i − 1)), n*_ik = Σ_l w_kl n_il:
+    the share of agreeing ordered pairs of ratings, each pair counted by its weight
+    (Fleiss 1971, P_i; Gwet 2014, ch. 3, weighted p_a); NaN for an item with m_i < 2."""
     c = np.asarray(counts, dtype=float)
     m = _row_sums(c)
     pairs = m * (m - 1)
-    return np.divide(_row_sums(c * (c - 1)), pairs, out=np.full_like(m, np.nan),
+    # n*_ik = Σ_l w_kl n_il; einsum, as a BLAS product of a thin matrix is many times slower
+    starred = c if w is None else np.einsum("il,kl->ik", c, np.asarray(w, float))
+    return np.divide(_row_sums(c * (starred - 1)), pairs, out=np.full_like(m, np.nan),
                      where=pairs > 0)
 
 
-def multi_observed(counts):
-    """A'_o = mean of the per-item agreement over the pairable items, m_i ≥ 2 (Fleiss
-    1971; Meyer, "Multiple Raters"; Gwet 2014, ch. 2 and 5: p_a over the n'' items
-    rated at least twice). NaN if no item is pairable."""
+@dataclass(frozen=True)
+class ItemTerms:
+    """The per-item terms every multi-annotator coefficient here shares, computed once
+    from the item × category counts n_ik of the items used (Gwet 2014, ch. 2–5):
+    m_i = Σ_k n_ik, the pairable items m_i ≥ 2, the per-item agreement a_i of
+    :func:`item_agreement` (0 where m_i < 2) and, on first use, the category shares.
+    ``rows``: how many items each row stands for (None: one each)."""
+
+    counts: np.ndarray
+    m: np.ndarray
+    two: np.ndarray
+    agree: np.ndarray
+    rows: np.ndarray | None = None
+
+    @property
+    def n(self) -> float:
+        """n: the items with a rating (every term but A'_o)."""
+        return float(len(self.m) if self.rows is None else self.rows.sum())
+
+    @property
+    def n_pairable(self) -> float:
+        """n'': the items rated at least twice (A'_o)."""
+        return float(self.two.sum() if self.rows is None else self.rows @ self.two)
+
+    @property
+    def observed(self) -> float:
+        """A'_o = mean of a_i over the n'' pairable items (Fleiss 1971; Gwet 2014, ch. 2
+        and 5); NaN if none."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(self._sum(self.agree) / self.n_pairable)
+
+    @cached_property
+    def item_shares(self) -> np.ndarray:
+        """n_ik / m_i, each item's own category shares."""
+        return self.counts / self.m[:, None]
+
+    @cached_property
+    def shares(self) -> np.ndarray:
+        """p_k = (1/n) Σ_i n_ik / m_i over every item with a rating (Fleiss 1971, p_j;
+        Gwet 2014: π_k, items rated once included); with m_i = m it is n_k / (nm)."""
+        return self._sum(self.item_shares) / self.n
+
+    def _sum(self, x):
+        """Σ_i over the items, each row counted ``rows`` times."""
+        return np.ones(len(x)) @ x if self.rows is None else self.rows @ x
+
+
+def item_terms(counts, w=None, rows=None) -> ItemTerms:
+    """:class:`ItemTerms` of the item × category ``counts`` (agreement weights ``w``)."""
     c = np.asarray(counts, dtype=float)
-    two = pairable(c) * 1.0
-    a = np.where(two > 0, item_agreement(c), 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (two @ a) / np.sum(two)
+    m = _row_sums(c)
+    two = m >= 2
+    return ItemTerms(c, m, two, np.where(two, item_agreement(c, w), 0.0),
+                     None if rows is None else np.asarray(rows, dtype=float))
 
 
 def category_shares(counts):
-    """p_c = mean_i n_ic / m_i over every item with a rating (Fleiss 1971, p_j; Gwet
-    2014, ch. 2 and 5: π_k = (1/n) Σ_i r_ik / r_i, items rated once included); with
-    m_i = m it is n_c / (nm)."""
-    c = np.asarray(counts, dtype=float)
-    return np.mean(c / _row_sums(c)[:, None], axis=0)
+    """p_c = mean_i n_ic / m_i over every item with a rating (see ``ItemTerms.shares``)."""
+    return item_terms(counts).shares
 
 
-def _linearised_se(c, pe_i, pe):
-    """Gwet's (2008; 2014, ch. 5) linearised standard error of a κ with A'_o over the n''
-    pairable items of n: κ_i = (n/n'')(A'_o,i − A'_e)[m_i ≥ 2] / (1 − A'_e),
-    κ*_i = κ_i − 2(1 − κ)(A'_e,i − A'_e)/(1 − A'_e), var = Σ_i (κ*_i − κ)² / (n(n − 1))
-    (no finite-population correction: f = n/N = 0). NaN where A'_e = 1 or n < 2."""
-    n, two = len(c), pairable(c)
+def linearised_se(items: ItemTerms, pe_i, pe, f: float = 0.0):
+    """Gwet's (2008; 2014, ch. 5) linearised standard error of a chance-corrected
+    coefficient whose A'_o averages over the n'' pairable items of n:
+    κ_i = (n/n'')(A'_o,i − A'_e)[m_i ≥ 2] / (1 − A'_e),
+    κ*_i = κ_i − 2(1 − κ)(A'_e,i − A'_e)/(1 − A'_e),
+    var = (1 − f) Σ_i (κ*_i − κ)² / (n(n − 1)), f = n/N the sampling fraction of the
+    items from a population of N (0: infinite). ``pe_i``: each item's A'_e,i (``pe``
+    for a constant chance term). NaN where A'_e = 1 or n < 2."""
+    n = items.n
     if n < 2 or abs(1 - pe) < DEGENERATE_TOL:
         return float("nan")
-    a_oi = np.where(two, item_agreement(c), 0.0)
-    kappa = (multi_observed(c) - pe) / (1 - pe)
-    kappa_i = n / two.sum() * (a_oi - pe) * two / (1 - pe)
-    linear = kappa_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe)
-    return float(np.sqrt(np.sum((linear - kappa) ** 2) / (n * (n - 1))))
+    kappa = (items.observed - pe) / (1 - pe)
+    kappa_i = n / items.n_pairable * (items.agree - pe * items.two) / (1 - pe)
+    linear = kappa_i - 2 * (1 - kappa) * (np.asarray(pe_i) - pe) / (1 - pe)
+    return float(np.sqrt((1 - f) * items._sum((linear - kappa) ** 2) / (n * (n - 1))))
 
 
-def fleiss_se(counts):
-    """Standard error of Fleiss' κ over the sampling of items, the raters fixed (Gwet
-    2008; 2014, ch. 5): :func:`_linearised_se` with A'_e,i = Σ_c p_c n_ic / m_i, every
-    item with a rating in n and in p_c, the pairable ones in A'_o."""
+def fleiss_expected(shares, w=None):
+    """A'_e = Σ_kl w_kl p_k p_l (Fleiss 1971; Gwet 2014, ch. 3 for w); ``shares`` of
+    shape (..., K)."""
+    p = np.asarray(shares, dtype=float)
+    if w is None:
+        return np.sum(p ** 2, axis=-1)
+    return np.einsum("...k,kl,...l->...", p, w, p)
+
+
+def fleiss_se(items: ItemTerms, w=None, f: float = 0.0):
+    """Standard error of (weighted) Fleiss' κ over the sampling of items, the raters
+    fixed (Gwet 2008; 2014, ch. 5): :func:`linearised_se` with A'_e,i = Σ_k n_ik p̄_k /
+    m_i, p̄_k = Σ_l (w_kl + w_lk) p_l / 2; every item with a rating in n and in p_k, the
+    pairable ones in A'_o."""
+    p = items.shares
+    wp = p if w is None else (w @ p + w.T @ p) / 2
+    return linearised_se(items, items.item_shares @ wp, float(fleiss_expected(p, w)), f)
+
+
+def fleiss_null_se(counts):
+    """Standard errors of Fleiss' κ and of each category's κ_c under H0 κ = 0 (Fleiss,
+    Nee & Landis 1979, eqs. 10 and 12; Fleiss 1971 for the design): with n items rated
+    by m annotators each and q_c = 1 − p_c,
+    var₀(κ) = 2[(Σ p_c q_c)² − Σ p_c q_c(q_c − p_c)] / (n m (m − 1)(Σ p_c q_c)²),
+    var₀(κ_c) = 2 / (n m (m − 1)). Defined for a constant m ≥ 2 only (NaN otherwise)."""
     c = np.asarray(counts, dtype=float)
-    p = category_shares(c)
-    return _linearised_se(c, c @ p / _row_sums(c), float(np.sum(p ** 2)))
+    m = _row_sums(c)
+    k = c.shape[1]
+    if len(c) == 0 or m[0] < 2 or np.any(m != m[0]):
+        return float("nan"), np.full(k, np.nan)
+    n, m = len(c), m[0]
+    p = c.sum(axis=0) / (n * m)
+    pq = p * (1 - p)
+    scale = 2 / (n * m * (m - 1))
+    total = pq.sum()
+    overall = np.sqrt(scale * (total ** 2 - np.sum(pq * (1 - 2 * p))) / total ** 2) \
+        if total > 0 else float("nan")
+    return float(overall), np.full(k, np.sqrt(scale))
 
 
-def fleiss_per_category(counts):
+def fleiss_per_category(items: ItemTerms):
     """κ_c = 1 − mean_i[n_ic(m_i − n_ic) / (m_i(m_i − 1))] / (p_c q_c) (Fleiss 1971,
     category-wise κ_j; with unequal m_i each item's term is scaled by its own
     m_i(m_i − 1), and averaged over the pairable items while p_c takes every item, as
-    in :func:`multi_observed` and :func:`category_shares`: our extension); NaN where
+    ``ItemTerms.observed`` and ``ItemTerms.shares``: our extension); NaN where
     p_c q_c = 0 (a category used by nobody or by everyone)."""
-    c = np.asarray(counts, dtype=float)
-    two = pairable(c)
-    m = _row_sums(c[two])[:, None]
-    p = category_shares(c)
-    disagree = np.mean(c[two] * (m - c[two]) / (m * (m - 1)), axis=0)
+    c, two = items.counts[items.two], items.two
+    m = items.m[two][:, None]
+    disagree = np.mean(c * (m - c) / (m * (m - 1)), axis=0)
+    p = items.shares
     pq = p * (1 - p)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return p, np.where(pq > 0, 1 - disagree / np.where(pq > 0, pq, 1), np.nan)
+        return np.where(pq > 0, 1 - disagree / np.where(pq > 0, pq, 1), np.nan)
 
 
-def conger_expected(rater_shares):
-    """A'_e^κ = Σ_c [(Σ_r p_rc)² − Σ_r p_rc²] / (m(m − 1)): the mean over annotator pairs
-    of Σ_c p_r1,c p_r2,c (Davies & Fleiss 1982; Conger 1980; Meyer, "Multiple Raters");
-    ``rater_shares`` of shape (..., m, K)."""
+def conger_expected(rater_shares, w=None):
+    """A'_e^κ = Σ_kl w_kl [(Σ_r p_rk)(Σ_r p_rl) − Σ_r p_rk p_rl] / (m(m − 1)): the mean
+    over annotator pairs of Σ_kl w_kl p_r1,k p_r2,l (Davies & Fleiss 1982; Conger 1980;
+    Meyer, "Multiple Raters"; Gwet 2014, ch. 3 for w); ``rater_shares`` of shape
+    (..., m, K)."""
     q = np.asarray(rater_shares, dtype=float)
     m = q.shape[-2]
-    return np.sum(q.sum(axis=-2) ** 2 - np.sum(q ** 2, axis=-2), axis=-1) / (m * (m - 1))
+    s = q.sum(axis=-2)
+    if w is None:
+        return np.sum(s ** 2 - np.sum(q ** 2, axis=-2), axis=-1) / (m * (m - 1))
+    cross = np.einsum("...k,kl,...l->...", s, w, s) - \
+        np.einsum("...rk,kl,...rl->...", q, w, q)
+    return cross / (m * (m - 1))
 
 
-def conger_se(counts, rater_counts, item_of, rater, label):
-    """Standard error of Conger's κ (Gwet 2014, ch. 5): :func:`_linearised_se` with
-    A'_e,i = A'_e + Σ_g (n/n_g) Σ_c (δ_igc − ε_ig p_gc) b_gc / (r(r − 1)), the linear
-    part of A'_e in the shares p_gc = n_gc/n_g, b_gc = Σ_{h≠g} p_hc; δ_igc = 1 if rater
-    g put item i in c, ε_ig = 1 if g rated i. One term per rating (``item_of``,
-    ``rater``, ``label``: each rating's item row in ``counts``, rater and category)."""
-    c = np.asarray(counts, dtype=float)
+def conger_se(items: ItemTerms, rater_counts, item_of, rater, label, w=None,
+              f: float = 0.0):
+    """Standard error of (weighted) Conger's κ (Gwet 2014, ch. 5): :func:`linearised_se`
+    with A'_e,i = A'_e + Σ_g (n/n_g) Σ_l (δ_igl − ε_ig p_gl) b_gl / (r(r − 1)), the
+    linear part of A'_e in the shares p_gl = n_gl/n_g, b_gl = Σ_k w_kl Σ_{h≠g} p_hk;
+    δ_igl = 1 if rater g put item i in l, ε_ig = 1 if g rated i. One term per rating
+    (``item_of``, ``rater``, ``label``: each rating's item row, rater and category)."""
     n_gc = np.asarray(rater_counts, dtype=float)
     r, n_g = len(n_gc), n_gc.sum(axis=1)
     p = n_gc / n_g[:, None]
-    pe = float(conger_expected(p))
-    b = p.sum(axis=0) - p                                   # b_gc = Σ_{h≠g} p_hc
-    term = len(c) / n_g[rater] * (b[rater, label] - np.sum(p * b, axis=1)[rater])
-    pe_i = pe + np.bincount(item_of, weights=term, minlength=len(c)) / (r * (r - 1))
-    return _linearised_se(c, pe_i, pe)
+    pe = float(conger_expected(p, w))
+    b = p.sum(axis=0) - p                                   # Σ_{h≠g} p_hk
+    if w is not None:
+        b = b @ w                                           # b_gl = Σ_k w_kl Σ_{h≠g} p_hk
+    term = items.n / n_g[rater] * (b[rater, label] - np.sum(p * b, axis=1)[rater])
+    pe_i = pe + np.bincount(item_of, weights=term, minlength=len(items.m)) / (r * (r - 1))
+    return linearised_se(items, pe_i, pe, f)
+
+
+def bp_expected(w, k: int):
+    """A_e = Σ_kl w_kl / q² (Brennan & Prediger 1981; Gwet 2014, ch. 3 for w; 1/q
+    unweighted)."""
+    return 1.0 / k if w is None else float(np.sum(w)) / k ** 2
+
+
+def gwet_expected(shares, w=None):
+    """Gwet's (2008; 2014, ch. 4) chance agreement of AC1/AC2:
+    p_e = T_w Σ_k π_k(1 − π_k) / (q(q − 1)), T_w = Σ_kl w_kl (q for the identity);
+    ``shares`` π_k of shape (..., q). NaN for a single category (q = 1)."""
+    p = np.asarray(shares, dtype=float)
+    q = p.shape[-1]
+    t_w = q if w is None else float(np.sum(w))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return t_w * np.sum(p * (1 - p), axis=-1) / (q * (q - 1)) if q > 1 else \
+            np.full(p.shape[:-1], np.nan)
+
+
+def gwet_se(items: ItemTerms, w=None, f: float = 0.0):
+    """Standard error of AC1/AC2 (Gwet 2008; 2014, ch. 5): :func:`linearised_se` with
+    p_e,i = T_w Σ_k (n_ik/m_i)(1 − π_k) / (q(q − 1)), every item with a rating in n and
+    in π_k, the pairable ones in p_a. NaN for a single category."""
+    q = items.counts.shape[1]
+    if q < 2:
+        return float("nan")
+    p = items.shares
+    t_w = q if w is None else float(np.sum(w))
+    pe_i = t_w * (items.item_shares @ (1 - p)) / (q * (q - 1))
+    return linearised_se(items, pe_i, float(gwet_expected(p, w)), f)

@@ -106,17 +106,7 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             "anonymous; use fleiss_kappa, bennett_s, percent_agreement or "
             "specific_agreement, or load the ratings with from_long/from_wide")
     if annotators is not None:
-        if isinstance(annotators, (str, bytes)) or not isinstance(annotators, Iterable):
-            validate.fail(measure, "annotators", "a list of at least two annotator names",
-                          annotators)
-        names = list(annotators)
-        if len(names) < 2 or len(set(names)) != len(names):
-            raise AgreementError(f"{measure}: annotators must name at least two different "
-                                 f"annotators, got {names!r}")
-        if two and len(names) != 2:
-            raise AgreementError(f"{measure} compares two annotators; annotators= must name "
-                                 f"exactly two, got {names!r}")
-        ann = ann.select_annotators(names)
+        ann = select(ann, annotators, measure, two=two)
     if two and ann.n_annotators > 2:
         raise AgreementError(
             f"{measure} compares two annotators but the data has {ann.n_annotators} "
@@ -175,3 +165,19 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
 def _count(mask: np.ndarray, weights: np.ndarray | None) -> int:
     """How many items ``mask`` selects, each row counting ``weights`` times if given."""
     return int(np.count_nonzero(mask)) if weights is None else int(weights[mask].sum())
+
+
+def select(ann: Annotations, annotators, measure: str, two: bool = False) -> Annotations:
+    """The ratings of the named annotators (at least two, distinct; exactly two for a
+    measure of two annotators), in that order."""
+    if isinstance(annotators, (str, bytes)) or not isinstance(annotators, Iterable):
+        validate.fail(measure, "annotators", "a list of at least two annotator names",
+                      annotators)
+    names = list(annotators)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise AgreementError(f"{measure}: annotators must name at least two different "
+                             f"annotators, got {names!r}")
+    if two and len(names) != 2:
+        raise AgreementError(f"{measure} compares two annotators; annotators= must name "
+                             f"exactly two, got {names!r}")
+    return ann.select_annotators(names)

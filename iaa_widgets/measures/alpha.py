@@ -9,8 +9,10 @@ n_c = Σ_k o_ck their marginals, n = Σ_c n_c the number of pairable values, and
 
 δ_ck is Krippendorff's *squared* difference δ²_ck (the value that enters D):
 nominal [c ≠ k]; ordinal (Σ_{g=c..k} n_g − (n_c + n_k)/2)² over the categories in
-their declared order; interval (c − k)²; ratio ((c − k)/(c + k))²; or one given as a
-K × K matrix or a callable ``d(c, k)`` on the category labels (e.g. Meyer's tutorial
+their declared order; interval (c − k)²; ratio ((c − k)/(c + k))²; for set-valued
+labels (multi-label annotation, each category a frozenset) Jaccard 1 − |A∩B|/|A∪B| and
+MASI 1 − J·M (Passonneau 2006, see :func:`set_distances`); or one given as a K × K
+matrix or a callable ``d(c, k)`` on the category labels (e.g. Meyer's tutorial
 distances 0 / 0.5 / 1 enter as they are).
 
 Degenerate data: when every pairable value falls in one category D_e = 0 and α is
@@ -31,9 +33,11 @@ from ..results import AgreementResult
 from ..stats import Statistic, coincidence_table, coincidences, item_counts
 from ._order import by_label, require_declared, require_order
 
-__all__ = ["krippendorff_alpha", "alpha_from_coincidences", "METRICS"]
+__all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
+           "METRICS"]
 
-METRICS = ("nominal", "ordinal", "interval", "ratio")
+METRICS = ("nominal", "ordinal", "interval", "ratio", "jaccard", "masi")
+SET_METRICS = ("jaccard", "masi")
 Metric = Union[str, np.ndarray, Sequence[Sequence[float]], Callable[[object, object], float]]
 
 
@@ -71,6 +75,13 @@ def _delta(metric: Metric, n_c: np.ndarray, category_values):
             total = v[:, None] + v[None, :]
             with np.errstate(invalid="ignore", divide="ignore"):
                 return np.where(total > 0, (diff / total) ** 2, 0.0), 1.0  # ((c−k)/(c+k))²
+        if metric in SET_METRICS:
+            if category_values is None:
+                raise AgreementError(f"the {metric} metric compares the categories' sets: "
+                                     "pass them as category_values= (or o as a labelled "
+                                     "DataFrame)")
+            return _checked_matrix(set_distances(category_values, metric), k,
+                                   f"the {metric} distances"), 1.0
         raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
                              f"callable d(c, k); got {metric!r}")
     if callable(metric):
@@ -94,6 +105,53 @@ def _delta(metric: Metric, n_c: np.ndarray, category_values):
         raise AgreementError(f"metric must be one of {METRICS!r}, a K×K distance matrix or a "
                              f"callable d(c, k); got {type(metric).__name__}") from None
     return _checked_matrix(d, k, "the distance matrix"), 1.0
+
+
+def set_membership(categories, what: str):
+    """Set-valued categories as a K × L membership matrix B_cl = [label l ∈ set c] over
+    the L labels they hold (in order of first appearance), and those labels. Refuses a
+    category that is not a set or frozenset, naming it and ``what`` needs sets."""
+    cats = list(categories)
+    bad = [c for c in cats if not isinstance(c, (set, frozenset))]
+    if bad:
+        raise AgreementError(f"{what} compares set-valued labels (each a frozenset of "
+                             f"labels), but {len(bad)} categor"
+                             f"{'y is' if len(bad) == 1 else 'ies are'} not a set: "
+                             f"{bad[:5]!r}; give every label as a set (a single choice "
+                             "as a one-element frozenset)")
+    sizes = np.fromiter((len(c) for c in cats), np.int64, len(cats))
+    members = [m for c in cats for m in c]  # the labels of every set, set by set
+    codes, universe = pd.factorize(pd.Series(members, dtype=object), sort=False)
+    b = np.zeros((len(cats), len(universe)))
+    b[np.repeat(np.arange(len(cats)), sizes), codes] = 1.0
+    return b, pd.Index(universe, dtype=object)
+
+
+def set_distances(categories, metric: str = "masi") -> np.ndarray:
+    """The K × K distances between set-valued categories (each a set or frozenset of
+    labels), row and column c for ``categories[c]``.
+
+    Sets become rows of a boolean membership matrix B over the labels they hold, so
+    |A∩B| = (B Bᵀ)_ab and |A∪B| = |A| + |B| − |A∩B| for every pair at once.
+    ``"jaccard"``: d = 1 − |A∩B|/|A∪B| (Jaccard 1912). ``"masi"`` (Passonneau 2006):
+    d = 1 − J·M with the monotonicity M = 1 when A = B, 2/3 when one set contains the
+    other, 1/3 when they overlap otherwise, 0 when disjoint; this is Passonneau's
+    definition and nltk's ``masi_distance``. Two empty sets are equal: d = 0 (J = 1 by
+    convention, where nltk divides by zero); an empty and a non-empty set: d = 1.
+    A category that is not a set is refused (read several choices as sets throughout:
+    the readers' ``sets=`` option)."""
+    validate.choice("set_distances", "metric", metric, SET_METRICS)
+    b, _ = set_membership(categories, f"the {metric} metric")
+    sizes = b.sum(axis=1)
+    inter = b @ b.T                                           # |A∩B|
+    union = sizes[:, None] + sizes[None, :] - inter           # |A∪B|
+    j = np.where(union > 0, inter / np.maximum(union, 1), 1.0)  # J = |A∩B|/|A∪B|; ∅, ∅: 1
+    if metric == "jaccard":
+        return 1.0 - j
+    smaller = np.minimum(sizes[:, None], sizes[None, :])
+    equal = (inter == sizes[:, None]) & (inter == sizes[None, :])
+    m = np.select([equal, inter == smaller, inter > 0], [1.0, 2 / 3, 1 / 3], 0.0)  # M
+    return 1.0 - j * m                                        # MASI distance 1 − J·M
 
 
 def _values(category_values, k: int, metric: str) -> np.ndarray:
@@ -130,6 +188,8 @@ def category_values(ann, metric: Metric):
     if isinstance(metric, str):
         if metric == "ordinal":
             require_order(ann.categories, ann.ordered, "metric='ordinal'")
+        if metric in SET_METRICS:
+            return list(ann.categories)
         return ann.category_values() if metric in ("interval", "ratio") else None
     if callable(metric) or isinstance(metric, pd.DataFrame):
         return list(ann.categories)
@@ -199,8 +259,10 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
     annotator, label). ``metric``: "nominal", "ordinal" (rank-based, categories in
     their declared order; refused when no order was declared), "interval", "ratio"
-    (numeric categories), a K × K matrix of δ (a DataFrame aligned by its labels, or a
-    bare array in declared order), or a callable ``d(c, k)`` on category labels.
+    (numeric categories), "jaccard" or "masi" (set-valued labels, each a frozenset:
+    multi-label annotation; distances from :func:`set_distances`), a K × K matrix of δ
+    (a DataFrame aligned by its labels, or a bare array in declared order), or a
+    callable ``d(c, k)`` on category labels.
     Only pairable values count: items with a single rating are excluded and counted
     in ``excluded``; ``n_items`` and ``n_ratings`` are the pairable items and values
     (n); only primary labels are used. ``observed`` and ``expected`` are D_o and D_e;
@@ -208,6 +270,12 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     gives each category's pairable values n_c, its share, and o_cc / n_c (how often
     a value c is matched by c within its item). With no variation (D_e = 0) the
     value is NaN and ``note`` explains it.
+
+    Differences from other software: R's ``irr::kripp.alpha`` (0.84.1) divides a unit's
+    pairs by m_u − 1 only when the matrix holds an NA; on complete data with m ≥ 3
+    annotators it computes 1 − (N(m − 1) − 1)/(m − 1)·D_o/D_e instead of
+    1 − (N − 1)·D_o/D_e. On irr's ``anxiety`` data (3 raters, nominal) irr prints
+    −0.0324; we and the krippendorff package give −0.0237 (tests/test_differences.py).
     """
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
     ann = as_annotations(data)

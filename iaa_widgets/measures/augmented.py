@@ -404,11 +404,12 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
     t, kept = _ratings(ann)
     pairs = all_pairs(ann.n_annotators)
     n, agree, col_a, col_b = _pair_tables(t, _by_kind(p)[None], pairs)  # M at p (§5.1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_a = agree[0] / n                                         # p(A) = ΣAg / N
-        freq_a, freq_b = col_a[0] / n[:, None], col_b[0] / n[:, None]  # Freq (§5.2)
-    p_e = np.sum(freq_a * freq_b, axis=1)                          # p(E) = Σ Freq_A Freq_B
-    kappa = _kappa(p_a, p_e)
+    terms = np.concatenate([n, agree[0], col_a[0].ravel(), col_b[0].ravel()])  # the totals
+    finish = _finish(len(pairs), ann.n_categories)                  # of the Statistic
+    value, observed, expected = (float(x[0]) for x in finish({"terms": terms[None]}))
+    _, p_a, freq_a, freq_b, p_e, kappa = (x[0] for x in
+                                          _pair_values(terms[None], len(pairs),
+                                                       ann.n_categories))
     kappa_x, p_a_x = _item_kappa(t, pairs, p_e, p, with_agreement=True)
     items = pd.DataFrame({"item": ann.items.take(kept), "p_a": p_a_x, "kappa": kappa_x,
                           "n_pairs": _n_pairs(t)})
@@ -421,8 +422,7 @@ def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult
                         index=freq_index, columns=ann.categories)
     note, params = noted(ann, _note(kappa, table), {"p": p})  # look-alikes, blank labels
     return AugmentedKappaResult(
-        measure="augmented kappa", value=float(_pair_average(kappa, n)),
-        observed=float(_pair_average(p_a, n)), expected=float(_pair_average(p_e, n)),
+        measure="augmented kappa", value=value, observed=observed, expected=expected,
         n_items=len(kept), n_annotators=ann.n_annotators, n_ratings=ann.n_ratings,
         excluded=_excluded(ann, kept), params=params, note=note,
         items=items, pairs=table, freq=freq)
@@ -715,18 +715,55 @@ def _augmented_statistic(data, p: float = 0.6, **loader_args):
     """κ′'s Statistic at one p: per item x and annotator pair (r, s) its terms of the
     pair sums of §5, R_r R_s (N), Σ_y M_r M_s (ΣAg, §5.1), M_r[y] R_s and M_s[y] R_r
     (the Freq numerators, §5.2), zero for an item rated by fewer than two annotators;
-    finish is the pair average of κ′ (§5.3, §6). Items × pairs cells: CSR beyond
-    ``stats.statistic.DENSE_CELLS``, built over blocks of items."""
-    from ..stats import Statistic, per_item, statistic
+    finish is the pair average of κ′ (§5.3, §6). Items with the same ratings have the
+    same terms: the table holds one row per distinct rating pattern
+    (:func:`_patterns`, ``Statistic.rows``) and a zero row for the items left out."""
+    from ..stats import Statistic
     p = float(_check_p("augmented_kappa", p)[0])
     ann = _check_annotations(data, loader_args)
     t, kept = _ratings(ann)
     pairs = all_pairs(ann.n_annotators)
+    first, codes = _patterns(t)
+    table = _terms(t.take(first), p, pairs)
+    rows = np.full(ann.n_items, len(first))  # items left out: the zero row below
+    rows[kept] = codes
+    if len(kept) < ann.n_items:
+        table = _with_zero_row(table)
+    return Statistic({"terms": table}, {"terms": (table.shape[1],)},
+                     _finish(len(pairs), t.n_categories), ann.item_weight, rows)
+
+
+def _patterns(t: _Ratings) -> tuple[np.ndarray, np.ndarray]:
+    """Items with the same ratings: (the first item of each pattern, each item's
+    pattern). An annotator's state on an item is (primary + 1)(K + 1) + (secondary + 1,
+    or 0 without one), 0 if unrated: one primary and one secondary at most per (item,
+    annotator), as the loaders check, so equal patterns mean equal weights M (§5.1) and
+    rated indicators R, hence equal terms. The pattern is the number with digit r the
+    state of annotator r in base (K + 1)², summed over the item's ratings (exact in
+    int64, memory of the ratings); beyond int64 (many annotators, where patterns rarely
+    repeat) every item is its own pattern."""
+    k1 = t.n_categories + 1
+    base = k1 * k1
+    if base ** t.n_annotators >= 2 ** 63:
+        every = np.arange(t.n_items)
+        return every, every
+    digit = base ** np.arange(t.n_annotators, dtype=np.int64)
+    state = np.where(t.rank == 1, (t.label + 1) * k1, t.label + 1).astype(np.int64)
+    key = np.add.reduceat(state * digit[t.annotator], t.bounds[:-1])  # ≥ 2 ratings each
+    _, first, codes = np.unique(key, return_index=True, return_inverse=True)
+    return first, codes.reshape(-1)
+
+
+def _terms(t: _Ratings, p: float, pairs: np.ndarray):
+    """The per-item terms of :func:`_augmented_statistic` for the items of ``t``, items ×
+    P · (2 + 2K): dense up to ``stats.statistic.DENSE_CELLS`` cells, else CSR, built
+    over blocks of items."""
+    from ..stats import per_item, statistic
     a, b = pairs[:, 0], pairs[:, 1]
-    m, k, n_pairs = t.n_annotators, t.n_categories, len(pairs)
-    width = n_pairs * (2 + 2 * k)
-    dense = ann.n_items * width <= statistic.DENSE_CELLS
-    table, entries = (np.zeros((ann.n_items, width)) if dense else None), []
+    m, k = t.n_annotators, t.n_categories
+    width = len(pairs) * (2 + 2 * k)
+    dense = t.n_items * width <= statistic.DENSE_CELLS
+    table, entries = (np.zeros((t.n_items, width)) if dense else None), []
     for lo, hi, s in t.blocks():
         r = t.rated(lo, hi, s)                                          # items × m
         w = t.dense(_by_kind(p)[None], lo, hi, s).reshape(k, hi - lo, m).transpose(1, 2, 0)
@@ -735,29 +772,51 @@ def _augmented_statistic(data, p: float = 0.6, **loader_args):
                                 (w[:, a] * r[:, b, None]).reshape(hi - lo, -1),
                                 (w[:, b] * r[:, a, None]).reshape(hi - lo, -1)], axis=1)
         if dense:
-            table[kept[lo:hi]] = block
-        else:  # the block's nonzero terms, on the data's item rows
+            table[lo:hi] = block
+        else:  # the block's nonzero terms
             i, j = np.nonzero(block)
-            entries.append((kept[lo:hi][i], j, block[i, j]))
-    if not dense:
-        rows, cells, values = (np.concatenate(e) for e in zip(*entries))
-        table = per_item(rows, cells, ann.n_items, width, values)
+            entries.append((lo + i, j, block[i, j]))
+    if dense:
+        return table
+    rows, cells, values = (np.concatenate(e) for e in zip(*entries))
+    return per_item(rows, cells, t.n_items, width, values)
 
+
+def _with_zero_row(table):
+    """The table with a row of zeros below (dense or CSR)."""
+    if isinstance(table, np.ndarray):
+        return np.vstack([table, np.zeros((1, table.shape[1]))])
+    from scipy import sparse
+    return sparse.vstack([table, sparse.csr_matrix((1, table.shape[1]))], format="csr")
+
+
+def _pair_values(terms: np.ndarray, n_pairs: int, k: int):
+    """Per annotator pair, from the pair sums ``terms`` (…, P · (2 + 2K)): N, ΣAg, the
+    Freq numerators of A and B laid out as :func:`_augmented_statistic` makes them →
+    N, p(A) = ΣAg / N (§5.1), Freq_A, Freq_B (§5.2), p(E) = Σ_y Freq_A Freq_B and
+    κ′ (§5.3), over the leading axes; NaN where the pair shares no item (N = 0)."""
+    n, agree = terms[..., :n_pairs], terms[..., n_pairs:2 * n_pairs]
+    col_a, col_b = (terms[..., start:start + n_pairs * k].reshape(terms.shape[:-1] +
+                                                                 (n_pairs, k))
+                    for start in (2 * n_pairs, 2 * n_pairs + n_pairs * k))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_a = agree / n
+        freq_a, freq_b = col_a / n[..., None], col_b / n[..., None]
+        p_e = np.sum(freq_a * freq_b, axis=-1)
+    return n, p_a, freq_a, freq_b, p_e, _kappa(p_a, p_e)
+
+
+def _finish(n_pairs: int, k: int):
+    """κ′'s finish: (κ′, p(A), p(E)), each the average over the pairs that share an item
+    (§6), vectorised over a leading resample axis."""
     def finish(tot):
-        x = tot["terms"]
-        n, agree = x[:, :n_pairs], x[:, n_pairs:2 * n_pairs]
-        col_a = x[:, 2 * n_pairs:2 * n_pairs + n_pairs * k].reshape(-1, n_pairs, k)
-        col_b = x[:, 2 * n_pairs + n_pairs * k:].reshape(-1, n_pairs, k)
+        n, p_a, _, _, p_e, kappa = _pair_values(tot["terms"], n_pairs, k)
+        used = n > 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            p_a = agree / n                                             # p(A) = ΣAg / N
-            freq_a, freq_b = col_a / n[..., None], col_b / n[..., None]  # Freq (§5.2)
-            p_e = np.sum(freq_a * freq_b, axis=-1)                      # Σ Freq_A Freq_B
-            kappa = np.where(n > 0, _kappa(p_a, p_e), 0.0)              # §5.3
-            shared = np.sum(n > 0, axis=-1)
-            return (np.sum(kappa, axis=-1) / shared,                    # average over pairs
-                    np.sum(np.where(n > 0, p_a, 0.0), axis=-1) / shared,
-                    np.sum(np.where(n > 0, p_e, 0.0), axis=-1) / shared)
-    return Statistic({"terms": table}, {"terms": (width,)}, finish, ann.item_weight)
+            shared = np.sum(used, axis=-1)
+            return tuple(np.sum(np.where(used, x, 0.0), axis=-1) / shared
+                         for x in (kappa, p_a, p_e))
+    return finish
 
 
 augmented_kappa.statistic = _augmented_statistic

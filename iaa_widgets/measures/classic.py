@@ -1,7 +1,14 @@
 """The classic agreement coefficients of Meyer's tutorial: percent agreement (with
-standard error and confidence interval), Bennett's S, Scott's π, Cohen's κ
-(weighted, with asymptotic standard errors), Fleiss' multi-π, Davies & Fleiss'
-multi-κ and specific (positive/negative) agreement.
+standard error and confidence interval), Bennett's S (Brennan–Prediger), Scott's π,
+Cohen's κ (with asymptotic standard errors), Fleiss' multi-π (with the null test of
+Fleiss, Nee & Landis 1979), Davies & Fleiss' multi-κ (Conger's κ, also named
+:func:`conger_kappa`) and specific (positive/negative) agreement.
+
+S, π, κ, Fleiss' and Conger's κ take ``weights=``: a family of Gwet (2014, ch. 3)
+(:mod:`~iaa_widgets.measures.weights`: identity, linear, quadratic, ordinal, radical,
+ratio, circular, bipolar) or a K × K matrix; S, π, Fleiss' and Conger's κ carry Gwet's
+(2014, ch. 5) linearised standard error with the finite-population correction
+(``population=``). Gwet's AC1/AC2 live in :mod:`~iaa_widgets.measures.gwet`.
 
 Every function takes :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
 annotator, label), uses the primary labels only (``params["labels"]`` says so when
@@ -27,20 +34,23 @@ from ..errors import AgreementError
 from ..results import AgreementResult
 from . import _formulas as F
 from ._prepare import Prepared, prepare
+from .weights import FAMILIES, agreement_weights
 
 __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
-           "davies_fleiss_kappa", "specific_agreement"]
+           "davies_fleiss_kappa", "conger_kappa", "specific_agreement"]
 
 TWO_ONLY = ("listwise", "raise")
 
 
-def _singles_note(prep: Prepared) -> str:
-    terms = prep.params.get("items_per_term")
-    if not terms or terms["observed"] == terms["expected"]:
+def _singles_note(params: dict) -> str:
+    terms = params.get("items_per_term")
+    if not terms or terms["observed"] == terms["se"]:
         return ""
-    return (f"{terms['expected'] - terms['observed']} item(s) rated once enter the expected "
-            "agreement and the standard error but not the observed agreement, which has "
-            "no pair of ratings on them (missing='available', Gwet 2014)")
+    where = "the expected agreement and the standard error" \
+        if terms["expected"] == terms["se"] else "the standard error"
+    return (f"{terms['se'] - terms['observed']} item(s) rated once enter {where} but not "
+            "the observed agreement, which has no pair of ratings on them "
+            "(missing='available', Gwet 2014)")
 
 
 def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
@@ -48,8 +58,8 @@ def _result(measure: str, prep: Prepared, value, a_o, a_e, note: str = "",
     value = float(value)
     if math.isnan(value) and not note:
         note = F.degenerate_note(float(a_o), int(np.count_nonzero(prep.counts.sum(axis=0))))
-    note = "; ".join(filter(None, [note, _singles_note(prep)]))
     params = {**prep.params, **fields.pop("params", {})}
+    note = "; ".join(filter(None, [note, _singles_note(params)]))
     note, params = noted(prep.ann, note, params)  # the data's notes, its blank labels
     return AgreementResult(measure=measure, value=value, observed=float(a_o),
                            expected=float(a_e), n_items=prep.n_items,
@@ -65,6 +75,23 @@ def _z(measure: str, confidence) -> float:
 
 def _categories(prep: Prepared) -> pd.Index:
     return pd.Index(prep.ann.categories, name="category")
+
+
+def _population(measure: str, population, n: int) -> float:
+    """The sampling fraction f = n/N of the n items from a population of N items
+    (``population=N``; None: infinite, f = 0), for the finite-population correction
+    1 − f of Gwet's (2014, ch. 5) variances."""
+    if population is None:
+        return 0.0
+    big_n = validate.real(measure, "population", population, minimum=n, finite=False)
+    return n / big_n
+
+
+def _weights(weights, prep: Prepared):
+    """The K × K agreement weights (None for unweighted, so that the identity takes the
+    fast unweighted formulas) and their name."""
+    w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    return (None if name in ("none", "identity") else w), name
 
 
 # ---------------------------------------------------------------- percent agreement
@@ -114,45 +141,82 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
 
 
 # ----------------------------------------------------------------- Bennett's S
-def bennett_s(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
+              confidence: float = 0.95, population=None) -> AgreementResult:
     """Bennett, Alpert & Goldstein's (1954) S = (A_o − 1/k) / (1 − 1/k), with k the
-    number of declared categories, used or not (Meyer, "Chance-corrected Measures").
+    number of declared categories, used or not (Meyer, "Chance-corrected Measures");
+    Brennan & Prediger's (1981) coefficient. With ``weights`` (a family of
+    :mod:`~iaa_widgets.measures.weights` or a K × K matrix) A_o counts each pair of
+    ratings by its weight and A_e = Σ_kl w_kl / k² (Gwet 2014, ch. 3).
 
     With more than two annotators A_o is Fleiss' multi-rater A'_o, which makes S
     Randolph's (2005) free-marginal multirater κ. One declared category: A_e = 1, the
-    value is NaN (with a note). ``missing``: "listwise" (default), "available" or
-    "pairable" (the same here: A_e = 1/k takes nothing from the data, so items rated
-    once enter no term and are excluded, counted), "raise".
+    value is NaN (with a note). ``se``: Gwet's (2014, ch. 5) standard error over the
+    sampling of items (as irrCAC's ``bp()``), with the finite-population correction
+    1 − n/N for ``population=N``; ``ci`` the Wald interval S ± z·se.
+
+    ``missing``: "listwise" (default), "available" (Gwet 2014: A_o over the items
+    rated at least twice; A_e takes nothing from the data, but the items rated once
+    enter the variance, as Gwet's n), "pairable" (items rated once excluded, counted),
+    "raise".
     """
-    prep, stat = _bennett_statistic(data, missing=missing, annotators=annotators)
-    value, a_o, a_e = _point(stat)
-    return _result("bennett_s", prep, value, a_o, a_e, params={"k": prep.ann.n_categories})
+    z_crit = _z("bennett_s", confidence)
+    prep, w, w_name = _bennett_prepared(data, weights, missing, annotators)
+    items = F.item_terms(prep.counts, w, prep.weights)
+    a_o, a_e = items.observed, F.bp_expected(w, prep.ann.n_categories)
+    value = float(F.chance_corrected(a_o, a_e))
+    f = _population("bennett_s", population, prep.n_items)
+    se = F.linearised_se(items, a_e, a_e, f)
+    terms = prep.params.get("items_per_term")
+    extra = {"items_per_term": {**terms, "expected": 0}} if terms else {}  # A_e: no data
+    return _result("bennett_s", prep, value, a_o, a_e,
+                   params={**extra, "k": prep.ann.n_categories, "weights": w_name,
+                           "confidence": confidence, "population": population},
+                   **_wald(value, se, confidence, z_crit))
 
 
 # ------------------------------------------------------------------ Scott's π
-def scott_pi(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
+             confidence: float = 0.95, population=None) -> AgreementResult:
     """Scott's (1955) π for two annotators: A_e^π = Σ_c ((n_c,r1 + n_c,r2) / 2n)²
-    (Meyer, "Chance-corrected Measures"). More annotators: pick two with
-    ``annotators=(a, b)``, or use :func:`fleiss_kappa` (multi-π) or
-    :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the items both
-    rated) or "raise". Expected agreement 1: NaN with a note.
+    (Meyer, "Chance-corrected Measures"); with ``weights`` (a family of
+    :mod:`~iaa_widgets.measures.weights` or a K × K matrix) A_o = Σ_kl w_kl p_kl and
+    A_e = Σ_kl w_kl π_k π_l over the pooled shares π (Gwet 2014, ch. 3). ``se``: Gwet's
+    (2014, ch. 5) linearised standard error (π is Fleiss' κ of two annotators), with
+    the finite-population correction 1 − n/N for ``population=N``, and the Wald
+    interval ``ci``. More annotators: pick two with ``annotators=(a, b)``, or use
+    :func:`fleiss_kappa` (multi-π, the same weights) or :func:`~iaa_widgets.pairwise`.
+    ``missing``: "listwise" (default; the items both rated) or "raise". Expected
+    agreement 1: NaN with a note.
     """
-    prep, stat = _scott_statistic(data, missing=missing, annotators=annotators)
+    z_crit = _z("scott_pi", confidence)
+    prep, stat = _scott_statistic(data, weights=weights, missing=missing,
+                                  annotators=annotators)
+    w, w_name = _weights(weights, prep)
     t = prep.contingency()  # the total of the Statistic's table t, kept as integers
-    value, a_o, a_e = (x[0] for x in stat.finish({"t": t[None]}))
+    value, a_o, a_e = (float(x[0]) for x in stat.finish({"t": t[None]}))
     pooled = (t.sum(axis=0) + t.sum(axis=1)) / (2 * t.sum())
     per_cat = pd.DataFrame({"share": pooled}, index=_categories(prep))
-    return _result("scott_pi", prep, value, a_o, a_e, per_category=per_cat)
+    f = _population("scott_pi", population, prep.n_items)
+    se = F.fleiss_se(F.item_terms(prep.counts, w, prep.weights), w, f)
+    return _result("scott_pi", prep, value, a_o, a_e, per_category=per_cat,
+                   params={"weights": w_name, "confidence": confidence,
+                           "population": population},
+                   **_wald(value, se, confidence, z_crit))
 
 
 # ------------------------------------------------------------------ Cohen's κ
 def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
     """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
-    "linear" (1 − |i − j|/(k − 1)), "quadratic" (1 − (i − j)²/(k − 1)²) over the
-    declared category order (refused when no order was declared), or a k × k matrix
-    of agreement weights (1 on the diagonal; rows are the first annotator's
-    categories): a DataFrame aligned by its labels, or a bare array in declared order.
+    one of Gwet's (2014, ch. 3) families (:mod:`~iaa_widgets.measures.weights`):
+    "linear" (1 − |x_i − x_j|/(x_max − x_min)), "quadratic" (1 − (x_i − x_j)²/(x_max −
+    x_min)²), "ordinal", "radical", "ratio", "circular", "bipolar", over the category
+    values x for numeric labels (equally spaced labels such as 1 … k give Cohen's
+    1 − |i − j|/(k − 1)) and the positions in the declared order for text labels
+    (refused when no order was declared), or a k × k matrix of agreement weights (1 on
+    the diagonal; rows are the first annotator's categories): a DataFrame aligned by
+    its labels, or a bare array in declared order.
 
     ``se`` is the large-sample standard error under the alternative (Fleiss, Cohen &
     Everitt 1969), used for the Wald interval ``ci``; ``params["se_null"]``
@@ -161,12 +225,21 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     (multi-κ) or :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the
     items both rated) or "raise". Data from ``Annotations.from_counts`` is refused
     (κ needs to know who rated what). Expected agreement 1: NaN with a note.
+
+    Differences from other software (tests/test_differences.py): R's ``irr::kappa2``
+    with weights on numeric ratings sorts ten or more levels as text ("10" before
+    "2") and spaces its weights over the levels used: for a = 1…10, 2, 5, 9, 10, 1 and
+    b = 2, 2, 4, 4, 6, 6, 8, 8, 10, 9, 3, 4, 10, 10, 1, quadratic κ_w is 0.9692 here and
+    in scikit-learn, 0.2187 in irr. ``psych::cohen.kappa`` 1.7.8–2.2.9 puts a row sum
+    where a column sum belongs in the variance of weighted κ: on Fleiss, Cohen &
+    Everitt's (1969) table with psych's example weights it gives 0.00275 against
+    0.00325 (ours and statsmodels); psych 2.3.3 and later agree with us.
     """
     z_crit = _z("cohen_kappa", confidence)
     prep, stat = _cohen_statistic(data, weights=weights, missing=missing,
                                   annotators=annotators)
     t = prep.contingency()  # the total of the Statistic's table t, kept as integers
-    w, w_name = F.agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
     kappa, a_o, a_e = (float(x[0]) for x in stat.finish({"t": t[None]}))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
     params = {"weights": w_name, "confidence": confidence}
@@ -189,17 +262,28 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 
 
 # ------------------------------------------------------------ Fleiss' multi-π
-def fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
-                 confidence: float = 0.95) -> AgreementResult:
+def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
+                 confidence: float = 0.95, population=None) -> AgreementResult:
     """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
     per-item share of agreeing rating pairs, A'_e = Σ_c p_c² with p_c the pooled share
     of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
+    With ``weights`` (a family of :mod:`~iaa_widgets.measures.weights` or a K × K
+    matrix) each pair of ratings counts by its agreement weight and
+    A'_e = Σ_kl w_kl p_k p_l (Gwet 2014, ch. 3; irrCAC's ``fleiss(weights=...)``).
 
     ``se``: the standard error over the sampling of items with the raters fixed
-    (Gwet 2008's linearisation, as irrCAC computes it, with no finite-population
-    correction), used for the Wald interval ``ci`` (κ ± z·se; irrCAC takes Student's t
-    with n − 1 degrees of freedom, which differs only for a handful of items).
-    ``per_category``: p_c and Fleiss' category-wise κ_c (1971; NaN where p_c is 0 or 1).
+    (Gwet 2008's linearisation, as irrCAC computes it), with the finite-population
+    correction 1 − n/N for ``population=N`` (None: infinite), used for the Wald
+    interval ``ci`` (κ ± z·se; irrCAC takes Student's t with n − 1 degrees of freedom,
+    which differs only for a handful of items).
+
+    Test of H0 κ = 0 (unweighted, every item rated by the same number m of
+    annotators, e.g. under the default "listwise"): ``params["se_null"]`` the standard
+    error under the null of Fleiss, Nee & Landis (1979), ``z`` = κ / se_null and its
+    two-sided normal ``p_value`` (what R irr's ``kappam.fleiss`` prints); NaN with a
+    note for weights or unequal m. ``per_category``: p_c, Fleiss' category-wise κ_c
+    (1971; NaN where p_c is 0 or 1), and (equal m) its null ``se_null`` = √(2/(nm(m − 1))),
+    ``z`` and ``p_value``; with weights the shares only.
 
     ``missing``: "listwise" (default; items rated by all, or by the most annotators
     any item has for count data); "available" (Gwet 2014, ch. 2 and 5): A'_o over the
@@ -209,13 +293,34 @@ def fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
     items rated once excluded); or "raise".
     """
     z_crit = _z("fleiss_kappa", confidence)
-    prep, stat = _fleiss_statistic(data, missing=missing, annotators=annotators)
-    kappa, a_o, a_e = (float(x) for x in _point(stat))
-    se = F.fleiss_se(prep.counts)
-    shares, kappa_c = F.fleiss_per_category(prep.counts)
-    per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c}, index=_categories(prep))
-    return _result("fleiss_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
-                   params={"confidence": confidence}, **_wald(kappa, se, confidence, z_crit))
+    prep, w, w_name = _fleiss_prepared(data, weights, missing, annotators)
+    items = F.item_terms(prep.counts, w)
+    a_o, a_e = items.observed, float(F.fleiss_expected(items.shares, w))
+    kappa = float(F.chance_corrected(a_o, a_e))
+    se = F.fleiss_se(items, w, _population("fleiss_kappa", population, prep.n_items))
+    params = {"weights": w_name, "confidence": confidence, "population": population}
+    if w is None:
+        shares, kappa_c = items.shares, F.fleiss_per_category(items)
+        se0, se0_c = F.fleiss_null_se(prep.counts)
+        z, z_c = kappa / se0, kappa_c / se0_c
+        params.update(se_null=se0, z=z, p_value=math.erfc(abs(z) / math.sqrt(2)))
+        per_cat = pd.DataFrame({"share": shares, "kappa": kappa_c, "se_null": se0_c,
+                                "z": z_c, "p_value": _two_sided(z_c)},
+                               index=_categories(prep))
+        note = "" if not math.isnan(se0) or math.isnan(kappa) else \
+            ("z and p_value under κ = 0 are undefined (NaN): the null variance of Fleiss, "
+             "Nee & Landis (1979) needs every item rated by the same number of annotators")
+    else:
+        per_cat = pd.DataFrame({"share": items.shares}, index=_categories(prep))
+        note = ""
+    return _result("fleiss_kappa", prep, kappa, a_o, a_e, note=note, per_category=per_cat,
+                   params=params, **_wald(kappa, se, confidence, z_crit))
+
+
+def _two_sided(z):
+    """Two-sided normal p-values 2(1 − Φ(|z|)) of an array (NaN stays NaN)."""
+    from scipy.special import erfc  # vectorised erfc; loads on first use only
+    return erfc(np.abs(np.asarray(z, float)) / math.sqrt(2))
 
 
 def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
@@ -227,22 +332,25 @@ def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
-def davies_fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
-                        confidence: float = 0.95) -> AgreementResult:
-    """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters"):
-    A'_o as in :func:`fleiss_kappa`, A'_e the mean over annotator pairs of
-    Σ_c p_r1,c p_r2,c with p_r,c each annotator's own category shares.
+def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
+                        confidence: float = 0.95, population=None) -> AgreementResult:
+    """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters";
+    also reachable as :func:`conger_kappa`): A'_o as in :func:`fleiss_kappa`, A'_e the
+    mean over annotator pairs of Σ_kl w_kl p_r1,k p_r2,l with p_r,c each annotator's
+    own category shares (w the identity unless ``weights`` names a family of
+    :mod:`~iaa_widgets.measures.weights` or gives a K × K matrix; Gwet 2014, ch. 3).
 
     ``se``: Gwet's (2014, ch. 5) linearised standard error over the sampling of items
-    (as irrCAC's ``conger()``), with a Wald interval ``ci``. ``missing``: "listwise"
-    (default); "available" (Gwet 2014): A'_o over the items rated at least twice,
-    p_r,c over every item annotator r rated, items rated once included, and the
-    variance over every item with a rating; "pairable" (items rated at least twice in
-    every term); or "raise". Refuses anonymous data from ``Annotations.from_counts``.
+    (as irrCAC's ``conger()``), with the finite-population correction 1 − n/N for
+    ``population=N``, and a Wald interval ``ci``. ``missing``: "listwise" (default);
+    "available" (Gwet 2014): A'_o over the items rated at least twice, p_r,c over
+    every item annotator r rated, items rated once included, and the variance over
+    every item with a rating; "pairable" (items rated at least twice in every term);
+    or "raise". Refuses anonymous data from ``Annotations.from_counts``.
     ``per_category``: each annotator's shares.
     """
     z_crit = _z("davies_fleiss_kappa", confidence)
-    prep, stat = _davies_statistic(data, missing=missing, annotators=annotators)
+    prep, w, w_name = _davies_prepared(data, weights, missing, annotators)
     n_rc = stats.annotator_counts(prep.ann, items=prep.used)
     n_r = n_rc.sum(axis=1)
     if np.any(n_r == 0):
@@ -251,12 +359,20 @@ def davies_fleiss_kappa(data, *, missing: str = "listwise", annotators=None,
                              f"items used under missing={missing!r}; leave them out with "
                              "annotators=[...]")
     shares = n_rc / n_r[:, None]
-    kappa, a_o, a_e = (float(x) for x in _point(stat))
-    se = F.conger_se(prep.counts, n_rc, *prep.ratings())
+    items = F.item_terms(prep.counts, w)
+    a_o, a_e = items.observed, float(F.conger_expected(shares, w))
+    kappa = float(F.chance_corrected(a_o, a_e))
+    f = _population("davies_fleiss_kappa", population, prep.n_items)
+    se = F.conger_se(items, n_rc, *prep.ratings(), w, f)
     per_cat = pd.DataFrame(shares.T, index=_categories(prep),
                            columns=[f"share {a}" for a in prep.ann.annotators])
     return _result("davies_fleiss_kappa", prep, kappa, a_o, a_e, per_category=per_cat,
-                   params={"confidence": confidence}, **_wald(kappa, se, confidence, z_crit))
+                   params={"weights": w_name, "confidence": confidence,
+                           "population": population},
+                   **_wald(kappa, se, confidence, z_crit))
+
+
+conger_kappa = davies_fleiss_kappa  # Conger (1980): the same coefficient, by his name
 
 
 # --------------------------------------------------------- specific agreement
@@ -349,10 +465,11 @@ def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
     return Statistic(full, shapes, finish, prep.ann.item_weight)
 
 
-def _multi_tables(c: np.ndarray) -> dict:
-    """A'_o's tables: a_i [m_i ≥ 2] and [m_i ≥ 2] (Fleiss 1971, P_i over pairable items)."""
+def _multi_tables(c: np.ndarray, w=None) -> dict:
+    """A'_o's tables: a_i [m_i ≥ 2] and [m_i ≥ 2] (Fleiss 1971, P_i over pairable items;
+    Gwet 2014, ch. 3: each pair counted by its agreement weight w)."""
     two = F.pairable(c)
-    return {"agree": np.where(two, F.item_agreement(c), 0.0)[:, None],
+    return {"agree": np.where(two, F.item_agreement(c, w), 0.0)[:, None],
             "pairable": two[:, None].astype(float)}
 
 
@@ -372,15 +489,23 @@ def _percent_statistic(data, *, missing="listwise", annotators=None, **_):
     return prep, _statistic(prep, _multi_tables(prep.counts), finish)
 
 
-def _bennett_statistic(data, *, missing="listwise", annotators=None, **_):
+def _bennett_prepared(data, weights, missing, annotators):
+    """Bennett's S: the prepared data (items rated once kept under "available": they
+    enter Gwet's variance) and the weights (matrix or None, name)."""
+    validate.name_or_matrix("bennett_s", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
-                   item_weights=True)
-    a_e = 1.0 / prep.ann.n_categories  # A_e^S = 1/k
+                   item_weights=True, singles=True)
+    return (prep, *_weights(weights, prep))
+
+
+def _bennett_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    prep, w, _ = _bennett_prepared(data, weights, missing, annotators)
+    a_e = F.bp_expected(w, prep.ann.n_categories)  # A_e = Σ w_kl / k² (1/k unweighted)
 
     def finish(tot):
         a_o = _observed(tot)
         return F.chance_corrected(a_o, a_e), a_o, np.full_like(a_o, a_e)
-    return prep, _statistic(prep, _multi_tables(prep.counts), finish)
+    return prep, _statistic(prep, _multi_tables(prep.counts, w), finish)
 
 
 def _pair_cells(prep: Prepared) -> np.ndarray:
@@ -401,25 +526,26 @@ def _table_statistic(prep: Prepared, finish) -> Statistic:
     return _statistic(prep, {"t": t}, finish, {"t": (k, k)})
 
 
-def _scott_statistic(data, *, missing="listwise", annotators=None, **_):
+def _scott_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    validate.name_or_matrix("scott_pi", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "scott_pi", missing=missing, annotators=annotators, two=True,
                    item_weights=True,
                    policies=TWO_ONLY, pointer=", or fleiss_kappa (multi-π)")
+    w = _weights(weights, prep)[0]
 
     def finish(tot):  # π = (A_o − A_e^π) / (1 − A_e^π), Scott (1955)
-        a_o, a_e = F.table_observed(tot["t"]), F.scott_expected(tot["t"])
+        a_o, a_e = F.table_observed(tot["t"], w), F.scott_expected(tot["t"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
     return prep, _table_statistic(prep, finish)
 
 
 def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
-    validate.name_or_matrix("cohen_kappa", "weights", weights, ("linear", "quadratic"),
-                            none=True)
+    validate.name_or_matrix("cohen_kappa", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "cohen_kappa", missing=missing, annotators=annotators, two=True,
                    item_weights=True,
                    identity=True, policies=TWO_ONLY,
                    pointer=", or davies_fleiss_kappa (multi-κ)")
-    w = F.agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
+    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
 
     def finish(tot):  # κ_w = (A_o − A_e^κ) / (1 − A_e^κ), Cohen (1960; 1968)
         a_o, a_e = F.table_observed(tot["t"], w), F.cohen_expected(tot["t"], w)
@@ -427,27 +553,41 @@ def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None,
     return prep, _table_statistic(prep, finish)
 
 
-def _fleiss_statistic(data, *, missing="listwise", annotators=None, **_):
+def _fleiss_prepared(data, weights, missing, annotators):
+    """Fleiss' κ: the prepared data and the weights (matrix or None, name)."""
+    validate.name_or_matrix("fleiss_kappa", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators,
                    singles=True)
+    return (prep, *_weights(weights, prep))
+
+
+def _fleiss_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    prep, w, _ = _fleiss_prepared(data, weights, missing, annotators)
     c = prep.counts.astype(float)
-    tables = {**_multi_tables(c), "shares": c / c.sum(axis=1, keepdims=True),
+    tables = {**_multi_tables(c, w), "shares": c / c.sum(axis=1, keepdims=True),
               "items": np.ones((len(c), 1))}
 
-    def finish(tot):  # p_c = Σ w n_ic/m_i / Σ w; A'_e = Σ_c p_c² (Fleiss 1971)
+    def finish(tot):  # p_c = Σ n_ic/m_i / n; A'_e = Σ_kl w_kl p_k p_l (Fleiss 1971; Gwet 2014)
         a_o = _observed(tot)
         with np.errstate(divide="ignore", invalid="ignore"):  # a resample of unused items: NaN
-            a_e = np.sum((tot["shares"] / tot["items"]) ** 2, axis=-1)
+            a_e = F.fleiss_expected(tot["shares"] / tot["items"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
     return prep, _statistic(prep, tables, finish)
 
 
-def _davies_statistic(data, *, missing="listwise", annotators=None, **_):
+def _davies_prepared(data, weights, missing, annotators):
+    """Conger's κ: the prepared data and the weights (matrix or None, name)."""
+    validate.name_or_matrix("davies_fleiss_kappa", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
                    identity=True, singles=True)
+    return (prep, *_weights(weights, prep))
+
+
+def _davies_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    prep, w, _ = _davies_prepared(data, weights, missing, annotators)
     item_of, rater, label = prep.ratings()
     r, k = prep.ann.n_annotators, prep.ann.n_categories
-    tables = {**_multi_tables(prep.counts),
+    tables = {**_multi_tables(prep.counts, w),
               "n_rc": per_item(np.flatnonzero(prep.used)[item_of], rater * k + label,
                                prep.ann.n_items, r * k)}
 
@@ -455,7 +595,7 @@ def _davies_statistic(data, *, missing="listwise", annotators=None, **_):
         n_rc = tot["n_rc"].reshape(-1, r, k)
         with np.errstate(divide="ignore", invalid="ignore"):  # NaN if r rated no item
             shares = n_rc / n_rc.sum(axis=-1, keepdims=True)
-        a_o, a_e = _observed(tot), F.conger_expected(shares)
+        a_o, a_e = _observed(tot), F.conger_expected(shares, w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
     return prep, _statistic(prep, tables, finish, {"n_rc": (r, k)})
 

@@ -2,7 +2,9 @@
 
 One ``stats.pair_contingencies`` bincount gives the P × K × K contingency tables of
 all annotator pairs (each over the items both rated); the coefficient is then one
-vectorised evaluation of its formula over the leading axis.
+vectorised evaluation of its formula over the leading axis: the ``finish`` of the
+Statistic whose per-item table is one cell of each pair's table (``pairwise.statistic``),
+which gives the bootstrap intervals of every pair at once (``ci=``).
 """
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import numpy as np
 import pandas as pd
 
 from .. import stats, validate
+from ..stats import Statistic, per_item
 from ..data import as_annotations, noted
 from ..errors import AgreementError, rows_text
 from ..results import PairwiseMatrix
 from . import _formulas as F
 from ._order import by_label
+from .weights import agreement_weights
 
 __all__ = ["pairwise"]
 
@@ -58,7 +62,8 @@ KERNELS: dict[str, tuple[Callable, tuple]] = {
 
 
 def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
-             diagonal: float = np.nan, **kwargs) -> PairwiseMatrix:
+             diagonal: float = np.nan, ci: str | None = None, level: float = 0.95,
+             n_resamples: int = 1000, seed=None, **kwargs) -> PairwiseMatrix:
     """A symmetric annotator × annotator DataFrame of ``measure`` on every pair
     (Datasaur's labeler/reviewer matrix).
 
@@ -82,13 +87,79 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     rows in the order of the annotators); ``result.attrs["note"]`` what the data says of
     itself (look-alike labels, blank labels), empty if nothing.
     Refuses anonymous data from ``Annotations.from_counts``.
+
+    ``ci``: "percentile" or "bca" adds bootstrap intervals for every pair at once
+    (``n_resamples`` resamples of the items, ``seed``, ``level``; see
+    :func:`~iaa_widgets.bootstrap`): a resample draws items, and each pair uses the drawn
+    items both annotators rated, exactly as recomputing the matrix on the rebuilt data.
+    ``attrs`` then hold ``ci_low``, ``ci_high``, ``se`` and ``n_undefined`` (resamples
+    where the pair's value is undefined) as lists of rows like ``n_items``, NaN on the
+    diagonal and where an interval is undefined, and ``ci_method``. The resamples are
+    item weights on ``pairwise.statistic(data, measure, **kwargs)`` (per item, one cell
+    of each pair's table), not rebuilt data. Named measures only.
     """
     if not callable(measure) and not (isinstance(measure, str) and measure in KERNELS):
         validate.fail("pairwise", "measure", f"one of {list(KERNELS)!r} or a callable (for "
                       "all annotators at once use fleiss_kappa, davies_fleiss_kappa or "
                       "krippendorff_alpha)", measure)
-    validate.choice("pairwise", "missing", missing, ("pairwise", "listwise", "raise"))
     diagonal = validate.real("pairwise", "diagonal", diagonal, nan=True)
+    if ci is not None:
+        validate.choice("pairwise", "ci", ci, ("percentile", "bca"))
+        if callable(measure):
+            raise AgreementError("pairwise: ci= bootstraps the named measures "
+                                 f"{list(KERNELS)!r}; for a callable use "
+                                 "bootstrap(measure, data.select_annotators([a, b])) per pair")
+        n_resamples = validate.integer("pairwise", "n_resamples", n_resamples, minimum=2)
+        level = validate.confidence("pairwise", "level", level)
+        validate.seed("pairwise", "seed", seed)
+    ann = _used(data, missing)
+    pairs = stats.all_pairs(ann.n_annotators)
+    t = stats.pair_contingencies(ann, pairs)
+    shared = t.sum(axis=(1, 2))
+    extra = {}
+    if callable(measure):
+        values = np.array([
+            float(measure(ann.select_annotators(ann.annotators[list(p)]), **kwargs))
+            if n else np.nan for p, n in zip(pairs, shared)])
+        name = getattr(measure, "__name__", "measure")
+    else:  # one of KERNELS (validated above)
+        finish, kwargs = _finish(ann, measure, kwargs)
+        values = finish({"t": t[None].astype(float)})[0][0]  # the totals of the Statistic
+        name = measure
+        if ci is not None:
+            extra = _intervals(_statistic(ann, pairs, finish), values, ci, level,
+                               n_resamples, seed)
+    m = ann.n_annotators
+    frame = PairwiseMatrix(_square(values, pairs, m, diagonal),
+                           index=pd.Index(ann.annotators, name=None),
+                           columns=pd.Index(ann.annotators, name=None))  # with .chart()
+    frame.attrs["measure"] = name
+    # attrs hold plain lists (pandas compares attrs when combining frames)
+    frame.attrs["n_items"] = _square(shared, pairs, m, 0).astype(np.int64).tolist()
+    frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
+                             for k, v in kwargs.items()} | {"missing": missing}
+    frame.attrs["note"], frame.attrs["params"] = noted(ann, "", frame.attrs["params"])
+    for key, value in extra.items():  # intervals: NaN on the diagonal; counts: 0
+        if key == "n_undefined":
+            value = _square(value, pairs, m, 0).astype(np.int64)
+        elif isinstance(value, np.ndarray):
+            value = _square(value, pairs, m, np.nan)
+        frame.attrs[key] = value.tolist() if isinstance(value, np.ndarray) else value
+    return frame
+
+
+def _square(values: np.ndarray, pairs: np.ndarray, m: int, diagonal) -> np.ndarray:
+    """An annotators × annotators matrix with ``values`` at each pair (both ways)."""
+    out = np.full((m, m), diagonal, dtype=float)
+    out[pairs[:, 0], pairs[:, 1]] = values
+    out[pairs[:, 1], pairs[:, 0]] = values
+    return out
+
+
+def _used(data, missing: str):
+    """The data whose items the pairs use under ``missing`` (listwise: the complete
+    items' ratings only; every item keeps its row)."""
+    validate.choice("pairwise", "missing", missing, ("pairwise", "listwise", "raise"))
     ann = as_annotations(data)
     if ann.anonymous:
         raise AgreementError("pairwise needs to know which annotator gave each label, but "
@@ -107,49 +178,90 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
                                  "pass missing='pairwise' to use, for each pair, the items "
                                  "both annotators rated")
         ann = ann._take(complete[ann.item])
-    pairs = stats.all_pairs(ann.n_annotators)
-    t = stats.pair_contingencies(ann, pairs)
-    shared = t.sum(axis=(1, 2))
-    if callable(measure):
-        values = np.array([
-            float(measure(ann.select_annotators(ann.annotators[list(p)]), **kwargs))
-            if n else np.nan for p, n in zip(pairs, shared)])
-        name = getattr(measure, "__name__", "measure")
-    else:  # one of KERNELS (validated above)
-        kernel, accepted = KERNELS[measure]
-        unknown = sorted(set(kwargs) - set(accepted))
-        if unknown:
-            raise AgreementError(f"pairwise {measure!r} does not take {unknown!r}; it accepts "
-                                 f"{list(accepted)!r}")
-        if measure == "krippendorff_alpha":
-            from .alpha import category_values
-            metric = kwargs.get("metric", "nominal")
-            labels = category_values(ann, metric)  # refuses an order nobody declared
-            if isinstance(metric, pd.DataFrame):  # aligned by label, then by position
-                kwargs["metric"] = by_label(metric, ann.categories, "the distance matrix")
-            elif kwargs.get("category_values") is None and labels is not None:
-                kwargs["category_values"] = labels
-        args = dict(kwargs)
-        if measure == "cohen_kappa":  # a labelled matrix aligned, an order declared
-            args["weights"] = F.agreement_weights(kwargs.get("weights"), ann.categories,
-                                                  ann.ordered)[0]
-            if isinstance(kwargs.get("weights"), pd.DataFrame):  # kept in category order
-                kwargs["weights"] = args["weights"]
-        values = np.asarray(kernel(t.astype(float), **args), dtype=float)
-        values = np.where(shared > 0, values, np.nan)
-        name = measure
-    out = np.full((ann.n_annotators, ann.n_annotators), diagonal)
-    out[pairs[:, 0], pairs[:, 1]] = values
-    out[pairs[:, 1], pairs[:, 0]] = values
-    n_items = np.zeros((ann.n_annotators, ann.n_annotators), dtype=np.int64)
-    n_items[pairs[:, 0], pairs[:, 1]] = shared
-    n_items[pairs[:, 1], pairs[:, 0]] = shared
-    names = pd.Index(ann.annotators, name=None)
-    frame = PairwiseMatrix(out, index=names, columns=names)  # a DataFrame with .chart()
-    frame.attrs["measure"] = name
-    # attrs hold plain lists (pandas compares attrs when combining frames)
-    frame.attrs["n_items"] = n_items.tolist()
-    frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
-                             for k, v in kwargs.items()} | {"missing": missing}
-    frame.attrs["note"], frame.attrs["params"] = noted(ann, "", frame.attrs["params"])
-    return frame
+    return ann
+
+
+def _finish(ann, measure: str, kwargs: dict):
+    """finish(totals) of a kernel: the P × K × K pair tables t (with a leading resample
+    axis) → (values, NaN, NaN), B × P, NaN for a pair that shares no item; and the
+    keyword arguments as the result reports them (labelled matrices aligned)."""
+    kernel, accepted = KERNELS[measure]
+    unknown = sorted(set(kwargs) - set(accepted))
+    if unknown:
+        raise AgreementError(f"pairwise {measure!r} does not take {unknown!r}; it accepts "
+                             f"{list(accepted)!r}")
+    kwargs = dict(kwargs)
+    if measure == "krippendorff_alpha":
+        from .alpha import category_values
+        metric = kwargs.get("metric", "nominal")
+        labels = category_values(ann, metric)  # refuses an order nobody declared
+        if isinstance(metric, pd.DataFrame):  # aligned by label, then by position
+            kwargs["metric"] = by_label(metric, ann.categories, "the distance matrix")
+        elif kwargs.get("category_values") is None and labels is not None:
+            kwargs["category_values"] = labels
+    args = dict(kwargs)
+    if measure == "cohen_kappa":  # a labelled matrix aligned, an order declared
+        args["weights"] = agreement_weights(kwargs.get("weights"), ann.categories,
+                                              ann.ordered)[0]
+        if isinstance(kwargs.get("weights"), pd.DataFrame):  # kept in category order
+            kwargs["weights"] = args["weights"]
+
+    def finish(tot):
+        t = tot["t"]
+        values = np.asarray(kernel(t, **args), dtype=float)
+        values = np.where(t.sum(axis=(-2, -1)) > 0, values, np.nan)
+        return values, np.full_like(values, np.nan), np.full_like(values, np.nan)
+    return finish, kwargs
+
+
+def _statistic(ann, pairs: np.ndarray, finish) -> Statistic:
+    """Per item row and annotator pair p whose both annotators rated it, 1 in cell
+    (p, x_ia, x_ib) of the P × K × K tables (``stats.pair_contingencies`` is their
+    sum); built over blocks of items, dense or CSR as :func:`stats.per_item` decides
+    (entries: one per item and pair that rated it)."""
+    x = ann._label_grid()
+    k, n_pairs = ann.n_categories, len(pairs)
+    base = np.arange(n_pairs) * k * k
+    rows, cells = [], []
+    step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
+    for start in range(0, len(x), step):
+        a, b = x[start:start + step, pairs[:, 0]], x[start:start + step, pairs[:, 1]]
+        both = (a >= 0) & (b >= 0)
+        rows.append(np.nonzero(both)[0] + start)
+        cells.append((base + a * k + b)[both])
+    table = per_item(np.concatenate(rows), np.concatenate(cells), ann.n_items,
+                     n_pairs * k * k)
+    return Statistic({"t": table}, {"t": (n_pairs, k, k)}, finish, ann.item_weight)
+
+
+def _pairwise_statistic(data, measure="cohen_kappa", *, missing: str = "pairwise",
+                        diagonal: float = np.nan, **kwargs) -> Statistic:
+    """pairwise's Statistic for a named ``measure`` (see :func:`_statistic`); its finish
+    gives the B × P values of the pairs in ``stats.all_pairs`` order."""
+    if not (isinstance(measure, str) and measure in KERNELS):
+        validate.fail("pairwise.statistic", "measure", f"one of {list(KERNELS)!r}", measure)
+    for key in ("ci", "level", "n_resamples", "seed"):
+        kwargs.pop(key, None)  # pairwise's own interval arguments: no part of the values
+    ann = _used(data, missing)
+    finish, _ = _finish(ann, measure, kwargs)
+    return _statistic(ann, stats.all_pairs(ann.n_annotators), finish)
+
+
+def _intervals(stat: Statistic, values: np.ndarray, ci: str, level: float,
+               n_resamples: int, seed) -> dict:
+    """Bootstrap intervals of every pair at once (item weights on the Statistic)."""
+    from ..resampling import intervals, resampled
+    if ci == "bca" and stat.weights is not None:
+        raise AgreementError("ci='bca' leaves out one item at a time, but these data keep "
+                             "items as weighted cells (from_contingency); use "
+                             "ci='percentile'")
+    boot = resampled(stat, n_resamples, np.random.default_rng(seed))
+    low, high, se, undefined = intervals(boot, values, level, ci,
+                                         stat.jackknife() if ci == "bca" else None)
+    return {"ci_low": low, "ci_high": high, "se": se,
+            "n_undefined": undefined,
+            "ci_method": f"bootstrap {ci} {level:.0%}, {n_resamples} resamples of the items",
+            "seed": seed}
+
+
+pairwise.statistic = _pairwise_statistic

@@ -2,7 +2,7 @@
 their sums (see the package docstring)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -80,6 +80,34 @@ def _product(w: np.ndarray, table) -> np.ndarray:
     return np.asarray((table.T @ w.T).T)  # CSR: the product scipy makes sparse × dense
 
 
+def _row_hash(table, coef: np.ndarray) -> np.ndarray:
+    """Σ_j coef_j T_ij for every row, summed in the same order for equal rows (numpy's
+    reduction along a row; CSR: its entries in column order), so equal rows hash equal."""
+    if isinstance(table, np.ndarray):
+        return (table * coef).sum(axis=1)
+    table = table.copy()
+    table.sort_indices()
+    out = np.zeros(table.shape[0])
+    filled = np.diff(table.indptr) > 0
+    if filled.any():
+        out[filled] = np.add.reduceat(table.data * coef[table.indices],
+                                      table.indptr[:-1][filled])
+    return out
+
+
+def _same_rows(table, rows) -> bool:
+    """Whether two tables of the same shape (dense or CSR) are equal, entry by entry."""
+    if isinstance(table, np.ndarray):
+        return bool(np.array_equal(table, rows))
+    return (table != rows).nnz == 0
+
+
+def _dense(tables: Mapping[str, Any]) -> dict:
+    """CSR tables of few rows made dense up to ``DENSE_CELLS`` cells, as in :func:`per_item`."""
+    return {name: t if isinstance(t, np.ndarray) or t.shape[0] * t.shape[1] > DENSE_CELLS
+            else t.toarray() for name, t in tables.items()}
+
+
 @dataclass(frozen=True)
 class Statistic:
     """A measure's additive per-item tables on one data set and its ``finish``.
@@ -89,18 +117,32 @@ class Statistic:
     missing-data policy). ``shapes``: name → the shape of one total. ``finish``: totals
     (each with a leading resample axis) → (value, observed, expected) arrays over that
     axis. ``weights``: how many items each row stands for (from_contingency cells;
-    None: one each).
+    None: one each). ``rows``: the table row of each item row, where the measure knows
+    which items have equal tables before building them (augmented κ: items with the
+    same ratings) and builds one row per group; None: row i of the tables is item i's.
     """
 
     tables: Mapping[str, Any]
     shapes: Mapping[str, tuple]
     finish: Callable[[dict], tuple]
     weights: np.ndarray | None = None
+    rows: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:
         """Item rows of the data: what a resample draws from."""
+        if self.rows is not None:
+            return len(self.rows)
         return next(iter(self.tables.values())).shape[0]
+
+    def _per_row(self, w: np.ndarray) -> np.ndarray:
+        """Item weights w (B × items) summed per table row (``rows``): B × table rows."""
+        if self.rows is None:
+            return w
+        g = next(iter(self.tables.values())).shape[0]
+        at = (g * np.arange(len(w)))[:, None] + self.rows
+        return np.bincount(at.ravel(), weights=w.ravel(), minlength=len(w) * g).reshape(
+            len(w), g)
 
     @property
     def base(self) -> np.ndarray:
@@ -110,7 +152,7 @@ class Statistic:
 
     def totals(self, w) -> dict:
         """Σ_i w_bi T_i for every table and every row b of the item weights w (B × items)."""
-        w = np.atleast_2d(np.asarray(w, dtype=float))
+        w = self._per_row(np.atleast_2d(np.asarray(w, dtype=float)))
         return {name: _product(w, t).reshape((len(w),) + tuple(self.shapes[name]))
                 for name, t in self.tables.items()}
 
@@ -122,18 +164,58 @@ class Statistic:
         """The measure's value for each row of item weights w."""
         return np.asarray(self.finish(self.totals(w))[0], dtype=float)
 
+    def distinct(self):
+        """Items whose tables are equal are interchangeable in every total: (codes, the
+        Statistic of the distinct item rows), where item i's tables are row codes[i] of
+        it, so that Σ_i w_i T_i = Σ_g (Σ_{codes[i] = g} w_i) T_g. None when fewer than
+        half the rows repeat, or for weighted rows (from_contingency: few rows already).
+        A CSR table of few distinct rows becomes dense up to ``DENSE_CELLS`` cells, as in
+        :func:`per_item` (augmented κ, 37,426 × 100 at a third nonzero: its products
+        0.38 s as CSR, 0.13 s dense, measured). With ``rows`` (tables built per group of
+        items already), the groups' equal rows are merged further where half repeat,
+        else the groups are the distinct rows.
+
+        Rows are grouped by a hash of all their tables (random coefficients), then
+        checked equal entry by entry (a collision of the hash gives None, never a
+        wrong total)."""
+        if self.weights is not None:
+            return None
+        merged = self._merged()
+        if self.rows is None:
+            return merged
+        if merged is None:
+            return self.rows, replace(self, tables=_dense(self.tables), rows=None)
+        codes, rows = merged
+        return codes[self.rows], rows
+
+    def _merged(self):
+        """(codes, Statistic of the distinct table rows) by the hash of :meth:`distinct`,
+        over the table rows (not ``rows``); None as there."""
+        coef = np.random.default_rng(0x5eed)  # the hash's coefficients: any fixed draw
+        h = sum(_row_hash(t, coef.uniform(1, 2, t.shape[1])) for t in self.tables.values())
+        _, first, codes = np.unique(h, return_index=True, return_inverse=True)
+        if 2 * len(first) > len(h):
+            return None
+        tables = {name: t[first] for name, t in self.tables.items()}
+        if not all(_same_rows(t, tables[name][codes]) for name, t in self.tables.items()):
+            return None
+        return codes.reshape(-1), Statistic(_dense(tables), self.shapes, self.finish)
+
     def jackknife(self) -> np.ndarray:
         """The value with each item row left out in turn: the totals minus its tables
-        (an item the measure does not use leaves the value as it is)."""
-        total = {name: _product(self.base[None], t)[0] for name, t in self.tables.items()}
+        (an item the measure does not use leaves the value as it is). With ``rows``,
+        computed once per table row and given to each of its items."""
+        total = {name: t[0] for name, t in self.totals(self.base).items()}
+        n_rows = next(iter(self.tables.values())).shape[0]
         step = max(1, BLOCK // max(sum(t.shape[1] for t in self.tables.values()), 1))
         out = []
-        for s in range(0, self.n_items, step):
+        for s in range(0, n_rows, step):
             left = {}
             for name, t in self.tables.items():
                 part = t[s:s + step]
                 part = part if isinstance(part, np.ndarray) else part.toarray()
-                left[name] = (total[name] - part).reshape((len(part),) +
-                                                         tuple(self.shapes[name]))
+                left[name] = (total[name] - part.reshape((len(part),) +
+                                                         tuple(self.shapes[name])))
             out.append(np.asarray(self.finish(left)[0], dtype=float))
-        return np.concatenate(out)
+        out = np.concatenate(out)
+        return out if self.rows is None else out[self.rows]

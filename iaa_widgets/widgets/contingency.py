@@ -1,15 +1,30 @@
 """ContingencyMatrix: two annotators' contingency table and its coefficients, live.
 
 The heatmap (counts, row and column marginals, the diagonal of agreements outlined)
-sits beside A_o with its interval, Bennett's S, Scott's π, Cohen's κ, Krippendorff's α
-and the specific agreement of every category. With ``editable=True`` a click adds an
-item to a cell, a shift-click removes one and a count can be typed: the table goes back
-to Python, every coefficient is recomputed by the measure functions and redrawn.
+sits beside A_o, Bennett's S, Scott's π, Cohen's κ, Gwet's AC1 and Krippendorff's α,
+each with a 95 % interval, and the specific agreement of every category; κ and AC1 are
+read against a benchmark scale with their uncertainty (Gwet 2014, ch. 6: the band
+retained at 95 % cumulative membership probability, and that probability). With
+``editable=True`` a click adds an item to a cell, a shift-click removes one and a
+count can be typed; from the keyboard, arrow keys move a focus cell over the table and
++ / Enter add, − / Shift+Enter remove an item. With rows data, the items the chosen
+pair's table leaves out (one or both of the two gave no label) are counted and named
+(``left_out``).
+
+An edit never goes back to rows: the table *is* the Statistic. Each measure's Statistic
+is built once per set of categories on the k² cells of the table (one item row per
+cell, ``Annotations.from_contingency`` of a table of ones); the counts are the item
+weights w of those rows, so an edit costs each measure's ``finish`` on Σ_cells w T_cell
+(and on the k² leave-one-item-out totals for the jackknife standard error), whatever
+the number of items.
 """
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+from statistics import NormalDist
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -17,26 +32,94 @@ import traitlets
 
 from .. import charts, validate
 from ..data import Annotations, as_annotations
+from ..data.checks import _check_total
 from ..errors import AgreementError
+from ..measures import _formulas as F
 from ..measures.alpha import krippendorff_alpha
+from ..measures.benchmarking import SCALES, membership_probabilities, retained
 from ..measures.classic import (bennett_s, cohen_kappa, percent_agreement, scott_pi,
                                 specific_agreement)
+from ..measures.gwet import gwet_ac1
 from ..results import AgreementResult
-from ..stats import pair_contingencies
+from ..stats import Statistic, pair_contingencies
 from ._base import IAAWidget, guarded, json_safe
 
 __all__ = ["ContingencyMatrix"]
 
-# key -> (label in the panel, measure); the panel lists them in this order
+LEVEL = 0.95  # of the intervals in the panel and of the benchmark bands
+MAX_LEFT_OUT = 100  # items named in ``left_out`` (all are counted)
+
+
+class _Coefficient(NamedTuple):
+    label: str                     # in the panel
+    measure: Callable              # the public function; ``measure.statistic`` its Statistic
+    kwargs: Mapping = MappingProxyType({})
+    disagreement: bool = False     # finish gives (value, D_o, D_e) rather than A_o, A_e
+    benchmarked: bool = False      # read against the benchmark scale in the panel
+
+
+# key -> coefficient; the panel lists them in this order
 _COEFFICIENTS = {
-    "percent_agreement": ("A_o (observed agreement)",
-                          lambda ann: percent_agreement(ann, ci="wilson")),
-    "bennett_s": ("S (Bennett)", bennett_s),
-    "scott_pi": ("π (Scott)", scott_pi),
-    "cohen_kappa": ("κ (Cohen)", cohen_kappa),
-    "krippendorff_alpha": ("α (Krippendorff, nominal)",
-                           lambda ann: krippendorff_alpha(ann, metric="nominal")),
+    "percent_agreement": _Coefficient("A_o (observed agreement)", percent_agreement),
+    "bennett_s": _Coefficient("S (Bennett)", bennett_s),
+    "scott_pi": _Coefficient("π (Scott)", scott_pi),
+    "cohen_kappa": _Coefficient("κ (Cohen)", cohen_kappa, benchmarked=True),
+    "gwet_ac1": _Coefficient("AC1 (Gwet)", gwet_ac1, benchmarked=True),
+    "krippendorff_alpha": _Coefficient("α (Krippendorff, nominal)", krippendorff_alpha,
+                                       MappingProxyType({"metric": "nominal"}),
+                                       disagreement=True),
 }
+
+
+def _jackknife_se(theta: np.ndarray, w: np.ndarray) -> float:
+    """Delete-one jackknife standard error (Quenouille–Tukey) over the n = Σ w items of
+    a table: √((n − 1)/n · Σ_j w_j (θ_(j) − θ̄)²), θ̄ = Σ_j w_j θ_(j) / n, where the w_j
+    items of cell j share θ_(j), the value with one of them left out. NaN below two
+    items or where a leave-one-out value is undefined."""
+    n = float(w.sum())
+    if n < 2 or np.isnan(theta).any():
+        return float("nan")
+    mean = np.dot(w, theta) / n
+    return math.sqrt((n - 1) / n * np.dot(w, (theta - mean) ** 2))
+
+
+class _CellStatistics:
+    """Every coefficient's Statistic (and specific agreement's, one per category) over
+    the k² cells of a table, row-major; ``finish(counts)`` evaluates them all for a
+    table of counts, used as the cells' item weights (see the module docstring)."""
+
+    def __init__(self, categories: list, names: list):
+        k = len(categories)
+        cells = Annotations.from_contingency(np.ones((k, k), np.int64), categories, names)
+        self.categories = list(categories)
+        self.stats = {key: c.measure.statistic(cells, **c.kwargs)
+                      for key, c in _COEFFICIENTS.items()}
+        self.specific = [specific_agreement.statistic(cells, positive=c) for c in categories]
+
+    @staticmethod
+    def _finish(stat: Statistic, w: np.ndarray) -> tuple[tuple, float]:
+        """((value, observed, expected) of the totals Σ w T, jackknife se of the value):
+        the Statistic restricted to the cells holding items, weighted by their counts."""
+        used = np.flatnonzero(w)
+        cells = replace(stat, tables={name: t[used] for name, t in stat.tables.items()},
+                        weights=w[used])
+        point = tuple(float(x[0]) for x in stat.finish(
+            {name: t[None] for name, t in cells.total().items()}))
+        return point, _jackknife_se(cells.jackknife(), w[used])
+
+    def finish(self, counts: np.ndarray) -> tuple[dict, list]:
+        """{key: ((value, observed, expected), se)} and, per category, its specific
+        agreement, for the table ``counts``."""
+        w = np.asarray(counts, dtype=float).ravel()
+        coefficients = {key: self._finish(stat, w) for key, stat in self.stats.items()}
+        specific = []  # (agreements, opportunities, specific agreement) of each category
+        for c, stat in enumerate(self.specific):
+            tot = replace(stat, weights=w).total()
+            value = float(stat.finish({name: t[None] for name, t in tot.items()})[0][0])
+            # weighted sums of whole counts: whole numbers
+            specific.append((int(round(tot["agree_c"][c])), int(round(tot["chances_c"][c])),
+                             value))
+        return coefficients, specific
 
 
 class _CountMatrix(traitlets.List):
@@ -82,9 +165,19 @@ class ContingencyMatrix(IAAWidget):
     DataFrame whose index names the categories; ``categories=`` names them otherwise).
     With more than two annotators ``pair`` picks two (names or positions; a selector in
     the widget switches pairs). ``editable=True``: teaching mode, counts can be changed.
+    ``scale``: the benchmark scale κ and AC1 are read against ("landis-koch", "fleiss",
+    "altman" or "krippendorff"; :mod:`iaa_widgets.measures.benchmarking`).
 
-    From Python: ``widget.result`` maps each coefficient's name to its
-    :class:`~iaa_widgets.AgreementResult`; ``widget.matrix = table`` (or
+    The panel (``coefficients``) holds each coefficient's value, observed and expected
+    agreement from its Statistic's ``finish``, a 95 % Wald interval with the delete-one
+    jackknife standard error over the table's items (one method for every coefficient,
+    from the same Statistic, so that κ and AC1 compare on equal terms), and for κ and
+    AC1 the benchmark band retained at 95 % cumulative probability with that se.
+
+    From Python: ``widget.result`` maps each coefficient's name to the
+    :class:`~iaa_widgets.AgreementResult` of its measure function on the current table
+    (made on first access after an edit; its ``se`` and ``ci`` are the measure's own,
+    e.g. κ's asymptotic and AC1's linearised one); ``widget.matrix = table`` (or
     :meth:`set_table` to change the categories too) replaces the counts.
     """
 
@@ -100,13 +193,21 @@ class ContingencyMatrix(IAAWidget):
     coefficients = traitlets.List(read_only=True).tag(sync=True)
     per_category = traitlets.Dict(read_only=True).tag(sync=True)
     notes = traitlets.List(traitlets.Unicode(), read_only=True).tag(sync=True)
+    scale = traitlets.Unicode("landis-koch", help="the benchmark scale of κ and AC1 "
+                              "(Gwet 2014, ch. 6)").tag(sync=True)
+    left_out = traitlets.Dict(read_only=True, help="the items of the data the pair's "
+                              "table leaves out (see _left_out)").tag(sync=True)
 
     def __init__(self, data, categories: Sequence | None = None, *, pair=None,
-                 annotators: Sequence = ("A", "B"), editable: bool = False, **loader_args):
+                 annotators: Sequence = ("A", "B"), editable: bool = False,
+                 scale: str = "landis-koch", **loader_args):
         validate.boolean("ContingencyMatrix", "editable", editable)
+        validate.choice("ContingencyMatrix", "scale", scale, SCALES)
         self._annotations: Annotations | None = None
         self._category_values: list = []
-        self._result: Mapping[str, AgreementResult] = MappingProxyType({})
+        self._cells: _CellStatistics | None = None
+        self._shown: np.ndarray | None = None  # the table the panel shows
+        self._result: Mapping[str, AgreementResult] | None = None
         if isinstance(data, Annotations) or (isinstance(data, pd.DataFrame) and
                                              not _looks_square(data, loader_args)):
             ann = as_annotations(data, **loader_args)
@@ -124,7 +225,7 @@ class ContingencyMatrix(IAAWidget):
                                      "DataFrame, not to a table of counts")
             table, cats = _table_from(data, categories, annotators)
             names, pair = list(annotators), [0, 1]
-        super().__init__(editable=editable)
+        super().__init__(editable=editable, scale=scale)
         self._category_values = cats
         self.set_trait("categories", [str(c) for c in cats])
         self.set_trait("annotators", [str(n) for n in names])
@@ -133,15 +234,25 @@ class ContingencyMatrix(IAAWidget):
         with self.hold_trait_notifications():
             self.pair = pair
             self.matrix = table if table is not None else self._pair_table(pair)
+            self.set_trait("left_out", self._left_out(pair))
         self._recompute()  # errors on construction are raised, not only shown
         self.observe(self._on_pair, "pair")
         self.observe(self._on_matrix, "matrix")
+        self.observe(self._on_scale, "scale")
 
     # ----------------------------------------------------------- public
     @property
     def result(self) -> Mapping[str, AgreementResult]:
-        """The current coefficients: percent_agreement, bennett_s, scott_pi, cohen_kappa,
-        krippendorff_alpha and specific_agreement (per_category holds every category)."""
+        """The measure functions' results on the current table: percent_agreement,
+        bennett_s, scott_pi, cohen_kappa, gwet_ac1, krippendorff_alpha and
+        specific_agreement (its per_category holds every category)."""
+        if self._result is None:  # the table last shown (an edit that failed is not)
+            ann = Annotations.from_contingency(self._shown, self._category_values,
+                                               [self.annotators[p] for p in self.pair])
+            results = {key: c.measure(ann, **c.kwargs) for key, c in _COEFFICIENTS.items()}
+            results["specific_agreement"] = specific_agreement(
+                ann, positive=self._category_values[0])
+            self._result = MappingProxyType(results)
         return self._result
 
     @property
@@ -175,42 +286,95 @@ class ContingencyMatrix(IAAWidget):
     def _on_pair(self, change) -> None:
         if self._annotations is None:
             raise AgreementError("a table of counts has one pair of annotators only")
-        self.matrix = self._pair_table(change["new"])
+        with self.hold_sync():
+            self.matrix = self._pair_table(change["new"])
+            self.set_trait("left_out", self._left_out(change["new"]))
+
+    def _left_out(self, pair) -> dict:
+        """The items the pair's table leaves out: those the first (``no_first``), the
+        second (``no_second``) or neither annotator of ``pair`` (``no_both``) gave a
+        primary label, counted with their item weights (``total``); ``items`` names the
+        first MAX_LEFT_OUT of them in the data's item order, as [item, reason] text."""
+        none = {"total": 0, "no_first": 0, "no_second": 0, "no_both": 0, "items": []}
+        if self._annotations is None:
+            return none  # a table of counts holds only the pair's items
+        ann = self._annotations
+        prim = ann.primary()
+        rated = np.zeros((2, ann.n_items), dtype=bool)
+        for slot, a in enumerate(pair):  # two slots, not a loop over items
+            rated[slot, prim.item[prim.annotator == a]] = True
+        weight = np.ones(ann.n_items, dtype=np.int64) if ann.item_weight is None \
+            else np.asarray(ann.item_weight, dtype=np.int64)
+        no_first, no_second = ~rated[0] & rated[1], rated[0] & ~rated[1]
+        no_both = ~rated[0] & ~rated[1]
+        out = np.flatnonzero(~(rated[0] & rated[1]))[:MAX_LEFT_OUT]
+        a, b = (self.annotators[p] for p in pair)
+        reason = np.where(no_both[out], "labelled by neither",
+                          np.where(no_first[out], f"no label from {a}", f"no label from {b}"))
+        return {"total": int(weight[~(rated[0] & rated[1])].sum()),
+                "no_first": int(weight[no_first].sum()),
+                "no_second": int(weight[no_second].sum()),
+                "no_both": int(weight[no_both].sum()),
+                "items": [[str(ann.items[i]), str(r)] for i, r in zip(out, reason)]}
 
     @guarded
     def _on_matrix(self, change) -> None:
         self._recompute()
 
+    @guarded
+    def _on_scale(self, change) -> None:
+        validate.choice("ContingencyMatrix", "scale", change["new"], SCALES)
+        self._recompute()
+
     def _recompute(self) -> None:
+        """The panel from each measure's ``finish`` on the table (no rows, no measure
+        function: see the module docstring)."""
         m = np.asarray(self.matrix, dtype=np.int64)
-        if m.shape[0] != len(self._category_values):
+        cats = self._category_values
+        if m.shape[0] != len(cats):
             raise AgreementError(f"a {m.shape[0]}×{m.shape[0]} table for "
-                                 f"{len(self._category_values)} categories; use set_table "
+                                 f"{len(cats)} categories; use set_table "
                                  "to change the categories")
-        names = [self.annotators[p] for p in self.pair]
-        ann = Annotations.from_contingency(m, self._category_values, names)  # counts kept
-        results = {key: measure(ann) for key, (_, measure) in _COEFFICIENTS.items()}
-        results["specific_agreement"] = specific_agreement(
-            ann, positive=self._category_values[0])
+        if not m.any():
+            raise AgreementError("the contingency table holds no items")
+        _check_total(m)
+        if self._cells is None or self._cells.categories != cats:
+            self._cells = _CellStatistics(cats, [self.annotators[p] for p in self.pair])
+        coefficients, specific = self._cells.finish(m)
+        z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
+        used = int(np.count_nonzero(m.sum(axis=0) + m.sum(axis=1)))
         rows, notes = [], []
-        for key, (label, _) in _COEFFICIENTS.items():
-            r = results[key]
-            expected = 1 - r.expected if r.scale == "disagreement" else r.expected
-            rows.append({"key": key, "label": label, "name": r.measure, "value": r.value,
-                         "ci": r.ci, "ci_method": r.ci_method, "expected": expected})
-            if r.note and key != "percent_agreement":
-                notes.append(f"{label}: {r.note}")
-        per_cat = results["specific_agreement"].per_category
+        for key, c in _COEFFICIENTS.items():
+            (value, observed, expected), se = coefficients[key]
+            ok = math.isfinite(value) and math.isfinite(se)
+            row = {"key": key, "label": c.label, "name": key, "value": value, "se": se,
+                   "ci": (value - z * se, value + z * se) if ok else None,
+                   "ci_method": f"jackknife Wald {LEVEL:.0%}" if ok else None,
+                   "expected": 1 - expected if c.disagreement else expected, "band": None}
+            if c.benchmarked and ok and -1 <= value <= 1:
+                labels, prob = membership_probabilities(value, se, self.scale)
+                band, cumulative = retained(labels, prob, LEVEL)
+                row["band"] = {"band": band, "probability": cumulative,
+                               "bands": [list(b) for b in zip(labels, prob)]}
+            rows.append(row)
+            if math.isnan(value):
+                a_o = coefficients["percent_agreement"][0][0]
+                notes.append(f"{c.label}: {F.degenerate_note(a_o, used)}")
+        columns = ["category", "agreements", "opportunities", "specific agreement"]
+        unused = [str(cat) for cat, (_, chances, _) in zip(cats, specific) if chances == 0]
+        if unused:
+            notes.append(f"specific agreement: category(ies) {unused!r} never used: "
+                         "their specific agreement is NaN")
         with self.hold_sync():
-            self._result = MappingProxyType(results)
+            self._shown = m
+            self._result = None  # the measure functions' results, made on demand
             self.set_trait("coefficients", json_safe(rows))
             self.set_trait("per_category", {
-                "columns": ["category", *[str(c).replace("_", " ") for c in per_cat.columns]],
-                "rows": json_safe([[str(c), *vals] for c, vals in
-                                   zip(per_cat.index, per_cat.to_numpy().tolist())]),
+                "columns": columns,
+                "rows": json_safe([[str(cat), *vals] for cat, vals in zip(cats, specific)]),
             })
             self.set_trait("notes", notes)
-            self.set_rows(cells=charts.contingency_rows(m, self._category_values))
+            self.set_rows(cells=charts.contingency_rows(m, cats))
 
 
 def alt_named(name: str):

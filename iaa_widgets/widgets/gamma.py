@@ -21,9 +21,11 @@ import traitlets
 
 from .. import charts
 from ..continuum import Continuum
+from .. import validate
 from ..errors import AgreementError
 from ..measures.gamma.coefficients import (GammaFamilyResult, _as_continuum, _check_options,
                                            gamma_family)
+from ..measures.gamma.sampling import SAMPLERS
 from ._base import IAAWidget, json_safe
 
 __all__ = ["GammaExplorer"]
@@ -43,6 +45,9 @@ class GammaExplorer(IAAWidget):
     ``seed`` are traitlets (set from Python or the page); every change starts a new
     computation that supersedes the running one. ``status`` tells the front-end what
     is happening (state, samples done, generation, stale computations cancelled).
+    ``sampler`` and ``precision`` are fixed at construction (as in
+    :func:`~iaa_widgets.gamma_family`); the page shows the sampler and the precision
+    reached on δ_e (relative 95 % half-width) next to its target.
 
     From Python: ``widget.result`` is the :class:`GammaFamilyResult` of the newest
     finished computation (its ``params`` say which); ``widget.wait()`` blocks until
@@ -61,8 +66,14 @@ class GammaExplorer(IAAWidget):
 
     def __init__(self, continuum, *, alpha: float = 1.0, beta: float = 1.0,
                  delta_empty: float = 1.0, n_samples: int = 30, seed: int = 0,
+                 sampler: str = "shuffle", precision: float | None = None,
                  **loader_args):
         self._check(alpha, beta, delta_empty, n_samples, seed)
+        validate.choice("GammaExplorer", "sampler", sampler, sorted(SAMPLERS))
+        if precision is not None:  # a relative half-width of δ_e, as gamma_family's
+            validate.probability("GammaExplorer", "precision", precision, open_low=True,
+                                 open_high=True)
+        self._fixed = dict(sampler=sampler, precision=precision)  # set once, not synced
         c = _as_continuum(continuum, loader_args)
         self._continuum: Continuum = c
         self._result: GammaFamilyResult | None = None
@@ -173,7 +184,7 @@ class GammaExplorer(IAAWidget):
         self._set_status("aligning", gen, 0, params["n_samples"])
         try:
             res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
-                               **params)
+                               **params, **self._fixed)
         except _Stale:
             self._cancelled += 1
             return

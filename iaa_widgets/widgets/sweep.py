@@ -63,6 +63,8 @@ class AugmentedKappaSweep(IAAWidget):
     selected_class = traitlets.Unicode("").tag(sync=True)
     selected_items = traitlets.List(traitlets.Int()).tag(sync=True)
     max_rows = traitlets.Int(100).tag(sync=True)
+    row_offset = traitlets.Int(0, help="position in the selected class of the first item "
+                               "listed (pages of max_rows)").tag(sync=True)
     summary = traitlets.Dict(read_only=True).tag(sync=True)
     classes = traitlets.List(read_only=True).tag(sync=True)
     class_table = traitlets.Dict(read_only=True).tag(sync=True)
@@ -107,6 +109,7 @@ class AugmentedKappaSweep(IAAWidget):
         self.observe(self._on_thresholds, ["delta", "tau"])
         self.observe(self._on_pair, "pair")
         self.observe(self._on_selection, ["selected_class", "max_rows"])
+        self.observe(self._on_page, "row_offset")
         self.observe(self._on_items, "selected_items")
 
     # ----------------------------------------------------------- public
@@ -195,7 +198,8 @@ class AugmentedKappaSweep(IAAWidget):
                 "p": r.params["p"], "kappa": r.value, "p_a": r.observed, "p_e": r.expected,
                 "kappa_05": sweep.at(0.5).value, "kappa_1": sweep.at(1.0).value,
                 "n_items": sweep.n_items, "n_annotators": sweep.n_annotators,
-                "excluded": sweep.excluded, "note": sweep.note}))
+                "excluded": sweep.excluded, "note": sweep.note,
+                "n_secondary": self._n_secondary()}))
             self.set_rows(sweep_point=charts.sweep_point_rows(r))
             self._send_classes()
 
@@ -216,12 +220,14 @@ class AugmentedKappaSweep(IAAWidget):
                  "mean_05": m05[j], "mean_p": mp[j], "mean_1": m1[j]}
                 for j, c in enumerate(ITEM_CLASSES) if c != "undefined" or count[j]]
         members = np.flatnonzero(items["class"].to_numpy() == self.selected_class)
-        shown = self._item_rows(members[:self.max_rows])     # only the rows shown
+        offset = min(max(0, self.row_offset), max(0, len(members) - 1))
+        shown = self._item_rows(members[offset:offset + self.max_rows])  # the page shown
         codes = self._annotations.items.get_indexer(shown["item"])
         with self.hold_sync():
             self.set_trait("classes", json_safe(rows))
             self.set_trait("class_table", {
-                "class": self.selected_class, "total": len(members), "columns": [
+                "class": self.selected_class, "total": len(members), "offset": offset,
+                "columns": [
                     str(c) for c in shown.columns],
                 "codes": codes.tolist(),
                 "rows": json_safe([[str(v) if isinstance(v, str) or j < 2 else v
@@ -256,7 +262,20 @@ class AugmentedKappaSweep(IAAWidget):
     def _on_selection(self, change) -> None:
         validate.choice("AugmentedKappaSweep", "selected_class", self.selected_class,
                         ("", *ITEM_CLASSES))
+        if self.row_offset:  # a new class (or page size) lists from its first item
+            self.row_offset = 0  # → _on_page sends the list
+        else:
+            self._send_classes()
+
+    @guarded
+    def _on_page(self, change) -> None:
         self._send_classes()
+
+    def _n_secondary(self) -> int:
+        """Secondary labels given by the annotators of the current pair (all of them for
+        the average): with none, κ′, p(A) and p(E) do not depend on p."""
+        ann = self._annotations
+        return int(np.isin(ann.annotator[ann.rank == 2], self._pair_annotators()).sum())
 
     @guarded
     def _on_items(self, change) -> None:

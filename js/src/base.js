@@ -36,14 +36,47 @@ export function listen(model, event, callback) {
 }
 
 // ---------------------------------------------------------------- theme
-export function isDarkTheme() {
-  const light = document.body?.dataset?.jpThemeLight;
-  if (light === "false") return true;
-  if (light === "true") return false;
-  return Boolean(document.body?.classList.contains("vscode-dark"));
+// Each notebook tool marks its theme its own way; the first marker present decides:
+// JupyterLab, Notebook 7 and Voila: body[data-jp-theme-light="true"|"false"];
+// VS Code: body[data-vscode-theme-kind] or body.vscode-dark / .vscode-light /
+//   .vscode-high-contrast / .vscode-high-contrast-light;
+// Colab: html[theme="dark"|"light"];
+// marimo: html[data-theme="dark"|"light"] or a "dark" / "light" class on html or body.
+// With no marker the page is taken as light (classic Notebook, a plain HTML page).
+export function themeOf(doc = document) {
+  const html = doc.documentElement;
+  const body = doc.body;
+  const jp = body?.dataset?.jpThemeLight;
+  if (jp === "true" || jp === "false") return { dark: jp === "false", host: "jupyterlab" };
+  const kind = body?.dataset?.vscodeThemeKind;
+  if (kind) return { dark: kind === "vscode-dark" || kind === "vscode-high-contrast", host: "vscode" };
+  const vs = body?.classList;
+  if (vs?.contains("vscode-high-contrast-light") || vs?.contains("vscode-light")) {
+    return { dark: false, host: "vscode" };
+  }
+  if (vs?.contains("vscode-dark") || vs?.contains("vscode-high-contrast")) {
+    return { dark: true, host: "vscode" };
+  }
+  const colab = html?.getAttribute("theme");
+  if (colab === "dark" || colab === "light") return { dark: colab === "dark", host: "colab" };
+  const named = html?.dataset?.theme || body?.dataset?.theme;
+  if (named === "dark" || named === "light") return { dark: named === "dark", host: "marimo" };
+  for (const node of [html, body]) {
+    if (node?.classList.contains("dark")) return { dark: true, host: "marimo" };
+    if (node?.classList.contains("light")) return { dark: false, host: "marimo" };
+  }
+  return { dark: false, host: "none" };
 }
 
-// Call `callback` whenever JupyterLab switches between its light and dark themes.
+export function isDarkTheme() {
+  return themeOf().dark;
+}
+
+// The attributes the markers above live in (on <html> and <body>).
+const THEME_ATTRIBUTES = ["data-jp-theme-light", "data-jp-theme-name", "data-vscode-theme-kind",
+  "class", "theme", "data-theme"];
+
+// Call `callback(dark)` whenever the host page switches between light and dark.
 export function onThemeChange(callback) {
   let dark = isDarkTheme();
   const observer = new MutationObserver(() => {
@@ -53,23 +86,23 @@ export function onThemeChange(callback) {
       callback(dark);
     }
   });
-  observer.observe(document.body, {
-    attributes: true,
-    attributeFilter: ["data-jp-theme-light", "data-jp-theme-name", "class"],
-  });
+  for (const node of [document.documentElement, document.body]) {
+    if (node) observer.observe(node, { attributes: true, attributeFilter: THEME_ATTRIBUTES });
+  }
   return () => observer.disconnect();
 }
 
-// A Vega config read from JupyterLab's --jp-* CSS variables (with light/dark fallbacks).
+// A Vega config read from the widget's --iaa-* CSS variables (widgets.css resolves them
+// from JupyterLab's --jp-*, VS Code's --vscode-* or our own light/dark fallbacks).
 export function vegaConfig(node, dark) {
   const css = getComputedStyle(node);
   const v = (name, light, darkFallback) =>
     css.getPropertyValue(name).trim() || (dark ? darkFallback : light);
-  const text = v("--jp-ui-font-color1", "#212121", "#e0e0e0");
-  const muted = v("--jp-ui-font-color2", "#616161", "#bdbdbd");
-  const border = v("--jp-border-color1", "#bdbdbd", "#616161");
-  const grid = v("--jp-border-color2", "#e0e0e0", "#424242");
-  const font = v("--jp-ui-font-family", "sans-serif", "sans-serif");
+  const text = v("--iaa-fg", "#212121", "#e0e0e0");
+  const muted = v("--iaa-fg-muted", "#616161", "#bdbdbd");
+  const border = v("--iaa-border", "#bdbdbd", "#616161");
+  const grid = v("--iaa-border-weak", "#e0e0e0", "#424242");
+  const font = v("--iaa-font", "sans-serif", "sans-serif");
   return {
     background: null,
     font,
@@ -103,10 +136,18 @@ export function mountShell(model, host) {
   };
   const syncError = () => showError(model.get("error"));
   syncError();
-  const off = listen(model, "change:error", syncError);
+  // the theme as a class on the root: widgets.css picks light or dark fallbacks by it
+  const syncTheme = () => {
+    const { dark, host: tool } = themeOf();
+    root.classList.toggle("iaa-dark", dark);
+    root.dataset.theme = dark ? "dark" : "light";
+    root.dataset.host = tool;
+  };
+  syncTheme();
+  const offs = [listen(model, "change:error", syncError), onThemeChange(syncTheme)];
   return {
     root, body, showError,
-    dispose() { off(); root.remove(); },
+    dispose() { offs.forEach((off) => off()); root.remove(); },
   };
 }
 
@@ -145,8 +186,12 @@ function announceRedraw(root) {
 // their rows from the `_datasets` traitlet; when that changes, the rows are swapped in
 // the live view (no re-embed). A new spec or a theme switch re-embeds.
 // `onClick(event, datum)` receives clicks on marks; with `announce`, each draw of this
-// chart is counted as the widget's redraw (see announceRedraw).
-export function mountChart(model, name, container, { root, onClick, announce } = {}) {
+// chart is counted as the widget's redraw (see announceRedraw). `patch(spec)` may
+// change a copy of the spec before each embed (e.g. a fixed axis the page chose).
+// The chart is an image to assistive technology (role="img"): `describe()` returns
+// its text summary, set as aria-label after every draw.
+export function mountChart(model, name, container,
+  { root, onClick, announce, patch, describe } = {}) {
   const tooltip = textTooltip(root || container);
   let result = null;
   let queue = Promise.resolve();
@@ -155,8 +200,9 @@ export function mountChart(model, name, container, { root, onClick, announce } =
   const datasetNames = () => Object.keys((model.get("_specs")[name] || {}).datasets || {});
 
   const draw = async () => {
-    const spec = structuredClone(model.get("_specs")[name]);
+    let spec = structuredClone(model.get("_specs")[name]);
     if (!spec) return;
+    if (patch) spec = patch(spec) || spec;
     const rows = model.get("_datasets");
     for (const key of Object.keys(spec.datasets || {})) spec.datasets[key] = rows[key] || [];
     const dark = isDarkTheme();
@@ -202,10 +248,19 @@ export function mountChart(model, name, container, { root, onClick, announce } =
     await result.view.runAsync();
   };
 
+  // (vega-embed sets its own role, graphics-document, on the container at each embed)
+  const label = () => {
+    container.setAttribute("role", "img");
+    const text = describe ? describe() : "";
+    container.setAttribute("aria-label", text || `chart: ${name}`);
+  };
+  label();
+
   const enqueue = (job) => {
     queue = queue.then(async () => {
       if (disposed) return;
       await job();
+      label();
       if (!disposed && announce) announceRedraw(root);
     }).catch((err) => {
       console.error(err);
@@ -223,6 +278,8 @@ export function mountChart(model, name, container, { root, onClick, announce } =
   return {
     get view() { return result && result.view; },
     settled: () => queue,
+    redraw: () => enqueue(draw), // re-embed, e.g. after `patch` would change the spec
+    describe: label,
     dispose() {
       disposed = true;
       offs.forEach((off) => off());

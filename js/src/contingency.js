@@ -1,26 +1,59 @@
 // ContingencyMatrix: a heatmap of two annotators' contingency table (marginals, diagonal
 // marked) beside the coefficients computed in Python. In teaching mode a click adds one
-// item to a cell, a shift-click removes one, and a count can be typed; Python recomputes.
+// item to a cell, a shift-click removes one, and a count can be typed; from the keyboard,
+// arrow keys move a focus cell and + / Enter add, − / Shift+Enter remove. Python recomputes.
 import { fmt, h, listen, mountChart } from "./base.js";
 
 // A label from the data inside running text: isolated from it (bidi), as text.
 const label = (text) => h("bdi", {}, text);
 
+let widgets = 0; // numbers the ids of each widget's elements that others refer to
+
+// The count's text colour, picked per cell from the fill the colour scale gives it:
+// white or black, whichever contrasts more with that fill (WCAG ratio, Vega's contrast()).
+const COUNT_COLOUR = "contrast('#ffffff', scale('color', datum.count)) >= "
+  + "contrast('#000000', scale('color', datum.count)) ? '#ffffff' : '#000000'";
+
+// Column labels horizontal (rotated, "+" read as "×" and "−" as "/", Σ lay sideways) and
+// short: a column is as wide as its longest label, up to MAX_STEP px and to MAX_WIDTH px
+// for all columns together; longer labels end in "…" (the full label is on the row axis
+// and in the cell's tooltip).
+const MIN_STEP = 30;
+const MAX_STEP = 72;
+const MAX_WIDTH = 720;
+function legibleSpec(spec, categories) {
+  const longest = Math.max(1, ...categories.map((c) => [...String(c)].length));
+  const widest = Math.max(MIN_STEP, Math.min(MAX_STEP, Math.floor(MAX_WIDTH / (categories.length + 1))));
+  const step = Math.max(MIN_STEP, Math.min(widest, 7 * longest + 10));
+  spec.width = { step };
+  for (const layer of spec.layer || []) {
+    const enc = layer.encoding || {};
+    if (enc.x && enc.x.axis) Object.assign(enc.x.axis, { labelAngle: 0, labelLimit: step - 4 });
+    if (layer.mark && layer.mark.type === "text" && enc.color && enc.color.condition) {
+      enc.color = { value: { expr: COUNT_COLOUR } };
+    }
+  }
+  return spec;
+}
+
 export function renderContingency({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-contingency");
-  let selected = null; // [i, j] of the cell being edited
+  let selected = null; // [i, j] of the cell being edited (clicked or under the keyboard focus)
 
   const caption = h("div", { class: "iaa-caption" });
   const pairBox = h("div", { class: "iaa-pair" });
+  const leftOut = h("div", { class: "iaa-left-out" });
   const chartBox = h("div", { class: "iaa-chart" });
+  const focusMark = h("div", { class: "iaa-focus-cell", hidden: true });
+  const chartWrap = h("div", { class: "iaa-chart-wrap" }, chartBox, focusMark);
   const coefTable = h("table", { class: "iaa-coefs" });
   const perCategory = h("table", { class: "iaa-per-category" });
   const notes = h("div", { class: "iaa-notes" });
   const editor = h("div", { class: "iaa-editor" });
   const panel = h("div", { class: "iaa-panel" }, coefTable,
     h("div", { class: "iaa-subtitle" }, "Specific agreement per category"), perCategory, notes);
-  body.append(caption, pairBox, h("div", { class: "iaa-main" }, chartBox, panel), editor);
+  body.append(caption, pairBox, leftOut, h("div", { class: "iaa-main" }, chartWrap, panel), editor);
 
   // ---------------------------------------------------------- editing
   const setCount = (i, j, count) => {
@@ -32,9 +65,12 @@ export function renderContingency({ model, shell }) {
   };
 
   const input = h("input", {
-    type: "number", min: "0", step: "1", class: "iaa-count", "aria-label": "count", disabled: true,
+    type: "number", min: "0", step: "1", class: "iaa-count", "aria-label": "count of the selected cell",
+    disabled: true,
   });
-  const where = h("span", { class: "iaa-where" }, "no cell selected");
+  widgets += 1;
+  const where = h("span", { class: "iaa-where", id: `iaa-contingency-where-${widgets}`,
+    "aria-live": "polite" }, "no cell selected");
   const commit = () => {
     const value = Number(input.value);
     if (selected && input.value !== "" && Number.isFinite(value) && value >= 0) {
@@ -49,7 +85,8 @@ export function renderContingency({ model, shell }) {
     if (event.key === "Enter") commit();
   });
   editor.append(
-    h("span", { class: "iaa-hint" }, "Click a cell: +1 · shift-click: −1 · or type a count: "),
+    h("span", { class: "iaa-hint" }, "Click a cell: +1 · shift-click: −1 · keys on the table: "
+      + "arrows move, + or Enter: +1, − or Shift+Enter: −1 · or type a count: "),
     where, input,
   );
 
@@ -59,15 +96,65 @@ export function renderContingency({ model, shell }) {
     if (!selected || !matrix[selected[0]]) {
       where.textContent = "no cell selected";
       input.disabled = true;
+      drawFocus();
       return;
     }
     const [i, j] = selected;
     const [a, b] = model.get("pair").map((k) => model.get("annotators")[k]);
     // <bdi>: a label's own direction marks (U+202E …) cannot turn the text around it
-    where.replaceChildren(label(a), ": ", label(cats[i]), " × ", label(b), ": ", label(cats[j]), " ");
+    where.replaceChildren(label(a), ": ", label(cats[i]), " × ", label(b), ": ", label(cats[j]),
+      ` (${matrix[i][j]}) `);
     input.disabled = false;
     if (document.activeElement !== input) input.value = String(matrix[i][j]);
+    drawFocus();
   };
+
+  // the keyboard's focus cell: a frame over the cell's rect (the chart is not re-embedded)
+  const cellRect = (i, j) => {
+    const rects = chartBox.querySelectorAll("svg g.layer_0_marks path");
+    const k = model.get("matrix").length;
+    return rects.length === k * k ? rects[i * k + j] : null;
+  };
+  function drawFocus() {
+    const rect = selected && document.activeElement === chartWrap ? cellRect(...selected) : null;
+    const box = rect && rect.getBoundingClientRect();
+    focusMark.hidden = !box || box.width < 1; // (not laid out: e.g. while a theme loads)
+    if (focusMark.hidden) return;
+    const outer = chartWrap.getBoundingClientRect();
+    Object.assign(focusMark.style, { left: `${box.left - outer.left}px`, top: `${box.top - outer.top}px`,
+      width: `${box.width}px`, height: `${box.height}px` });
+  }
+
+  const KEYS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  chartWrap.setAttribute("data-lm-suppress-shortcuts", "true");
+  chartWrap.addEventListener("keydown", (event) => {
+    if (!model.get("editable")) return;
+    const k = model.get("matrix").length;
+    const [i, j] = selected || [0, 0];
+    let handled = true;
+    if (KEYS[event.key]) {
+      const [di, dj] = selected ? KEYS[event.key] : [0, 0];
+      selected = [Math.min(k - 1, Math.max(0, i + di)), Math.min(k - 1, Math.max(0, j + dj))];
+    } else if (event.key === "+" || event.key === "=" || (event.key === "Enter" && !event.shiftKey)) {
+      selected = [i, j];
+      setCount(i, j, model.get("matrix")[i][j] + 1);
+    } else if (event.key === "-" || event.key === "−" || (event.key === "Enter" && event.shiftKey)) {
+      selected = [i, j];
+      setCount(i, j, model.get("matrix")[i][j] - 1);
+    } else {
+      handled = false;
+    }
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation(); // the notebook's own shortcuts must not see these keys
+      showSelected();
+    }
+  });
+  chartWrap.addEventListener("focus", () => {
+    if (!selected) selected = [0, 0];
+    showSelected();
+  });
+  chartWrap.addEventListener("blur", drawFocus);
 
   const onClick = (event, datum) => {
     if (!model.get("editable") || datum.kind !== "cell") return;
@@ -86,6 +173,30 @@ export function renderContingency({ model, shell }) {
       ` · ${n} items`);
   };
 
+  // the items of the data this pair's table leaves out (one of them gave no label)
+  const drawLeftOut = () => {
+    const out = model.get("left_out") || {};
+    if (!out.total) {
+      leftOut.replaceChildren();
+      return;
+    }
+    const names = model.get("annotators");
+    const [a, b] = model.get("pair");
+    const parts = [];
+    if (out.no_first) parts.push([out.no_first, " without a label from ", label(names[a])]);
+    if (out.no_second) parts.push([out.no_second, " without a label from ", label(names[b])]);
+    if (out.no_both) parts.push([out.no_both, " labelled by neither"]);
+    const items = out.items || [];
+    leftOut.replaceChildren(h("details", {},
+      h("summary", {}, `${out.total} item${out.total === 1 ? "" : "s"} left out for this pair: `,
+        ...parts.flatMap((p, k) => (k ? [", ", ...p] : p))),
+      h("table", { class: "iaa-items iaa-left-out-items" },
+        h("thead", {}, h("tr", {}, h("th", {}, "item"), h("th", {}, "why"))),
+        h("tbody", {}, items.map(([item, why]) => h("tr", {}, h("td", {}, item), h("td", {}, why))))),
+      items.length < out.total ? h("div", { class: "iaa-caption" },
+        `first ${items.length} of ${out.total} shown`) : null));
+  };
+
   const drawPairSelector = () => {
     const names = model.get("annotators");
     if (names.length <= 2) {
@@ -93,13 +204,16 @@ export function renderContingency({ model, shell }) {
       return;
     }
     const pair = model.get("pair");
+    // an annotator chosen in one slot is disabled in the other: the pair is always two people
     const select = (slot) => {
-      const node = h("select", { class: `iaa-select-${slot}`, "aria-label": `annotator ${slot + 1}` },
-        names.map((name, k) => h("option", { value: String(k) }, name)));
+      const node = h("select", { class: `iaa-select-${slot}`,
+        "aria-label": slot === 0 ? "annotator of the rows" : "annotator of the columns" },
+      names.map((name, k) => h("option", { value: String(k), disabled: k === pair[1 - slot] }, name)));
       node.value = String(pair[slot]);
       node.addEventListener("change", () => {
         const next = model.get("pair").slice();
         next[slot] = Number(node.value);
+        if (next[0] === next[1]) { node.value = String(pair[slot]); return; }
         model.set("pair", next);
         model.save_changes();
       });
@@ -108,18 +222,32 @@ export function renderContingency({ model, shell }) {
     pairBox.replaceChildren(h("span", {}, "Pair: "), select(0), h("span", {}, " × "), select(1));
   };
 
+  // the benchmark band retained at 95% cumulative probability (Gwet 2014, ch. 6);
+  // the title lists every band's membership probability
+  const bandCell = (b) => {
+    if (!b) return h("td", { class: "iaa-band" }, "");
+    const all = b.bands.map(([name, p]) => `${name}: ${fmt(p)}`).join("\n");
+    return h("td", { class: "iaa-band", "data-band": b.band || "", "data-probability": String(b.probability),
+      title: `membership probability of each band\n${all}` },
+    b.band === null ? "—" : label(b.band), " ", h("span", { class: "iaa-band-probability" }, fmt(b.probability, 2)));
+  };
+
   const drawPanel = () => {
     const rows = model.get("coefficients");
     coefTable.replaceChildren(
       h("thead", {}, h("tr", {}, h("th", {}, "coefficient"), h("th", {}, "value"),
-        h("th", {}, "95% interval"), h("th", {}, "chance agreement"))),
+        h("th", {}, "95% interval"), h("th", {}, "chance agreement"),
+        h("th", { class: "iaa-band-head", title: "Gwet (2014, ch. 6): the highest band whose "
+          + "cumulative membership probability reaches 95%, and that probability" },
+        `band (${model.get("scale")}, 95%)`))),
       h("tbody", {}, rows.map((r) => h("tr", { "data-coef": r.key },
         h("th", { title: r.name }, r.label),
         h("td", { class: "iaa-value", "data-value": r.value === null ? "nan" : String(r.value) }, fmt(r.value)),
         h("td", { class: "iaa-interval", title: r.ci_method || "" },
           r.ci ? `[${fmt(r.ci[0])}, ${fmt(r.ci[1])}] ` : "",
           r.ci ? h("span", { class: "iaa-method" }, r.ci_method.split(" ")[0]) : ""),
-        h("td", { class: "iaa-expected" }, fmt(r.expected)))))
+        h("td", { class: "iaa-expected" }, fmt(r.expected)),
+        bandCell(r.band))))
     );
     const table = model.get("per_category");
     perCategory.replaceChildren(
@@ -132,18 +260,46 @@ export function renderContingency({ model, shell }) {
   };
 
   const drawEditor = () => {
-    editor.hidden = !model.get("editable");
-    root.classList.toggle("iaa-editable", model.get("editable"));
+    const editable = model.get("editable");
+    editor.hidden = !editable;
+    root.classList.toggle("iaa-editable", editable);
+    // the table takes the keyboard's focus only when its counts can be edited
+    if (editable) {
+      chartWrap.setAttribute("tabindex", "0");
+      chartWrap.setAttribute("role", "group");
+      chartWrap.setAttribute("aria-label", "contingency table: arrow keys move the focus cell, "
+        + "+ or Enter adds an item, − or Shift+Enter removes one");
+      chartWrap.setAttribute("aria-describedby", where.id);
+    } else {
+      for (const name of ["tabindex", "role", "aria-label", "aria-describedby"]) {
+        chartWrap.removeAttribute(name);
+      }
+    }
   };
 
   // ---------------------------------------------------------- wiring
+  // the chart's text summary (it is an image to assistive technology)
+  const describe = () => {
+    const names = model.get("annotators");
+    const [a, b] = model.get("pair");
+    const cats = model.get("categories");
+    const matrix = model.get("matrix");
+    const cells = matrix.flatMap((row, i) => row.map((c, j) => `${cats[i]} × ${cats[j]}: ${c}`));
+    const more = cells.length > 36 ? ` and ${cells.length - 36} more cells` : "";
+    return `Contingency table, rows ${names[a]}, columns ${names[b]}: `
+      + `${cells.slice(0, 36).join("; ")}${more}.`;
+  };
   const chart = mountChart(model, "heatmap", chartBox, {
     root,
     onClick,
     announce: true,
+    patch: (spec) => legibleSpec(spec, model.get("categories")),
+    describe,
   });
+  root.addEventListener("iaa:redraw", drawFocus);
 
   drawCaption();
+  drawLeftOut();
   drawPairSelector();
   drawPanel();
   drawEditor();
@@ -151,12 +307,16 @@ export function renderContingency({ model, shell }) {
   const offs = [
     listen(model, "change:matrix", () => { drawCaption(); showSelected(); }),
     listen(model, "change:annotators", drawPairSelector),
-    listen(model, "change:pair", () => { drawPairSelector(); drawCaption(); selected = null; showSelected(); }),
+    listen(model, "change:pair", () => {
+      drawPairSelector(); drawCaption(); drawLeftOut(); selected = null; showSelected();
+    }),
+    listen(model, "change:left_out", drawLeftOut),
     listen(model, "change:coefficients", drawPanel),
     listen(model, "change:per_category", drawPanel),
     listen(model, "change:notes", drawPanel),
+    listen(model, "change:scale", drawPanel),
     listen(model, "change:editable", drawEditor),
-    listen(model, "change:categories", showSelected),
+    listen(model, "change:categories", () => { showSelected(); chart.redraw(); }),
   ];
   return () => {
     offs.forEach((off) => off());

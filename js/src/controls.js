@@ -80,3 +80,24 @@ export function cellText(value, digits = 3) {
   if (typeof value === "number" || value === null) return fmt(value, digits);
   return String(value);
 }
+
+// A link that downloads `rows` under `header` as a CSV file made on the page (no server
+// round trip): each cell as quoted text, numbers at full precision, missing as empty;
+// a text cell a spreadsheet would run as a formula (starting = + - @ tab CR) gets a
+// leading ' so that it stays text.
+export function csvLink(filename, header, rows, text) {
+  const cell = (value) => {
+    let out = value === null || value === undefined ? "" : String(value);
+    if (typeof value === "string" && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
+    return `"${out.replace(/"/g, '""')}"`;
+  };
+  const csv = `${[header, ...rows].map((row) => row.map(cell).join(",")).join("\r\n")}\r\n`;
+  const link = h("a", { class: "iaa-csv", href: "#", download: filename }, text);
+  link.dataset.csv = csv; // what the download holds, for tests and for copying
+  link.addEventListener("click", () => {
+    const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+    link.href = url;
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  });
+  return link;
+}

@@ -79,10 +79,17 @@ export function renderGamma({ model, shell }) {
         row("gamma", "γ", s.gamma, s.gamma_ci),
         row("gamma_cat", "γ_cat", s.gamma_cat, s.gamma_cat_ci),
         row("observed", "δ_o (best alignment)", s.observed),
-        row("expected", "δ_e (random continua)", s.expected)));
+        row("expected", "δ_e (random continua)", s.expected),
+        h("tr", { "data-key": "precision" },
+          h("th", { title: "95 % half-width of δ_e divided by δ_e (Mathet et al. 2015, §5.3)" },
+            "δ_e precision reached"),
+          h("td", { class: "iaa-value", "data-value": s.precision === null ? "nan" : String(s.precision) },
+            s.precision === null ? "–" : `±${fmt(100 * s.precision, 2)} %`),
+          h("td", { class: "iaa-interval" },
+            p.precision_target ? `target ±${fmt(100 * p.precision_target, 2)} %` : ""))));
     caption.textContent = `${s.n_units} units · ${s.n_annotators} annotators · ` +
       `${s.n_alignments} unitary alignments · α = ${fmt(p.alpha, 2)}, β = ${fmt(p.beta, 2)}, ` +
-      `Δ∅ = ${fmt(p.delta_empty, 2)} · ${s.n_samples} samples`;
+      `Δ∅ = ${fmt(p.delta_empty, 2)} · ${s.n_samples} samples (${p.sampler} sampler)`;
   };
   const charts = [
     mountChart(model, "continuum", laneBox, { root, announce: true }),

@@ -4,6 +4,52 @@
 import { fmt, h, listen, mountChart } from "./base.js";
 import { numberInput, slider } from "./controls.js";
 
+// SPA chart (charts.spa_schemes_chart) with its x axis held at `domain`: every layer's
+// x scale takes that domain and clips what falls outside it.
+function fixedXSpec(spec, domain) {
+  if (!domain) return spec;
+  for (const layer of spec.layer || []) {
+    const x = layer.encoding && layer.encoding.x;
+    if (x) x.scale = { ...(x.scale || {}), domain, zero: false, nice: false };
+    const mark = typeof layer.mark === "string" ? { type: layer.mark } : layer.mark;
+    if (mark.type !== "text") {
+      layer.mark = { ...mark, clip: true };
+    } else if (x && x.field) { // a label past the held axis stays at its right end
+      layer.transform = [...(layer.transform || []),
+        { calculate: `min(datum['${x.field}'], ${Number(domain[1])})`, as: "x_held" }];
+      x.field = "x_held";
+    }
+  }
+  return spec;
+}
+
+// Figures 6–7 (charts.spa_variance_chart): every scheme's line labelled with the scheme's
+// name in the line's colour, beside the right end of the lines; the labels are listed
+// top to bottom in the order of the lines' end values (highest first), one per row, so
+// that lines ending close together (e.g. "edges" and "inverse variance, uniform" under
+// uniform labels, which coincide) still get readable labels.
+function labelledVarianceSpec(spec) {
+  for (const panel of spec.hconcat || []) {
+    const line = (panel.layer || []).find((l) => l.mark && (l.mark === "line" || l.mark.type === "line"));
+    if (!line) continue;
+    const field = line.encoding.y.field;
+    panel.layer.push({
+      data: line.data,
+      name: `${line.name || "line"}_labels`,
+      transform: [
+        { joinaggregate: [{ op: "max", field: "n_usable", as: "n_end" }], groupby: ["scheme"] },
+        { filter: "datum.n_usable === datum.n_end" },
+        { window: [{ op: "row_number", as: "order" }], sort: [{ field, order: "descending" }] },
+      ],
+      mark: { type: "text", align: "left", baseline: "middle", dx: 8, fontSize: 10,
+        dy: { expr: "4 + (datum.order - 1) * 12" } },
+      encoding: { x: line.encoding.x, y: { value: 0 }, color: line.encoding.color,
+        text: { field: "scheme", type: "nominal" } },
+    });
+  }
+  return spec;
+}
+
 export function renderSparse({ model, shell }) {
   const { root, body } = shell;
   root.classList.add("iaa-sparse");
@@ -24,7 +70,13 @@ export function renderSparse({ model, shell }) {
     numberInput(model, "n_rounds", { label: "rounds", min: 2, max: 100000, step: 50 }),
     numberInput(model, "seed", { label: "seed", min: 0, step: 1 }),
   ];
-  controls.append(...parts.map((part) => part.node));
+  // hold the SPA chart's x axis where it is while the drop slider moves (spreads then
+  // compare by eye); unticked, the axis follows the rounds again
+  const hold = h("input", { type: "checkbox", class: "iaa-fix-x" });
+  const holdLabel = h("label", { class: "iaa-control" }, hold,
+    h("span", { class: "iaa-control-label" }, "fix x axis"));
+  let fixedX = null;
+  controls.append(...parts.map((part) => part.node), holdLabel);
 
   const drawCaption = () => {
     const i = model.get("info");
@@ -51,11 +103,31 @@ export function renderSparse({ model, shell }) {
   };
 
   // one chart counts redraws (the one the drop slider changes); the others just draw
+  const describeSpa = () => {
+    const rows = model.get("summary") || [];
+    return `SPA by weighting scheme at drop ${fmt(model.get("drop"), 2)}: ` + rows.map((r) =>
+      `${r.label} ${fmt(r.full, 4)}, 95% of rounds ${fmt(r.q025, 4)} to ${fmt(r.q975, 4)}`).join("; ")
+      + (fixedX ? `. x axis fixed at ${fmt(fixedX[0], 4)} to ${fmt(fixedX[1], 4)}.` : ".");
+  };
+  const schemes = () => (model.get("summary") || []).map((r) => r.label).join(", ");
+  const spa = mountChart(model, "spa", spaBox, { root, announce: true,
+    patch: (spec) => fixedXSpec(spec, fixedX), describe: describeSpa });
   const charts = [
-    mountChart(model, "spa", spaBox, { root, announce: true }),
-    mountChart(model, "weights", weightBox, { root }),
-    mountChart(model, "variance", varianceBox, { root }),
+    spa,
+    mountChart(model, "weights", weightBox, { root,
+      describe: () => `Figures 4–5: each scheme's weight of an item against its number of `
+        + `annotations, divided by the scheme's largest weight; schemes: ${schemes()}.` }),
+    mountChart(model, "variance", varianceBox, { root, patch: labelledVarianceSpec,
+      describe: () => `Figures 6–7: variance of SPA against the mean number of usable `
+        + `annotations (log scale), and its difference from the flat scheme; one labelled `
+        + `line per scheme: ${schemes()}.` }),
   ];
+  hold.addEventListener("change", () => {
+    const view = spa.view;
+    fixedX = hold.checked && view ? view.scale("x").domain().slice() : null;
+    root.dataset.fixedX = fixedX ? fixedX.join(",") : "";
+    spa.redraw();
+  });
   drawCaption();
   drawTable();
   const offs = [

@@ -2,9 +2,53 @@
 // the four item classes of Rosenberg & Binkowski §6 with their mean κ_x at 0.5, p and
 // 1; the selected class's items with case type, κ_x and every annotator's labels (text).
 import { fmt, h, listen, mountChart } from "./base.js";
-import { cellText, select, slider } from "./controls.js";
+import { cellText, csvLink, select, slider } from "./controls.js";
 
 const HEADERS = { "kappa_0.5": "κ (p = 0.5)", kappa_p: "κ (p)", "kappa_1.0": "κ (p = 1)" };
+const ITEM_QUANTITY = "κ_x of an item"; // charts.SWEEP_QUANTITIES[3]
+// dash patterns that tell the ticked items' κ_x curves apart (each also labelled)
+const DASHES = [[4, 3], [1, 2], [8, 3], [6, 2, 1, 2], [2, 5], [10, 2, 2, 2]];
+
+// Changes to the curve chart's spec (charts.sweep_curve_chart) made on the page:
+// point labels turn inwards near p = 1 (never cut off at the edge); each ticked item's
+// κ_x curve has its own dash and its name at its end; the legend lists κ_x only when
+// a κ_x curve is drawn.
+function sweepSpec(spec, itemsDrawn) {
+  const layers = spec.layer || [];
+  for (const layer of layers) {
+    const enc = layer.encoding || {};
+    if (enc.color && enc.color.scale && Array.isArray(enc.color.scale.domain) && !itemsDrawn) {
+      enc.color.scale.domain = enc.color.scale.domain.filter((q) => q !== ITEM_QUANTITY);
+    }
+    if (layer.name === "labels" && layer.mark && layer.mark.type === "text") {
+      layer.mark.align = { expr: "datum.p > 0.8 ? 'right' : 'left'" };
+      layer.mark.dx = { expr: "datum.p > 0.8 ? -7 : 7" };
+    }
+  }
+  const items = layers.find((l) => l.data && l.data.name === "sweep_items");
+  if (items) {
+    items.encoding.strokeDash = { field: "item", type: "nominal", legend: null,
+      scale: { range: DASHES } };
+    delete items.mark.strokeDash;
+    layers.push({
+      data: { name: "sweep_items" },
+      name: "item_labels",
+      // at the curve's start (p = 0.5), where items' κ_x differ more than at p = 1 (where
+      // many reach 1); curves that start at the same κ_x stack their names
+      transform: [
+        { joinaggregate: [{ op: "min", field: "p", as: "p_start" }], groupby: ["item"] },
+        { filter: "datum.p === datum.p_start" },
+        { calculate: "format(datum.value, '.2f')", as: "start" },
+        { window: [{ op: "row_number", as: "stack" }], groupby: ["start"], sort: [{ field: "item" }] },
+      ],
+      mark: { type: "text", align: "left", dx: 4, fontSize: 11,
+        dy: { expr: "-6 - (datum.stack - 1) * 12" } },
+      // in the theme's text colour: the κ_x hue is too light on white to read as text
+      encoding: { x: items.encoding.x, y: items.encoding.y, text: { field: "item", type: "nominal" } },
+    });
+  }
+  return spec;
+}
 
 export function renderSweep({ model, shell }) {
   const { root, body } = shell;
@@ -21,8 +65,9 @@ export function renderSweep({ model, shell }) {
   const panel = h("div", { class: "iaa-panel" }, summary,
     h("div", { class: "iaa-subtitle" }, "Item classes (§6): click a row to list its items"),
     classTable, notes);
+  const pager = h("div", { class: "iaa-pager" });
   body.append(caption, controls, h("div", { class: "iaa-main" }, chartBox, panel),
-    itemsTitle, h("div", { class: "iaa-scroll" }, itemsTable));
+    itemsTitle, pager, h("div", { class: "iaa-scroll" }, itemsTable));
 
   // ---------------------------------------------------------- controls
   const parts = [
@@ -53,7 +98,14 @@ export function renderSweep({ model, shell }) {
     const excluded = Object.entries(s.excluded || {}).map(([why, n]) => `${n} ${why}`);
     caption.textContent = `${s.n_items} items · ${s.n_annotators} annotators` +
       (excluded.length ? ` · excluded: ${excluded.join(", ")}` : "");
-    notes.replaceChildren(...(s.note ? [h("p", {}, s.note)] : []));
+    const why = [];
+    if (s.note) why.push(s.note);
+    // without secondary labels every item's κ_x, and so κ′, is the same at every p
+    if (s.n_secondary === 0) {
+      why.push("No secondary labels in these data: p weighs a primary label against a "
+        + "secondary one, so with none κ′, p(A) and p(E) do not change with p (flat curves).");
+    }
+    notes.replaceChildren(...why.map((text) => h("p", {}, text)));
   };
 
   const drawClasses = () => {
@@ -66,7 +118,8 @@ export function renderSweep({ model, shell }) {
         h("th", {}, "mean κ (0.5)"), h("th", {}, `mean κ (${fmt(p, 3)})`), h("th", {}, "mean κ (1)"))),
       h("tbody", {}, rows.map((r) => h("tr", {
         "data-class": r.key, class: r.key === chosen ? "iaa-selected" : undefined,
-        tabindex: "0",
+        tabindex: "0", "aria-selected": r.key === chosen ? "true" : "false",
+        "aria-label": `${r.label}: ${r.count} items; Enter lists them`,
         onclick: () => { model.set("selected_class", r.key); model.save_changes(); },
         onkeydown: (event) => {
           if (event.key === "Enter") { model.set("selected_class", r.key); model.save_changes(); }
@@ -83,10 +136,12 @@ export function renderSweep({ model, shell }) {
     const t = model.get("class_table");
     const label = (model.get("classes").find((r) => r.key === t.class) || {}).label || t.class;
     const rows = t.rows || [];
+    const offset = Number.isInteger(t.offset) ? t.offset : 0;
+    const span = rows.length < t.total ? ` (${offset + 1}–${offset + rows.length} shown)` : "";
     itemsTitle.textContent = t.class
-      ? `${label}: ${t.total} items${rows.length < t.total ? ` (first ${rows.length} shown)` : ""}` +
-        " · tick an item to draw its κ_x(p)"
+      ? `${label}: ${t.total} items${span} · tick an item to draw its κ_x(p)`
       : "";
+    drawPager(t, offset, rows.length);
     const chosen = new Set(model.get("selected_items"));
     const toggle = (code, on) => {
       const next = model.get("selected_items").filter((c) => c !== code);
@@ -108,11 +163,48 @@ export function renderSweep({ model, shell }) {
       })));
   };
 
+  // pages of max_rows items (when the Python side pages: `row_offset`) and the shown
+  // rows as a CSV file (text, made on the page)
+  const drawPager = (t, offset, shown) => {
+    if (!t.class || !shown) {
+      pager.replaceChildren();
+      return;
+    }
+    const parts = [];
+    const step = model.get("max_rows") || shown;
+    if (Number.isInteger(t.offset) && t.total > shown) {
+      const go = (to) => { model.set("row_offset", to); model.save_changes(); };
+      parts.push(
+        h("button", { type: "button", class: "iaa-page-prev", disabled: offset <= 0,
+          "aria-label": "previous page of items", onclick: () => go(Math.max(0, offset - step)) }, "‹ previous"),
+        h("button", { type: "button", class: "iaa-page-next", disabled: offset + shown >= t.total,
+          "aria-label": "next page of items", onclick: () => go(offset + step) }, "next ›"));
+    }
+    const header = (t.columns || []).map((c) => HEADERS[c] || c);
+    parts.push(csvLink(`items_${t.class}_${offset + 1}-${offset + shown}.csv`, header, t.rows || [],
+      `download these ${shown} rows as CSV`));
+    pager.replaceChildren(...parts);
+  };
+
   // ---------------------------------------------------------- wiring
+  const itemsDrawn = () => model.get("selected_items").length > 0;
+  let drawnWithItems = itemsDrawn();
+  const describe = () => {
+    const s = model.get("summary");
+    const n = model.get("selected_items").length;
+    return `Augmented kappa over p from 0.5 to 1: κ′ ${fmt(s.kappa_05)} at p = 0.5, `
+      + `${fmt(s.kappa_1)} at p = 1; at p = ${fmt(s.p, 3)} κ′ = ${fmt(s.kappa)}, `
+      + `p(A) = ${fmt(s.p_a)}, p(E) = ${fmt(s.p_e)}`
+      + (n ? `; κ_x curves of ${n} ticked item${n === 1 ? "" : "s"}.` : ".");
+  };
   const chart = mountChart(model, "curve", chartBox, {
     root,
     announce: true,
+    patch: (spec) => sweepSpec(spec, (drawnWithItems = itemsDrawn())),
+    describe,
   });
+  // the legend's domain changes when the first item is ticked or the last unticked
+  const onItems = () => { if (itemsDrawn() !== drawnWithItems) chart.redraw(); };
   drawSummary();
   drawClasses();
   drawItems();
@@ -122,6 +214,7 @@ export function renderSweep({ model, shell }) {
     listen(model, "change:selected_class", drawClasses),
     listen(model, "change:class_table", drawItems),
     listen(model, "change:selected_items", drawItems),
+    listen(model, "change:selected_items", onItems),
   ];
   return () => {
     offs.forEach((off) => off());

@@ -2,7 +2,8 @@
 recomputed in Python, the dark theme, labels as text, errors shown in the widget.
 
 Expected coefficients are computed in this process by the measure functions on the
-edited table (``cohen_kappa(Annotations.from_contingency(...))``); the starting table
+edited table (``cohen_kappa(Annotations.from_contingency(...))``, ``gwet_ac1`` likewise,
+and the benchmark band by ``benchmarking.benchmark`` with the widget's se); the starting table
 is the chance-corrected example of Meyer's tutorial (seeds/meyer-tutorial..., "Chance-
 corrected Measures: Example": A_o = 0.7, S = 0.4, π = 0.341, κ = 0.348).
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 import pytest
 
 from iaa_widgets import Annotations, cohen_kappa
+from iaa_widgets.measures.benchmarking import benchmark
+from iaa_widgets.measures.gwet import gwet_ac1
 from labdriver import contrast, luminance
 
 XSS = '<img src=x onerror="window.__pwned=1">'
@@ -27,7 +30,16 @@ CELLS = [
     "                   'annotator': ['ann', 'bob', 'cat'] * 4,\n"
     "                   'label': ['a', 'a', 'b', 'b', 'b', 'b', 'a', 'b', 'a', 'c', 'c', 'a']})\n"
     "p = iaa.ContingencyMatrix(df)\np",
+    # items 2, 4 and 5 lack a label from one or both of ann and bob
+    "gaps = pd.DataFrame({'item': [1, 1, 1, 2, 2, 3, 3, 3, 4, 5],\n"
+    "                     'annotator': ['ann', 'bob', 'cat', 'ann', 'cat', 'ann', 'bob', 'cat',"
+    " 'bob', 'cat'],\n"
+    "                     'label': ['+', '+', '−', '−', '−', '+', '+', '−', 'Σ', 'Σ']})\n"
+    "g = iaa.ContingencyMatrix(gaps, editable=True)\ng",
 ]
+GAPS = {"item": [1, 1, 1, 2, 2, 3, 3, 3, 4, 5],
+        "annotator": ["ann", "bob", "cat", "ann", "cat", "ann", "bob", "cat", "bob", "cat"],
+        "label": ["+", "+", "−", "−", "−", "+", "+", "−", "Σ", "Σ"]}
 
 # JS: the rect of inner cell (i, j) of the n-th widget (items follow the data's
 # row-major order, see charts.contingency_rows)
@@ -47,7 +59,7 @@ def kappa_of(table) -> float:
 def nb(open_lab_page):
     page = open_lab_page("contingency.ipynb", CELLS)
     page.run_all()
-    page.wait_for_widgets(".iaa-contingency", 3)
+    page.wait_for_widgets(".iaa-contingency", 4)
     return page
 
 
@@ -96,9 +108,21 @@ def test_renders_heatmap_and_panel(nb):
     assert w.locator('tr[data-coef="krippendorff_alpha"] .iaa-value').count() == 1
     assert w.locator('tr[data-coef="percent_agreement"] .iaa-interval').text_content() \
         .startswith("[")
-    # each interval says how it was made: A_o's is Wilson's, κ's the asymptotic one
-    assert w.locator('tr[data-coef="percent_agreement"] .iaa-method').text_content() == "wilson"
-    assert w.locator('tr[data-coef="cohen_kappa"] .iaa-method').text_content() == "asymptotic"
+    # each interval says how it was made: the jackknife over the table's items, for all
+    assert w.locator('tr[data-coef="percent_agreement"] .iaa-method').text_content() == \
+        "jackknife"
+    assert w.locator('tr[data-coef="cohen_kappa"] .iaa-method').text_content() == "jackknife"
+    # Gwet's AC1 (2008) on Meyer's table: p_e = 2·(7/20)(13/20), AC1 = 98/218 = 0.450
+    assert shown_value(nb, 0, "gwet_ac1").text_content() == "0.450"
+    # the benchmark band of κ and AC1 (Gwet 2014, ch. 6), as the kernel computed it
+    for key in ("cohen_kappa", "gwet_ac1"):
+        band = nb.python(f"next(r['band'] for r in w.coefficients if r['key'] == '{key}')")
+        cell = w.locator(f'tr[data-coef="{key}"] .iaa-band')
+        assert cell.get_attribute("data-band") == band["band"]
+        assert cell.text_content() == f"{band['band']} {band['probability']:.2f}"
+        assert "membership probability" in cell.get_attribute("title")
+    assert w.locator('tr[data-coef="percent_agreement"] .iaa-band').text_content() == ""
+    assert "band (landis-koch, 95%)" in w.locator(".iaa-coefs thead").text_content()
     assert w.locator(".iaa-per-category tbody tr").count() == 2
     assert w.locator(".iaa-error").is_hidden()
     nb.screenshot("contingency_light.png", w, publish="contingency_light.png")
@@ -128,6 +152,40 @@ def test_edits_recompute_kappa_in_python_and_on_page(nb):
         ["2", "9", "1", "6"]
     nb.screenshot("contingency_edited.png", widget(nb, 0))
     # from Python: the page follows
+    nb.execute(f"w.matrix = {MEYER}")
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
+def wait_value(nb, n, key, value):
+    nb.page.wait_for_function(
+        "([n, k, v]) => { const e = document.querySelectorAll('.iaa-contingency')[n]"
+        ".querySelector(`tr[data-coef=\"${k}\"] .iaa-value`);"
+        " return e && Math.abs(Number(e.dataset.value) - v) < 1e-12; }",
+        arg=[n, key, value], timeout=20_000)
+
+
+def test_a_click_changes_ac1_and_its_band_to_what_python_computes(nb):
+    # Feinstein & Cicchetti (1990), first paradox, table B (80, 10 / 5, 5): then clicks
+    # on the rare category's agreement cell raise both coefficients
+    table = [[80, 10], [5, 5]]
+    nb.execute(f"w.matrix = {table}")
+    wait_value(nb, 0, "gwet_ac1", gwet_ac1(Annotations.from_contingency(table)).value)
+    for _ in range(3):
+        table[1][1] += 1
+        click_cell(nb, 0, 1, 1)
+        expected = gwet_ac1(Annotations.from_contingency(table)).value  # this process
+        wait_value(nb, 0, "gwet_ac1", expected)
+        wait_kappa(nb, 0, kappa_of(table))
+    assert nb.python("w.matrix") == table
+    assert nb.python("w.result['gwet_ac1'].value") == pytest.approx(expected, abs=1e-15)
+    w = widget(nb, 0)
+    assert shown_value(nb, 0, "gwet_ac1").text_content() == f"{expected:.3f}"
+    for key in ("cohen_kappa", "gwet_ac1"):
+        row = nb.python(f"next(r for r in w.coefficients if r['key'] == '{key}')")
+        band = benchmark(row["value"], se=row["se"], scale="landis-koch")  # this process
+        assert w.locator(f'tr[data-coef="{key}"] .iaa-band').get_attribute("data-band") == \
+            band.band
+    nb.screenshot("contingency_ac1_band.png", w)
     nb.execute(f"w.matrix = {MEYER}")
     wait_kappa(nb, 0, kappa_of(MEYER))
 
@@ -227,3 +285,110 @@ def test_dark_theme_is_legible(nb):
         assert contrast(colours[key], colours["bg"]) >= 4.5, (key, colours)
     nb.screenshot("contingency_dark.png", widget(nb, 0), publish="contingency_dark.png")
     nb.set_theme("JupyterLab Light")
+
+
+# ------------------------------------------------------------------ issue 16: finish
+def test_count_text_contrasts_with_its_own_cell(nb):
+    # counts close together (45/44/43/45): the colour scale spreads them from light to
+    # dark, and each count's colour is picked from its own cell's fill (WCAG contrast)
+    nb.execute("w.matrix = [[45, 44], [43, 45]]")
+    nb.page.wait_for_function("() => [...document.querySelectorAll('.iaa-contingency')[0]"
+                              ".querySelectorAll('svg g.layer_3_marks text')].map(t => t.textContent)"
+                              ".join() === '45,44,43,45'", timeout=20_000)
+    pairs = nb.page.evaluate("""() => {
+      const root = document.querySelectorAll('.iaa-contingency')[0];
+      const rects = [...root.querySelectorAll('svg g.layer_0_marks path')];
+      const texts = [...root.querySelectorAll('svg g.layer_3_marks text')];
+      return rects.map((r, k) => [getComputedStyle(r).fill, getComputedStyle(texts[k]).fill]);
+    }""")
+    assert len(pairs) == 4
+    fills = {fill for fill, _ in pairs}
+    assert len(fills) >= 3, pairs  # the cells really differ in fill
+    for fill, text in pairs:
+        # black or white, whichever is stronger, reaches at least 4.58:1 on any fill
+        assert contrast(text, fill) >= 4.5, (fill, text)
+    nb.screenshot("contingency_close_counts.png", widget(nb, 0))
+    nb.execute(f"w.matrix = {MEYER}")
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
+def test_column_labels_are_horizontal(nb):
+    w = widget(nb, 3)
+    labels = w.locator("svg g.role-axis-label text")
+    texts = labels.all_text_contents()
+    assert {"+", "−"} <= set(texts), texts  # "Σ" is also a margin: told apart by the chart
+    transforms = [t.get_attribute("transform") or "" for t in labels.all()]
+    assert not any("rotate" in t for t in transforms), transforms
+    nb.screenshot("contingency_horizontal_labels.png", w)
+
+
+def test_pair_selector_cannot_pick_one_annotator_twice(nb):
+    w = widget(nb, 2)
+    a, b = nb.python("p.pair")  # ann × cat after test_pair_selector_switches_annotators
+    free = ({0, 1, 2} - {a, b}).pop()
+    first, second = w.locator(".iaa-pair select").nth(0), w.locator(".iaa-pair select").nth(1)
+    # the other slot's annotator is disabled in each select
+    assert first.locator(f'option[value="{b}"]').is_disabled()
+    assert second.locator(f'option[value="{a}"]').is_disabled()
+    assert not second.locator(f'option[value="{free}"]').is_disabled()
+    assert not first.locator(f'option[value="{a}"]').is_disabled()
+    assert first.get_attribute("aria-label") and second.get_attribute("aria-label")
+    assert w.locator(".iaa-error").is_hidden()
+
+
+def test_left_out_items_are_shown(nb):
+    w = widget(nb, 3)
+    # computed here with pandas: items without a label from ann, from bob, or from both
+    import pandas as pd
+    gaps = pd.DataFrame(GAPS)
+    by = gaps.groupby("item")["annotator"].agg(set)
+    expected = [(str(i), "labelled by neither" if not ({"ann", "bob"} & s) else
+                 "no label from bob" if "bob" not in s else "no label from ann")
+                for i, s in by.items() if not {"ann", "bob"} <= s]
+    assert expected == [("2", "no label from bob"), ("4", "no label from ann"),
+                        ("5", "labelled by neither")]
+    box = w.locator(".iaa-left-out")
+    assert box.locator("summary").text_content().startswith("3 items left out for this pair")
+    box.locator("summary").click()
+    rows = [tuple(r.locator("td").all_text_contents())
+            for r in box.locator("tbody tr").all()]
+    assert rows == expected
+    assert nb.python("g.left_out['total']") == 3
+    nb.screenshot("contingency_left_out.png", w)
+    # ann × cat: item 4 (bob's alone) and item 5 (cat's alone) are left out
+    w.locator(".iaa-pair select").nth(1).select_option("2")
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.iaa-contingency')[3].querySelector('.iaa-left-out "
+        "summary')?.textContent.startsWith('2 items left out')", timeout=20_000)
+
+
+def test_keyboard_edits_the_matrix(nb):
+    w = widget(nb, 3)
+    nb.execute("g.pair = [0, 1]")
+    start = nb.python("g.matrix")
+    table = w.locator(".iaa-chart-wrap")
+    assert table.get_attribute("tabindex") == "0"
+    table.focus()
+    # focus starts at (0, 0): right, down → (1, 1); + twice, − once → +1 on (1, 1)
+    for key in ("ArrowRight", "ArrowDown", "+", "+", "-"):
+        table.press(key)
+    start[1][1] += 1
+    deadline = 40
+    while nb.python("g.matrix") != start and deadline:
+        nb.page.wait_for_timeout(250)
+        deadline -= 1
+    assert nb.python("g.matrix") == start
+    # Enter adds, Shift+Enter removes, on the focus cell moved left to (1, 0)
+    table.press("ArrowLeft")
+    table.press("Enter")
+    table.press("Enter")
+    table.press("Shift+Enter")
+    start[1][0] += 1
+    deadline = 40
+    while nb.python("g.matrix") != start and deadline:
+        nb.page.wait_for_timeout(250)
+        deadline -= 1
+    assert nb.python("g.matrix") == start
+    frame = w.locator(".iaa-focus-cell")
+    assert frame.is_visible()
+    nb.screenshot("contingency_keyboard.png", w)

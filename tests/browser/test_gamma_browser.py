@@ -65,6 +65,11 @@ def test_renders_lanes_alignment_and_bars(nb, units):
     shown = w.locator('.iaa-gamma-summary tr[data-key="gamma"] .iaa-value')
     assert float(shown.get_attribute("data-value")) == pytest.approx(expected.gamma.value,
                                                                       abs=1e-12)
+    # the precision reached on δ_e (relative 95 % half-width, 2015 §5.3) is shown
+    reached = w.locator('.iaa-gamma-summary tr[data-key="precision"] .iaa-value')
+    assert float(reached.get_attribute("data-value")) == pytest.approx(
+        expected.gamma.precision, abs=1e-12)
+    assert reached.inner_text() == f"±{100 * expected.gamma.precision:.2f} %"
     assert w.locator("svg g.units_marks path").count() == units.n_units
     members = expected.alignment.members
     real = (members >= 0).sum(axis=1)

@@ -100,20 +100,20 @@ def test_every_chart_page_shows_hostile_labels_as_text(browser, tmp_path, artifa
     try:
         for name, path in chart_pages(tmp_path).items():
             page.goto(path.as_uri())
-            page.wait_for_selector("#vis svg g.mark-text, #vis svg g.mark-rect, "
-                                   "#vis svg g.mark-rule", timeout=20_000)
-            found = probe(page, "#vis svg")
+            page.wait_for_selector("#chart svg g.mark-text, #chart svg g.mark-rect, "
+                                   "#chart svg g.mark-rule", timeout=20_000)
+            found = probe(page, "#chart svg")
             assert found["pwned"] is None and found["injected"] == 0, name
             for label in drawn.get(name, ()):
                 assert label in found["text"], (name, label, found["text"][:300])
             if name == "pairwise":  # vega-tooltip's own handler writes the labels as text
-                box = page.locator("#vis svg g.layer_1_marks path").nth(1).bounding_box()
+                box = page.locator("#chart svg g.layer_1_marks path").nth(1).bounding_box()
                 page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 tip = page.locator("#vg-tooltip-element.visible")
                 tip.wait_for(timeout=10_000)
                 assert tip.locator("img, script").count() == 0
                 assert "annotator" + HOSTILE_0 in tip.text_content()
-                page.locator("#vis").screenshot(path=str(artifacts / "hostile_pairwise.png"))
+                page.locator("#chart").screenshot(path=str(artifacts / "hostile_pairwise.png"))
         assert dialogs == [] and console == [], (dialogs, console)
         assert all(u.startswith(("file:", "data:", "about:")) for u in requests), requests
     finally:

@@ -140,3 +140,60 @@ def test_dark_theme_is_legible(nb):
     # the rules (links, intervals, the rule at the current value) too: black by default
     nb.assert_legible_in_dark(".iaa-sparse", "sparse_dark.png",
                               kinds=("text", "table", "axis", "rule"))
+
+
+# ------------------------------------------------------------------ issue 16: finish
+def spa_axis(nb) -> list[str]:
+    return widget(nb).locator(".iaa-chart-spa svg g.role-axis-label text").all_text_contents()
+
+
+def test_fixed_x_axis_holds_while_drop_moves(nb):
+    w = widget(nb)
+    w.locator("input.iaa-fix-x").check()
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sparse').dataset.fixedX",
+                              timeout=20_000)
+    lo, hi = map(float, w.get_attribute("data-fixed-x").split(","))
+    held = spa_axis(nb)
+    before = int(w.get_attribute("data-revision"))
+    w.locator("input.iaa-slider-drop").fill("0.8")
+    nb.page.wait_for_function(
+        "(r) => Number(document.querySelector('.iaa-sparse').dataset.revision) > r",
+        arg=before, timeout=30_000)
+    nb.page.wait_for_timeout(300)
+    assert nb.python("w.drop") == 0.8
+    # the rounds at drop 0.8 spread wider than the held axis, which stays put
+    assert spa_axis(nb) == held
+    assert nb.page.evaluate("() => document.querySelector('.iaa-sparse .iaa-chart-spa')"
+                            ".getAttribute('aria-label')").endswith(
+        f"x axis fixed at {lo:.4f} to {hi:.4f}.")
+    nb.screenshot("sparse_fixed_x.png", w)
+    # unticked: the axis follows the rounds of drop 0.8 again
+    before = int(w.get_attribute("data-revision"))
+    w.locator("input.iaa-fix-x").uncheck()
+    nb.page.wait_for_function(
+        "(r) => Number(document.querySelector('.iaa-sparse').dataset.revision) > r",
+        arg=before, timeout=30_000)
+    assert spa_axis(nb) != held
+    nb.execute("w.drop = 0.6")
+
+
+def test_every_line_in_figures_6_and_7_is_labelled(nb):
+    from iaa_widgets.charts import SPA_SCHEME_LABELS
+    w = widget(nb)
+    for panel in ("variance", "difference"):
+        # (marks of a concatenated chart get a suffix: variance_0_marks, variance_0_labels_marks)
+        lines = w.locator(f'.iaa-chart-variance svg g.mark-line[class*="{panel}_"] path')
+        texts = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"] text')
+        names = texts.all_text_contents()
+        assert sorted(names) == sorted(SPA_SCHEME_LABELS[s] for s in SPA_SCHEMES), names
+        # each label in its line's colour: the set of label colours is the lines' set
+        line_colours = {p.evaluate("(e) => getComputedStyle(e).stroke") for p in lines.all()}
+        text_colours = {t.evaluate("(e) => getComputedStyle(e).fill") for t in texts.all()}
+        assert text_colours == line_colours
+        # one label per row: no two labels overlap
+        boxes = [t.bounding_box() for t in texts.all()]
+        for a in range(len(boxes)):
+            for b in range(a + 1, len(boxes)):
+                A, B = boxes[a], boxes[b]
+                assert A["y"] + A["height"] <= B["y"] + 0.5 or B["y"] + B["height"] <= A["y"] + 0.5
+    nb.screenshot("sparse_variance_labels.png", w.locator(".iaa-chart-variance"))

@@ -19,6 +19,9 @@ from iaa_widgets.datasets import email_types
 
 XSS = '<img src=x onerror="window.__pwned=1">'
 
+FLAT = {"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["a", "b"] * 4,
+        "label": ["x", "x", "y", "y", "x", "y", "y", "x"]}
+
 CELLS = [
     "import iaa_widgets as iaa\nfrom iaa_widgets.datasets import email_types\n"
     "emails = email_types()\n"
@@ -29,6 +32,8 @@ CELLS = [
     f"                    'label': [{XSS!r}, 'x', 'x', 'x', 'x', 'y', 'y', {XSS!r}],\n"
     "                    'rank': [1, 2, 1, 1, 1, 1, 1, 2]})\n"
     "x = iaa.AugmentedKappaSweep(xss, rank='rank')\nx",
+    # primary labels only: the curve is flat, and the widget says why
+    f"f = iaa.AugmentedKappaSweep(pd.DataFrame({FLAT!r}))\nf",
 ]
 
 
@@ -41,7 +46,7 @@ def emails() -> Annotations:
 def nb(open_lab_page):
     page = open_lab_page("sweep.ipynb", CELLS)
     page.run_all()
-    page.wait_for_widgets(".iaa-sweep", 2)
+    page.wait_for_widgets(".iaa-sweep", 3)
     return page
 
 
@@ -193,3 +198,112 @@ def test_dark_theme_is_legible(nb):
     # the rules (links, intervals, the rule at the current value) too: black by default
     nb.assert_legible_in_dark(".iaa-sweep", "sweep_dark.png",
                               kinds=("text", "table", "axis", "rule"))
+
+
+# ------------------------------------------------------------------ issue 16: finish
+def legend(nb, n=0) -> list[str]:
+    return widget(nb, n).locator("svg g.role-legend-label text").all_text_contents()
+
+
+def test_legend_lists_kappa_x_only_when_drawn_and_curves_are_told_apart(nb, emails):
+    w = widget(nb)
+    nb.execute("w.selected_items = []")
+    nb.page.wait_for_function("() => ![...document.querySelector('.iaa-sweep')"
+                              ".querySelectorAll('svg g.role-legend-label text')]"
+                              ".some(t => t.textContent.startsWith('κ_x'))", timeout=20_000)
+    assert legend(nb) == ["κ′", "p(A)", "p(E)"]
+    codes = nb.python("w.class_table['codes'][:3]")
+    nb.execute(f"w.selected_items = {codes}")
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sweep')"
+                              ".querySelectorAll('svg g.item_curves_marks path').length === 3",
+                              timeout=20_000)
+    nb.page.wait_for_timeout(300)
+    assert legend(nb) == ["κ′", "p(A)", "p(E)", "κ_x of an item"]
+    dashes = [p.get_attribute("stroke-dasharray")
+              for p in w.locator("svg g.item_curves_marks path").all()]
+    assert len(set(dashes)) == 3, dashes  # each ticked item's curve its own dash
+    names = sorted(w.locator("svg g.item_labels_marks text").all_text_contents())
+    assert names == sorted(str(emails.items[c]) for c in codes)
+    nb.screenshot("sweep_item_labels.png", w)
+
+
+def test_point_labels_stay_inside_the_chart(nb):
+    for p in (1.0, 0.5):
+        nb.execute(f"w.p = {p}")
+        nb.page.wait_for_function(
+            "(p) => document.querySelector('.iaa-sweep .iaa-summary tr[data-key=\"kappa\"] th')"
+            ".textContent.includes(p)", arg=f"{p:.3f}", timeout=20_000)
+        nb.page.wait_for_timeout(300)
+        inside = nb.page.evaluate("""() => {
+          const root = document.querySelector('.iaa-sweep');
+          const svg = root.querySelector('.iaa-chart svg').getBoundingClientRect();
+          return [...root.querySelectorAll('svg g.labels_marks text')].map((t) => {
+            const b = t.getBoundingClientRect();
+            return b.left >= svg.left && b.right <= svg.right && b.top >= svg.top
+              && b.bottom <= svg.bottom; }); }""")
+        assert inside and all(inside), (p, inside)
+        nb.screenshot(f"sweep_labels_p{p}.png", widget(nb))
+    nb.execute("w.p = 0.85")
+
+
+def test_item_list_downloads_as_csv(nb):
+    import csv
+    import io
+    w = widget(nb)
+    link = w.locator("a.iaa-csv")
+    text = link.get_attribute("data-csv")
+    rows = list(csv.reader(io.StringIO(text)))
+    header = [h for h in w.locator(".iaa-items thead th").all_text_contents()][1:]
+    assert rows[0] == header
+    shown = [r.locator("td").all_text_contents()[1:3] for r in w.locator(".iaa-items tbody tr").all()]
+    assert [r[:2] for r in rows[1:]] == shown
+    table = nb.python("w.class_table['rows']")
+    assert [float(r[2]) for r in rows[1:]] == [r[2] for r in table]  # full precision
+    assert link.get_attribute("download").endswith(".csv")
+    with nb.page.expect_download() as info:
+        link.click()
+    assert info.value.suggested_filename == link.get_attribute("download")
+
+
+def test_item_list_pages_past_max_rows(nb, emails):
+    w = widget(nb)
+    # δ = 0.1 (the default, set back after the δ test): class 3 holds 105 items
+    nb.execute("w.delta = 0.1; w.pair = -1; w.selected_class = 'higher_at_p1'; w.row_offset = 0")
+    members = nb.python("w.class_items()['item'].astype(str).tolist()")  # the whole class
+    assert len(members) > 100  # the email corpus: more than one page in class 3
+    nb.page.wait_for_function("(n) => document.querySelector('.iaa-sweep .iaa-items-title')"
+                              ".textContent.includes(`${n} items (1–100 shown)`)",
+                              arg=len(members), timeout=20_000)
+    nxt, prev = w.locator("button.iaa-page-next"), w.locator("button.iaa-page-prev")
+    assert prev.is_disabled() and not nxt.is_disabled()
+    nxt.click()
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sweep .iaa-items-title')"
+                              ".textContent.includes('(101–')", timeout=20_000)
+    assert nb.python("w.row_offset") == 100
+    shown = [r.locator("td").nth(1).text_content() for r in w.locator(".iaa-items tbody tr").all()]
+    assert shown == members[100:200]
+    assert nxt.is_disabled() == (len(members) <= 200)
+    csv_rows = w.locator("a.iaa-csv").get_attribute("data-csv").strip().split("\r\n")[1:]
+    assert [r.split(",")[0].strip('"') for r in csv_rows] == members[100:200]
+    nb.screenshot("sweep_page2.png", w)
+    prev.click()
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sweep .iaa-items-title')"
+                              ".textContent.includes('(1–100')", timeout=20_000)
+
+
+def test_data_without_secondary_labels_say_why_the_curve_is_flat(nb):
+    flat = widget(nb, 2)
+    assert nb.python("f.summary['n_secondary']") == 0
+    note = flat.locator(".iaa-notes p").filter(has_text="No secondary labels")
+    assert note.count() == 1
+    # and the curve is flat indeed: κ′ at p = 0.5 equals κ′ at p = 1 (augmented_kappa)
+    k05 = iaa.augmented_kappa(nb_flat_data(), p=0.5).value
+    k1 = iaa.augmented_kappa(nb_flat_data(), p=1.0).value
+    assert k05 == pytest.approx(k1, abs=1e-15)
+    assert widget(nb).locator(".iaa-notes p").filter(has_text="No secondary labels").count() == 0
+    nb.screenshot("sweep_flat_note.png", flat)
+
+
+def nb_flat_data():
+    import pandas as pd
+    return pd.DataFrame(FLAT)

@@ -13,8 +13,13 @@ Differences from pygamma-agreement 0.5.9 (``Alignment.gamma_k_disorder``): it
 adds, for every pair of a real unit and an empty unit, a disorder Δ∅² with
 weight Δ∅ (its comment calls it "experimental"); Mathet's Algorithm 1 has no
 such term, so our δ_cat equals Krippendorff's D_o on predefined items when the
-alignment follows the items. It also returns δ = 1 when no pair exists and
-takes the confidence from α·d_pos; we report NaN and use d_pos (2017, §4.2.3).
+alignment follows the items. It also takes the confidence from α·d_pos (we use
+d_pos, 2017, §4.2.3), charges dist_cat·Δ∅, and where no pair of real units
+exists returns δ = 1 when no pair at all touches the category and 0 otherwise,
+averaging these into δ_e; its γ_cat and γ_k are 1 when δ_o = 0 and its γ_cat 0
+when δ_e = 0. ``cat_variant="pygamma"`` computes γ_cat and γ_k by that
+definition (all of it), so that both numbers can be had; the default
+``"mathet"`` follows Mathet (2017) and reports NaN where no pair is defined.
 
 Krippendorff's 2011 data as a continuum (2017, §5.1): the best alignment is
 *not* item by item. Annotator B's lone unit in item 12 joins C's and D's units
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -48,16 +54,22 @@ from .progress import progress_reporter
 from .sampling import SAMPLERS, Z95, expected_disorder
 
 __all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
-           "gamma_k", "gamma_family", "category_disorder"]
+           "gamma_k", "gamma_family", "category_disorder", "CAT_VARIANTS"]
 
 
 # ---------------------------------------------------------------- γ_cat disorder
-def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissimilarity()):
+CAT_VARIANTS = ("mathet", "pygamma")
+
+
+def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissimilarity(),
+                      variant: str = "mathet"):
     """Weighted categorial disagreement of an alignment (2017, Algorithm 1).
 
     Returns ``(num, den, num_k, den_k)``: Σ w·dist_cat and Σ w over the pairs of
     real units (γ_cat), and the same per category over the pairs holding at least
-    one unit of that category (γ_k); δ_cat = num / den.
+    one unit of that category (γ_k); δ_cat = num / den. ``variant="pygamma"``
+    (module doc): w from α·d_pos, dist_cat·Δ∅, and every (real, empty) pair adds
+    Δ∅² to num and Δ∅ to den (to the real unit's category for γ_k).
     """
     c, members = alignment.continuum, alignment.members
     n, k = members.shape[1], c.n_categories
@@ -67,13 +79,44 @@ def category_disorder(alignment: Alignment, dissimilarity: Dissimilarity = Dissi
     a, b = np.triu_indices(n, 1)
     row, pair = np.nonzero((members[:, a] >= 0) & (members[:, b] >= 0))  # real pairs
     u, v = members[row, a[pair]], members[row, b[pair]]
-    conf = np.maximum(0.0, 1.0 - dissimilarity.positional(c, u, v))  # §4.2.3
+    d_pos = dissimilarity.positional(c, u, v)
+    if variant == "pygamma":
+        d_pos = dissimilarity.alpha * d_pos
+        matrix = matrix * dissimilarity.delta_empty
+    conf = np.maximum(0.0, 1.0 - d_pos)  # §4.2.3
     w = value_w[row] * conf
     d = matrix[c.category[u], c.category[v]]
     cu, cv = c.category[u], c.category[v]
     num_k = np.bincount(cu, w * d, k) + np.bincount(cv, w * d * (cv != cu), k)
     den_k = np.bincount(cu, w, k) + np.bincount(cv, w * (cv != cu), k)
-    return float(np.sum(w * d)), float(np.sum(w)), num_k, den_k
+    num, den = float(np.sum(w * d)), float(np.sum(w))
+    if variant == "pygamma":  # each real unit has n − n_v empty partners in its row
+        real = members[members >= 0]
+        lonely = np.broadcast_to((n - n_v)[:, None], members.shape)[members >= 0]
+        e = dissimilarity.delta_empty
+        num_k = num_k + e * e * np.bincount(c.category[real], lonely, k)
+        den_k = den_k + e * np.bincount(c.category[real], lonely, k)
+        num, den = num + e * e * lonely.sum(), den + e * lonely.sum()
+    return num, den, num_k, den_k
+
+
+def _pygamma_ratios(alignment: Alignment, dissimilarity: Dissimilarity):
+    """pygamma-agreement's δ_cat and δ_k (module doc): the ratio where a pair of real
+    units exists, else 0 if some pair touches the category and 1 if none does."""
+    num, den, num_k, den_k = category_disorder(alignment, dissimilarity, "pygamma")
+    c, members = alignment.continuum, alignment.members
+    n, k = members.shape[1], c.n_categories
+    a, b = np.triu_indices(n, 1)
+    row, pair = np.nonzero((members[:, a] >= 0) & (members[:, b] >= 0))
+    u, v = members[row, a[pair]], members[row, b[pair]]
+    real_pair_k = (np.bincount(c.category[u], minlength=k)
+                   + np.bincount(c.category[v], minlength=k)) > 0
+    touched_k = np.bincount(c.category, minlength=k) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(num_k == 0, 0.0, num_k / den_k)
+    r_k = np.where(real_pair_k, r, np.where(touched_k, 0.0, 1.0))
+    r_cat = (0.0 if num == 0 else num / den) if len(u) else (0.0 if c.n_units else 1.0)
+    return r_cat, r_k
 
 
 def _sampling_interval(d_o, samples: np.ndarray) -> tuple[float, float]:
@@ -93,11 +136,20 @@ def _ratio(num, den):
         return np.where(np.asarray(den) > 0, np.asarray(num) / np.asarray(den), np.nan)
 
 
-def _statistics(c: Continuum, dissimilarity: Dissimilarity) -> np.ndarray:
+def _category_ratios(al: Alignment, dissimilarity: Dissimilarity, variant: str):
+    """(δ_cat, δ_k per category) of an alignment under ``variant`` (module doc)."""
+    if variant == "pygamma":
+        return _pygamma_ratios(al, dissimilarity)
+    num, den, num_k, den_k = category_disorder(al, dissimilarity)
+    return float(_ratio(num, den)), _ratio(num_k, den_k)
+
+
+def _statistics(c: Continuum, dissimilarity: Dissimilarity,
+                cat_variant: str = "mathet") -> np.ndarray:
     """One sample's [δ, δ_cat, δ_k per category] (NaN where no pair exists)."""
     al = best_alignment(c, dissimilarity)
-    num, den, num_k, den_k = category_disorder(al, dissimilarity)
-    return np.r_[al.disorder, _ratio(num, den), _ratio(num_k, den_k)]
+    d_cat, d_k = _category_ratios(al, dissimilarity, cat_variant)
+    return np.r_[al.disorder, d_cat, d_k]
 
 
 # ---------------------------------------------------------------- results
@@ -194,6 +246,13 @@ def _as_continuum(data, loader_args) -> Continuum:
     return c
 
 
+def _distance_name(category_distance) -> str:
+    """How ``category_distance`` was given, for the result's parameters."""
+    if category_distance is None or isinstance(category_distance, str):
+        return category_distance or "nominal"
+    return "positions" if isinstance(category_distance, Mapping | pd.Series) else "matrix"
+
+
 def _check_options(where: str, alpha, beta, delta_empty, n_samples, seed) -> None:
     """α, β ≥ 0 and Δ∅ > 0 finite (2015, §4.2), n_samples ≥ 2, a seed: shared with the
     GammaExplorer widget."""
@@ -207,18 +266,24 @@ def _check_options(where: str, alpha, beta, delta_empty, n_samples, seed) -> Non
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
                  category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
                  precision: float | None = None, seed=None, n_jobs: int = 1,
-                 progress="auto", **loader_args) -> GammaFamilyResult:
+                 progress="auto", cat_variant: str = "mathet",
+                 **loader_args) -> GammaFamilyResult:
     """γ, γ_cat and γ_k (every category) from one best alignment and one set of
     samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
     end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
-    ``category_distance`` None (nominal) or a matrix. Sampling: see
+    ``category_distance`` None (nominal), ``"ordinal"``, ``"numeric"``,
+    ``"levenshtein"``, a mapping {category: position} or a matrix
+    (:class:`~iaa_widgets.measures.gamma.dissimilarity.Dissimilarity`). Sampling: see
     :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder`. ``progress``:
     ``"auto"`` (a tqdm bar when the computation lasts over a second and tqdm is
     installed), True, False or a callable ``progress(done, wanted)``, also called
     with ``done = 0`` once the best alignment is found
-    (:mod:`~iaa_widgets.measures.gamma.progress`). Ctrl-C stops it promptly."""
+    (:mod:`~iaa_widgets.measures.gamma.progress`). Ctrl-C stops it promptly.
+    ``cat_variant``: γ_cat and γ_k by Mathet (2017), ``"mathet"``, or by
+    pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both."""
     _check_options("gamma_family", alpha, beta, delta_empty, n_samples, seed)
     validate.choice("gamma_family", "sampler", sampler, sorted(SAMPLERS))
+    validate.choice("gamma_family", "cat_variant", cat_variant, list(CAT_VARIANTS))
     if precision is not None:  # a relative half-width
         validate.probability("gamma_family", "precision", precision, open_low=True,
                              open_high=True)
@@ -229,17 +294,20 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     report, close = progress_reporter(progress)
     try:
         observed = best_alignment(c, dis)
-        num, den, num_k, den_k = category_disorder(observed, dis)
+        num, den, num_k, den_k = category_disorder(observed, dis, cat_variant)
+        d_cat, d_k = _category_ratios(observed, dis, cat_variant)
         if report is not None:
             report(0, int(n_samples))
-        exp = expected_disorder(c, partial(_statistics, dissimilarity=dis), sampler,
+        exp = expected_disorder(c, partial(_statistics, dissimilarity=dis,
+                                           cat_variant=cat_variant), sampler,
                                 n_samples, precision, seed, n_jobs, progress=report)
     finally:
         close()
     s = exp.samples
     params = dict(alpha=alpha, beta=beta, delta_empty=delta_empty,
-                  category_distance="nominal" if category_distance is None else "matrix",
-                  sampler=sampler, seed=seed, precision_target=precision)
+                  category_distance=_distance_name(category_distance),
+                  sampler=sampler, seed=seed, precision_target=precision,
+                  cat_variant=cat_variant)
     frame = observed.to_frame()
     common = dict(n_items=len(observed), n_annotators=c.n_annotators, n_ratings=c.n_units,
                   scale="disagreement", n_samples=exp.n_samples, precision=exp.precision,
@@ -253,23 +321,30 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
                     params=params, ci=_sampling_interval(observed.disorder, s[:, 0]),
                     note="" if exp.mean > 0 else "expected disorder is 0: γ undefined",
                     **interval, **common)
-    d_cat, cat_samples = float(_ratio(num, den)), s[:, 1]
+    cat_samples = s[:, 1]
     ok = np.isfinite(cat_samples)
     e_cat = float(cat_samples[ok].mean()) if ok.any() else math.nan
     note = ("no pair of aligned real units: γ_cat undefined" if den == 0 else
             "expected categorial disorder is 0 (no sample pairs two different categories, "
             "e.g. a single category): γ_cat undefined" if not e_cat > 0 else "")
-    gc = GammaResult("gamma_cat", value(d_cat, e_cat), d_cat, e_cat,
+    if cat_variant == "pygamma":  # its conventions: 1 when δ_o = 0, 0 when δ_e = 0
+        v_cat = 1.0 if d_cat == 0 else (0.0 if e_cat == 0 else value(d_cat, e_cat))
+        note = ("pygamma-agreement's convention: γ_cat = 1 when δ_o = 0, 0 when δ_e = 0"
+                if d_cat == 0 or e_cat == 0 else "")
+    else:
+        v_cat = value(d_cat, e_cat)
+    gc = GammaResult("gamma_cat", v_cat, d_cat, e_cat,
                      params=params, note=note, ci=_sampling_interval(d_cat, cat_samples),
                      **interval,
                      excluded={"samples without aligned pairs": int((~ok).sum())} if (~ok).any()
                      else {}, **common)
-    d_k = _ratio(num_k, den_k)
     ks = s[:, 2:]
     defined = np.isfinite(ks).sum(axis=0)
     e_k = np.where(defined > 0, np.nansum(ks, axis=0) / np.maximum(defined, 1), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         v_k = np.where(e_k > 0, 1.0 - d_k / e_k, np.nan)
+    if cat_variant == "pygamma":  # its convention: 1 when δ_o = 0
+        v_k = np.where(d_k == 0, 1.0, v_k)
     ci_k = np.array([_sampling_interval(d, ks[:, j]) for j, d in enumerate(d_k)]).reshape(-1, 2)
     per = pd.DataFrame({"value": v_k, "observed": d_k, "expected": e_k,
                         "pair_weight": den_k, "samples_defined": defined,

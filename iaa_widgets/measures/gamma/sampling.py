@@ -1,25 +1,63 @@
 """Expected disorder by resampling (Mathet, Widlöcher & Métivier 2015, §5.2–5.3).
 
 The expected disorder is the mean, over random continua built from the observed
-one, of the disorder of their best alignment. Two samplers:
+one, of the disorder of their best alignment: the disorder of annotators who
+annotate the same material independently of each other. Four samplers, named
+after what they reproduce:
 
-- ``"shuffle"`` (Mathet's, as in the gamma software): each of the n sampled
-  annotators takes the units of an observed annotator drawn at random (with
-  replacement) and shifts them all by one random offset, circularly on the
-  continuum's span; offsets of different sampled annotators lie at least half a
-  mean unit length apart, so that two copies of one annotator never coincide.
-  A draw of annotators without units only is made again (no empty sample).
-- ``"statistical"``: each sampled annotator gets a number of units drawn from the
+- ``"shuffle"`` (default): Mathet's shuffle (2015, §5.2, as pygamma-agreement's
+  ``ShuffleContinuumSampler`` documents it: "the methods [...] described in [the]
+  gamma paper, section 5.2, and implemented in the GammaSoftware"). Each of the n
+  sampled annotators takes the units of an observed annotator drawn at random
+  (with replacement) and rotates them all by one random pivot, circularly on the
+  continuum's span [first start, last end); pivots of different sampled annotators
+  lie at least half a mean unit length apart, so that two copies of one annotator
+  never coincide. Pivots are real numbers, as positions on a continuum are (§4).
+  A draw whose annotators have no units at all is made again (no empty sample).
+  It is the default because it is §5.2's procedure itself, without either
+  reference's implementation detail: integer pivots and an origin at 0
+  (``"gamma-software"``) or normal distributions in place of the observed
+  annotations (``"pygamma"``).
+- ``"gamma-software"``: the same shuffle as the gamma software (Java) does it,
+  which pygamma-agreement 0.5.9 reproduces with ``pivot_type="int_pivot"`` (its
+  default, "to match the java implementation"): the continuum runs from
+  min(0, first start) to max(0, last end) (positions are offsets from the start
+  of a text or recording), a pivot is the integer part of a uniform draw over the
+  positions still free (at least half a mean unit length from earlier pivots;
+  uniform over the whole span once none is free), a unit moves by the pivot and,
+  when its start passes the end, by pivot − span.
+- ``"pygamma"``: pygamma-agreement 0.5.9's default ``StatisticalContinuumSampler``,
+  to the letter of its definition: per sampled annotator (one per observed
+  annotator, those without units included), a count |trunc(N(μ_n, σ_n))| (at least
+  1 for the first annotator, so no sample is empty); from 0, each unit starts
+  after a gap N(μ_g, σ_g) (negative gaps allowed) from the end of the previous
+  one and lasts |N(μ_l, σ_l)| (drawn again while below 1e-6); categories drawn
+  with their observed frequencies. μ, σ are the mean and population standard
+  deviation of: the units per annotator (annotators without units count 0); the
+  unit lengths; the gaps, which are a 0, every gap between consecutive units of
+  one annotator and every annotator's first start when positive
+  (:func:`pygamma_parameters`).
+- ``"statistical"`` (ours): each sampled annotator gets a count drawn from the
   observed per-annotator counts (0 included; all-zero draws are made again);
-  (length, category) pairs are drawn from the observed units and laid one after
-  another with gaps (start of a unit minus end of the previous one, same
-  annotator) drawn from the observed gaps.
+  (length, category) pairs drawn from the observed units are laid one after
+  another from the continuum's start, separated by gaps (start minus end of the
+  previous unit of one annotator) drawn from the observed gaps; then the whole
+  sequence is rotated circularly by a uniform offset on the continuum's span.
+  Without that rotation every sampled annotator would start at an observed first
+  offset, so on a regular continuum (every annotator starting at one offset with
+  constant gaps and lengths) all sampled annotators coincide and δ_e collapses to
+  the categorial part alone (tests/test_gamma_sampling.py: δ_e = 0.668 = δ_o
+  against 0.94 by the shuffle). Independent annotators have independent phases:
+  the rotation, the shuffle's own device, gives each sampled annotator a uniform
+  phase and keeps its count, lengths, categories and all gaps but the one that
+  closes the circle.
 
 ``precision`` (a relative half-width, e.g. 0.02) draws samples until the 95 %
 confidence half-width 1.96·s/√N of the expected disorder is at most
 ``precision`` × its mean (2015, §5.3); the reached value is reported. Each
 sample has its own seed spawned from ``seed``, so results do not depend on the
-number of processes.
+number of processes. No sampler reproduces a reference's random stream: γ agrees
+with the reference's within the two Monte Carlo intervals.
 """
 from __future__ import annotations
 
@@ -31,11 +69,14 @@ import numpy as np
 
 from ... import validate
 from ...continuum import Continuum
+from ...errors import AgreementError
 
-__all__ = ["shuffle_sample", "statistical_sample", "SAMPLERS", "ExpectedDisorder",
-           "expected_disorder"]
+__all__ = ["shuffle_sample", "statistical_sample", "gamma_software_sample",
+           "pygamma_sample", "pygamma_parameters", "free_pivots", "SAMPLERS",
+           "ExpectedDisorder", "expected_disorder"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+SEGMENT_PRECISION = 1e-6  # pyannote.core's shortest segment: shorter lengths are drawn again
 
 
 def _span(c: Continuum) -> tuple[float, float]:
@@ -43,41 +84,143 @@ def _span(c: Continuum) -> tuple[float, float]:
     return lo, max(hi - lo, 1e-12)
 
 
-def shuffle_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
-    """Mathet's shuffle: random observed annotators, each shifted circularly."""
+def _sources(c: Continuum, rng: np.random.Generator, pivots):
+    """The shuffles' draw: n sampled annotators, each taking the units of an observed
+    annotator drawn at random, with ``pivots(n) = (shift per sampled annotator, lo,
+    span)``; pivots and annotators are drawn again while no unit is taken. Returns
+    (observed unit index, sampled annotator, shift) per sampled unit, lo and span."""
     n = c.n_annotators
-    lo, length = _span(c)
-    min_gap = float(np.mean(c.end - c.start)) / 2
-    offsets = []
-    for _ in range(n):  # one offset per sampled annotator, apart by ≥ min_gap
-        for _try in range(100):
-            o = rng.uniform(0, length)
-            gap = np.abs(np.asarray(offsets) - o)
-            if np.all(np.minimum(gap, length - gap) >= min_gap):
-                break
-        offsets.append(o)
     counts = c.units_per_annotator()
-    source = rng.integers(0, n, n)
-    while not counts[source].any():  # annotators without units only: draw again, as
-        source = rng.integers(0, n, n)  # pygamma-agreement does (no empty sample)
+    while True:  # annotators without units only: draw again, as pygamma-agreement does
+        shift, lo, length = pivots(n)
+        source = rng.integers(0, n, n)
+        if counts[source].any():
+            break
     take = [np.flatnonzero(c.annotator == s) for s in source]
     idx = np.concatenate(take)
-    new_ann = np.repeat(np.arange(n), [len(t) for t in take])
-    shift = np.repeat(offsets, [len(t) for t in take])
+    sizes = [len(t) for t in take]
+    return idx, np.repeat(np.arange(n), sizes), np.repeat(shift, sizes), lo, length
+
+
+def free_pivots(n: int, lo: float, hi: float, min_gap: float, rng: np.random.Generator,
+                integer: bool = False) -> np.ndarray:
+    """n pivots in [lo, hi), each uniform over the positions at least ``min_gap`` from
+    the earlier ones (uniform over [lo, hi) once none is free); ``integer``: the
+    integer part of that draw (the gamma software's pivots)."""
+    free = [(lo, hi)]  # disjoint intervals still free
+    out = np.empty(n)
+    for i in range(n):  # n annotators: a short loop
+        widths = np.array([b - a for a, b in free])
+        if widths.sum() > 0:
+            k = rng.choice(len(free), p=widths / widths.sum())  # uniform on the union
+            x = rng.uniform(*free[k])
+            x = float(np.floor(x)) if integer else x
+        else:
+            x = rng.uniform(lo, hi)  # no free position left (pygamma: float even then)
+        out[i] = x
+        cut_lo, cut_hi = x - min_gap, x + min_gap
+        free = [(a, b) for a0, b0 in free
+                for a, b in ((a0, min(b0, cut_lo)), (max(a0, cut_hi), b0)) if b > a]
+    return out
+
+
+def _circular_pivots(c: Continuum, rng: np.random.Generator):
+    """Our shuffle's pivots: real offsets on [0, span) at least half a mean unit
+    length apart circularly (drawn again up to 100 times when too close)."""
+    lo, length = _span(c)
+    min_gap = float(np.mean(c.end - c.start)) / 2
+
+    def draw(n):
+        offsets = []
+        for _ in range(n):  # one offset per sampled annotator, apart by ≥ min_gap
+            for _try in range(100):
+                o = rng.uniform(0, length)
+                gap = np.abs(np.asarray(offsets) - o)
+                if np.all(np.minimum(gap, length - gap) >= min_gap):
+                    break
+            offsets.append(o)
+        return np.asarray(offsets), lo, length
+    return draw
+
+
+def shuffle_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
+    """Mathet's shuffle: random observed annotators, each rotated circularly by a
+    real pivot on the continuum's span (module doc)."""
+    idx, ann, shift, lo, length = _sources(c, rng, _circular_pivots(c, rng))
     start = lo + np.mod(c.start[idx] - lo + shift, length)
-    return Continuum.from_codes(new_ann, c.category[idx], start,
+    return Continuum.from_codes(ann, c.category[idx], start,
                                 start + (c.end[idx] - c.start[idx]),
                                 c.annotators, c.categories, c.ordered)
 
 
-def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
-    """Units drawn from the observed counts, (length, category) pairs and gaps."""
+def gamma_software_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
+    """The gamma software's shuffle: integer pivots, origin 0 (module doc)."""
+    lo, hi = min(0.0, c.bounds[0]), max(0.0, c.bounds[1])
+    min_gap = float(np.mean(c.end - c.start)) / 2
+
+    def draw(n):
+        return free_pivots(n, lo, hi, min_gap, rng, integer=True), lo, hi - lo
+    idx, ann, shift, lo, length = _sources(c, rng, draw)
+    start = c.start[idx] + shift
+    start = np.where(start > lo + length, start - length, start)  # past the end: wrap once
+    return Continuum.from_codes(ann, c.category[idx], start,
+                                start + (c.end[idx] - c.start[idx]),
+                                c.annotators, c.categories, c.ordered)
+
+
+def pygamma_parameters(c: Continuum) -> dict:
+    """The normal models of pygamma-agreement's statistical sampler (module doc):
+    ``count``, ``gap``, ``length`` as (mean, population std) and ``category_p``
+    (observed frequency of each of ``c.categories``)."""
+    same = c.annotator[1:] == c.annotator[:-1]  # units are sorted by annotator, start
+    firsts = c.start[np.r_[True, ~same]]
+    gaps = np.r_[0.0, (c.start[1:] - c.end[:-1])[same], firsts[firsts > 0]]
+    lengths = c.end - c.start
+    counts = c.units_per_annotator()
+
+    def fit(x):
+        return float(np.mean(x)), float(np.std(x))
+    return dict(count=fit(counts), gap=fit(gaps), length=fit(lengths),
+                category_p=np.bincount(c.category, minlength=c.n_categories) / c.n_units)
+
+
+def pygamma_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
+    """pygamma-agreement's statistical sampler (module doc)."""
+    p = pygamma_parameters(c)
+    if p["length"][1] == 0 and p["length"][0] < SEGMENT_PRECISION:  # would redraw forever
+        raise AgreementError(
+            f"the 'pygamma' sampler draws unit lengths of at least {SEGMENT_PRECISION} "
+            "(pyannote's precision) from the observed ones, and every unit here has length "
+            "0; use sampler='shuffle' or 'statistical' for point units")
     n = c.n_annotators
-    lo, _ = _span(c)
+    sizes = np.abs(np.trunc(rng.normal(*p["count"], n))).astype(np.int64)
+    sizes[0] = max(1, sizes[0])  # the first annotator of an empty sample: ≥ 1 unit
+    total = int(sizes.sum())
+    gap = rng.normal(*p["gap"], total)
+    length = np.abs(rng.normal(*p["length"], total))
+    short = length < SEGMENT_PRECISION
+    while short.any():  # too short for pyannote: drawn again
+        length[short] = np.abs(rng.normal(*p["length"], int(short.sum())))
+        short = length < SEGMENT_PRECISION
+    category = rng.choice(c.n_categories, total, p=p["category_p"])
+    ann = np.repeat(np.arange(n), sizes)
+    # end_k = Σ_{j ≤ k} (gap_j + length_j) from 0, restarted at each annotator
+    cum = np.cumsum(gap + length)
+    begin = np.cumsum(sizes) - sizes
+    base = np.repeat(np.r_[0.0, cum][begin], sizes)
+    end = cum - base
+    return Continuum.from_codes(ann, category, end - length, end, c.annotators,
+                                c.categories, c.ordered)
+
+
+def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
+    """Ours: observed counts, (length, category) pairs and gaps, each sampled
+    annotator rotated by a uniform offset on the span (module doc)."""
+    n = c.n_annotators
+    lo, span = _span(c)
     counts = c.units_per_annotator()
     same = c.annotator[1:] == c.annotator[:-1]  # units are sorted by annotator, start
     gaps = (c.start[1:] - c.end[:-1])[same]
-    first = c.start[np.r_[True, ~same]] - lo
     sizes = rng.choice(counts, n)  # an annotator without units counts as 0 units
     while not sizes.any():  # but a sample needs one unit
         sizes = rng.choice(counts, n)
@@ -85,21 +228,20 @@ def statistical_sample(c: Continuum, rng: np.random.Generator) -> Continuum:
     pick = rng.integers(0, c.n_units, total)
     lengths = (c.end - c.start)[pick]
     step = rng.choice(gaps, total) if len(gaps) else np.zeros(total)
-    ann = np.repeat(np.arange(n), sizes)
-    has = sizes > 0
-    begin = (np.cumsum(sizes) - sizes)[has]
-    step[begin] = rng.choice(first, n)[has]  # each annotator's first unit: offset from the start
+    begin = np.cumsum(sizes) - sizes
+    step[begin[sizes > 0]] = 0.0  # each annotator's first unit at the start
     # start_k = start_{k-1} + len_{k-1} + gap_k, restarted at each annotator
-    advance = step + np.r_[0, lengths[:-1]]
-    advance[begin] = step[begin]
-    cum = np.cumsum(advance)
-    start = lo + cum - np.repeat(cum[begin] - advance[begin], sizes[has])
-    return Continuum.from_codes(ann, c.category[pick], start, start + lengths,
-                                c.annotators, c.categories, c.ordered)
+    cum = np.cumsum(step + np.r_[0.0, lengths[:-1]])
+    first = np.repeat(cum[np.minimum(begin, total - 1)], sizes)
+    phase = np.repeat(rng.uniform(0, span, n), sizes)  # independent phases
+    start = lo + np.mod(cum - first + phase, span)
+    return Continuum.from_codes(np.repeat(np.arange(n), sizes), c.category[pick], start,
+                                start + lengths, c.annotators, c.categories, c.ordered)
 
 
 SAMPLERS: dict[str, Callable[[Continuum, np.random.Generator], Continuum]] = {
-    "shuffle": shuffle_sample, "statistical": statistical_sample}
+    "shuffle": shuffle_sample, "gamma-software": gamma_software_sample,
+    "pygamma": pygamma_sample, "statistical": statistical_sample}
 
 
 @dataclass(frozen=True)

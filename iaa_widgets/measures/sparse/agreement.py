@@ -96,8 +96,9 @@ def _item_weights(weights, ann: Annotations, n: np.ndarray, p: np.ndarray):
     return np.where(n >= 2, k, 0.0), ""
 
 
-def _spa(data, weights, class_probs):
-    """Shared core of sparse_agreement and sparse_kappa."""
+def _spa(data, weights, class_probs, kappa: bool = False):
+    """Shared core of sparse_agreement and sparse_kappa: the Statistic (see
+    :func:`_spa_statistic`) and what the result reports besides its value."""
     ann = as_annotations(data)
     if ann.item_weight is not None:  # per-item weights and tables: one row per item
         ann = ann.expanded("sparse_agreement")
@@ -109,19 +110,21 @@ def _spa(data, weights, class_probs):
                              "annotations can agree or disagree; SPA needs at least one "
                              "item labelled by two annotators")
     p = _resolve_class_probs(class_probs, ann, counts)
-    k, note = _item_weights(weights, ann, n, p)
-    total = k.sum()
-    if total <= 0:
+    k, note = _item_weights(weights, ann, n, p)                  # refuses unknown schemes
+    if k.sum() <= 0:
         raise AgreementError("the weights of all items with two or more annotations are 0")
     pairs = np.einsum("ic,ic->i", counts, counts) - n           # Σ_c n_ic(n_ic − 1)
     p_hat = pairs / np.maximum(n * (n - 1.0), 1.0)               # eq. 7, P̂_i (0 if n_i < 2)
-    value = float(k @ p_hat / total)                             # eq. 7, P̄_spa (k = 0 if n_i < 2)
+    stat = _statistic(ann, counts, n, p_hat, weights,
+                      None if class_probs is None else p, k, kappa)
     p_hat[~usable] = np.nan
     per_item = pd.DataFrame({"n_annotations": n, "agreement": p_hat, "weight": k,
                              "used": usable}, index=ann.items)
     info = dict(ann=ann, n=n, usable=usable, p=p, note=note, per_item=per_item,
-                scheme=weights if isinstance(weights, str) else "custom")
-    return value, info
+                scheme=weights if isinstance(weights, str) else "custom", stat=stat)
+    value, observed, chance = (float(x[0]) for x in stat.finish(
+        {name: t[None] for name, t in stat.total().items()}))
+    return value, observed, chance, info
 
 
 def _result(measure, value, observed, expected, info, extra_note=""):
@@ -165,9 +168,8 @@ def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> Sparse
     user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
     label (rank 2) is not a second annotation: only primary labels are used.
     """
-    value, info = _spa(data, weights, class_probs)
-    chance = float(info["p"] @ info["p"])
-    return _result("sparse probability of agreement", value, value, chance, info)
+    value, observed, chance, info = _spa(data, weights, class_probs)
+    return _result("sparse probability of agreement", value, observed, chance, info)
 
 
 def sparse_kappa(data, weights="annotations_m1", class_probs=None) -> SparseAgreementResult:
@@ -179,65 +181,59 @@ def sparse_kappa(data, weights="annotations_m1", class_probs=None) -> SparseAgre
     is O(1/n) and vanishes only for large data. With complete data and flat weights it
     is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
     """
-    observed, info = _spa(data, weights, class_probs)
-    chance = float(info["p"] @ info["p"])
+    value, observed, chance, info = _spa(data, weights, class_probs, kappa=True)
     if chance >= 1.0:
-        return _result("sparse kappa", float("nan"), observed, chance, info,
+        return _result("sparse kappa", value, observed, chance, info,
                        "chance agreement is 1 (a single category), so kappa is undefined")
-    value = (observed - chance) / (1.0 - chance)                 # eq. 3
     return _result("sparse kappa", value, observed, chance, info,
                    "chance-corrected SPA is biased (§4.4)")
 
 
-def _spa_statistic(data, weights="annotations_m1", class_probs=None, *,
-                   kappa: bool = False) -> Statistic:
+def _statistic(ann: Annotations, counts: np.ndarray, n: np.ndarray, p_hat: np.ndarray,
+               weights, fixed, k: np.ndarray, kappa: bool) -> Statistic:
     """SPA's Statistic: per usable item P̂_i and 1 in the column of its n_i (k_i of a
     scheme depends on n_i and, for "inv_var_class", on the pooled class shares, so
     finish weighs the sums per n), and the class counts n_ic of every item (eq. 4).
-    Per-item weights given as an array stay with their item: k_i P̂_i and k_i."""
-    ann = as_annotations(data)
-    if ann.item_weight is not None:
-        ann = ann.expanded("sparse_agreement")
-    counts = item_counts(ann)
-    n = counts.sum(axis=1)
-    if not np.any(n >= 2):
-        raise AgreementError("no item has two or more annotations; SPA needs at least one "
-                             "item labelled by two annotators")
-    fixed = None if class_probs is None else _resolve_class_probs(class_probs, ann, counts)
-    p_hat = (np.einsum("ic,ic->i", counts, counts) - n) / np.maximum(n * (n - 1.0), 1.0)
+    Per-item weights given as an array (``k``) stay with their item: k_i P̂_i and k_i.
+    ``fixed``: class_probs given by the user (None: the shares of the totals' n_ic).
+    finish → (P̄_spa, or κ with ``kappa``; P̄_spa; P̄_e = Σ_c p_c²)."""
     rows = np.flatnonzero(n >= 2)
     size = ann.n_annotators + 1  # n_i ≤ annotators (one annotation each per item)
     if isinstance(weights, str):
-        spa_scheme_weights(weights, n[rows], ann.n_categories, _class_shares(counts)
-                           if fixed is None else fixed)  # refuses an unknown scheme
         tables = {"pairs": per_item(rows, n[rows], ann.n_items, size, p_hat[rows]),
                   "items": per_item(rows, n[rows], ann.n_items, size)}
     else:
-        k = _item_weights(weights, ann, n, _class_shares(counts))[0]
         tables = {"pairs": (k * p_hat)[:, None], "items": k[:, None]}
     tables["n_c"] = counts.astype(float)
     shapes = {name: (t.shape[1],) for name, t in tables.items()}
+    by_n = np.arange(size)
 
     def finish(tot):
         with np.errstate(divide="ignore", invalid="ignore"):
             p = tot["n_c"] / tot["n_c"].sum(axis=-1, keepdims=True) if fixed is None \
                 else np.broadcast_to(fixed, tot["n_c"].shape)           # eq. 4
             if isinstance(weights, str) and weights == "inv_var_class":  # k(n; p_b)
-                k = np.array([spa_scheme_weights(weights, np.arange(size), len(q), q)[0]
-                              for q in p])
-            elif isinstance(weights, str):                                # k(n)
-                k = spa_scheme_weights(weights, np.arange(size), ann.n_categories)[0]
-            else:                                                         # k_i summed
-                k = np.ones(1)
-            total = np.sum(k * tot["items"], axis=-1)
-            observed = np.where(total > 0, np.sum(k * tot["pairs"], axis=-1) / total,
-                                np.nan)                                   # eq. 7
-            chance = np.sum(p ** 2, axis=-1)
+                k_n = np.array([spa_scheme_weights(weights, by_n, len(q), q)[0] for q in p])
+            elif isinstance(weights, str):                               # k(n)
+                k_n = spa_scheme_weights(weights, by_n, ann.n_categories)[0]
+            else:                                                        # k_i summed
+                k_n = np.ones(1)
+            total = np.sum(k_n * tot["items"], axis=-1)
+            observed = np.where(total > 0, np.sum(k_n * tot["pairs"], axis=-1) / total,
+                                np.nan)                                  # eq. 7
+            chance = np.einsum("bc,bc->b", p, p)                         # Σ_c p_c²
             if not kappa:
                 return observed, observed, chance
             value = np.where(chance < 1, (observed - chance) / (1 - chance), np.nan)  # eq. 3
             return value, observed, chance
     return Statistic(tables, shapes, finish)
+
+
+def _spa_statistic(data, weights="annotations_m1", class_probs=None, *,
+                   kappa: bool = False) -> Statistic:
+    """The Statistic that :func:`sparse_agreement` (``kappa``: :func:`sparse_kappa`)
+    finishes; see :func:`_statistic`."""
+    return _spa(data, weights, class_probs, kappa)[3]["stat"]
 
 
 sparse_agreement.statistic = _spa_statistic

@@ -50,11 +50,11 @@ from ...data import as_annotations
 from ...errors import AgreementError
 from ...stats import item_counts
 from .agreement import _resolve_class_probs
-from .missing import _blocks
 from .variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["spa_variance_curve"]
 
+_BLOCK = 1 << 22            # rounds × (cells or non-zero counts) per block of draws
 _PERM_TABLE_MAX = 8                # m! permutations tabulated up to 40,320
 _NETWORK_MAX = 16                  # sorting network and pairwise s_q up to 16 slots
 
@@ -215,7 +215,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _group_blocks(groups, n_rounds, n_points, n_labels, n_parts):
     """(m, labels, first round, rounds) per group and block of rounds: a block holds at
-    most ``missing._BLOCK`` of the group's annotations, of its (bin, q) cells
+    most ``_BLOCK`` of the group's annotations, of its (bin, q) cells
     and, when binned, of its (item, label or part, bin) counts and parts."""
     for m, labels in groups.items():
         binned = _binned(m, n_points, n_labels)
@@ -346,3 +346,9 @@ def _moments(values: np.ndarray) -> dict:
     var = np.divide((dev ** 2).sum(axis=0), count - 1, out=np.full(count.shape, np.nan),
                     where=count > 1)
     return {"mean": mean, "variance": var, "n_rounds": count}
+
+
+def _blocks(n_rounds: int, per_round: int):
+    """(first round, rounds) of blocks holding at most ``_BLOCK`` elements."""
+    step = max(1, min(n_rounds, _BLOCK // max(per_round, 1)))
+    return [(start, min(step, n_rounds - start)) for start in range(0, n_rounds, step)]

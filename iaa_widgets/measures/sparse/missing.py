@@ -40,13 +40,13 @@ from ...errors import AgreementError
 from ...results import Charted
 from ...stats import item_counts
 from .agreement import _resolve_class_probs
+from .curves import _blocks
 from .variance import SPA_SCHEMES, spa_scheme_weights
 
 __all__ = ["SpaMissingness", "SpaMissingnessResult", "spa_missingness"]
 
 _TABLE_MAX = 1 << 21        # cells of the tabled patterns (bound before building)
 _TABLE_N_MAX = 1000         # tabled patterns have |n| ≤ 1,000: N_n(k, P) ≤ 2^1000 < 1e308
-_BLOCK = 1 << 22            # rounds × (cells or non-zero counts) per block of draws
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,12 +241,6 @@ def _ratio(sums: np.ndarray, n_schemes: int) -> np.ndarray:
     num, den = sums[:, :n_schemes], sums[:, n_schemes:2 * n_schemes]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / den, np.nan)
-
-
-def _blocks(n_rounds: int, per_round: int):
-    """(first round, rounds) of blocks holding at most ``_BLOCK`` elements."""
-    step = max(1, min(n_rounds, _BLOCK // max(per_round, 1)))
-    return [(start, min(step, n_rounds - start)) for start in range(0, n_rounds, step)]
 
 
 def _kept_law(counts: np.ndarray):

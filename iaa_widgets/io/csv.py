@@ -1,5 +1,6 @@
-"""Reading a CSV file of ratings: pandas' parser, explicit missing-value markers, header
-names checked before pandas renames duplicates, and errors that name the file and line."""
+"""Reading a CSV file of ratings (behind :func:`iaa_widgets.read_csv`): pandas' parser,
+explicit missing-value markers, header names checked before pandas renames duplicates,
+and errors that name the file and line."""
 from __future__ import annotations
 
 import csv
@@ -9,7 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .errors import AgreementError, rows_text
+from ..errors import AgreementError, rows_text
 
 __all__ = ["NA_VALUES", "Lines", "read_frame"]
 
@@ -158,9 +159,14 @@ def _record_lines(source, read_args: dict, count: int) -> list[int] | None:
     if not _plain_file(source) or not isinstance(sep, str) or len(sep) != 1 or \
             any(k in read_args for k in _RENUMBERING):
         return None
-    skiprows = read_args.get("skiprows", 0)  # an int: that many lines at the start
-    if not isinstance(skiprows, (int, np.integer)) or isinstance(skiprows, bool):
-        return None
+    skiprows = read_args.get("skiprows", 0)
+    if isinstance(skiprows, (int, np.integer)) and not isinstance(skiprows, bool):
+        skipped_lines, skipped_records = int(skiprows), set()  # that many lines at the start
+    elif isinstance(skiprows, (list, tuple, set, range, np.ndarray)) and all(
+            isinstance(r, (int, np.integer)) and not isinstance(r, bool) for r in skiprows):
+        skipped_lines, skipped_records = 0, {int(r) for r in skiprows}  # 0-based records,
+    else:                                                                # as pandas counts
+        return None  # a callable: the numbering is pandas' own
     comment = read_args.get("comment")
     skip_blank = read_args.get("skip_blank_lines", True)
     starts, end, header = [], 0, False
@@ -169,11 +175,12 @@ def _record_lines(source, read_args: dict, count: int) -> list[int] | None:
         reader = csv.reader(fh, delimiter=sep, quotechar=read_args.get("quotechar", '"'),
                             escapechar=read_args.get("escapechar"),
                             doublequote=read_args.get("doublequote", True))
-        for row in reader:
+        for record, row in enumerate(reader):
             start, end = end + 1, reader.line_num
             blank = not row or (len(row) == 1 and not row[0].strip())
             commented = comment and row and row[0].lstrip().startswith(comment)
-            if start <= skiprows or (skip_blank and blank) or commented:
+            if start <= skipped_lines or record in skipped_records or (skip_blank and blank) \
+                    or commented:
                 continue
             if not header:
                 header = True

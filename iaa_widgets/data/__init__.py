@@ -1,0 +1,14 @@
+"""Categorical ratings: the :class:`Annotations` every measure reads, and its loaders.
+
+- :mod:`.annotations`: the Annotations dataclass (integer codes beside their names);
+- :mod:`.loaders`: tidy, wide, counts, contingency tables and CSV files;
+- :mod:`.frames`: any dataframe in (pandas, polars, Arrow, DuckDB, … through narwhals);
+- :mod:`.codes`: one hash pass per column; :mod:`.categories`: the declared categories
+  and their order; :mod:`.cells`: (primary, secondary) label cells; :mod:`.checks`:
+  the checks of a freshly loaded table.
+"""
+from .annotations import EXPANSION_LIMIT, Annotations, noted
+from .frames import as_annotations
+from .loaders import read_csv
+
+__all__ = ["Annotations", "as_annotations", "read_csv", "noted", "EXPANSION_LIMIT"]

@@ -1,0 +1,100 @@
+"""Tables from other libraries: any dataframe in, through narwhals (pandas, polars eager
+or lazy, pyarrow Tables, DuckDB relations, Dask, anything with ``__arrow_c_stream__``),
+and the message for what is not a table."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AgreementError
+from .annotations import Annotations
+
+
+def as_annotations(data, **loader_args) -> Annotations:
+    """Accept an :class:`Annotations` or a tidy table of any dataframe library (see
+    :meth:`Annotations.from_long` and :func:`tidy_columns`)."""
+    if isinstance(data, Annotations):
+        if loader_args:
+            raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame, "
+                                 "not to Annotations")
+        return data
+    if isinstance(data, pd.DataFrame) or _narwhals_frame(data) is not None:
+        return Annotations.from_long(data, **loader_args)
+    raise _not_a_frame(data, "Annotations or a tidy DataFrame (item, annotator, label)")
+
+
+def _narwhals_frame(data):
+    """``data`` as a narwhals DataFrame or LazyFrame, or None if narwhals does not know it
+    (an object with ``__arrow_c_stream__`` is read as a pyarrow Table)."""
+    import narwhals as nw
+    if isinstance(data, (nw.DataFrame, nw.LazyFrame)):
+        return data
+    try:
+        return nw.from_native(data)
+    except TypeError:
+        pass
+    if hasattr(data, "__arrow_c_stream__") and not isinstance(data, pd.DataFrame):
+        import pyarrow as pa
+        return nw.from_native(pa.table(data))
+    return None
+
+
+def tidy_columns(data, columns: list) -> pd.DataFrame:
+    """The ``columns`` of any dataframe as a pandas DataFrame over the same memory where
+    it can: a lazy frame runs on its engine (only these columns are read), an eager one
+    goes through Arrow with its strings kept in Arrow (``string[pyarrow]``: the loaders
+    then take Arrow's dictionary encoding, one hash pass per column, no Python object
+    per row), its dictionary (categorical) columns as pandas Categoricals."""
+    frame = _narwhals_frame(data)
+    if frame is None:
+        raise _not_a_frame(data, "a tidy table (item, annotator, label)")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise AgreementError(f"column(s) {missing!r} not found; the table has columns "
+                             f"{list(frame.columns)!r} (name them with item=, annotator=, "
+                             "label= and rank=)")
+    import narwhals as nw
+    frame = frame.select(columns)
+    if isinstance(frame, nw.LazyFrame):
+        frame = frame.collect()
+    native = frame.to_native()
+    if isinstance(native, pd.DataFrame):  # e.g. what Dask computes
+        return native.reset_index(drop=True)
+    return frame.to_arrow().to_pandas(types_mapper=_arrow_text)
+
+
+def _arrow_text(arrow_type):
+    """pandas dtype of an Arrow column: strings stay in Arrow (None: pandas' default)."""
+    import pyarrow as pa
+    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type) or \
+            pa.types.is_string_view(arrow_type):
+        return pd.ArrowDtype(arrow_type)
+    return None
+
+
+# frame libraries by top-level module, and how to make a pandas DataFrame of their tables
+_FOREIGN_FRAMES = {"polars": "df.to_pandas()", "pyarrow": "table.to_pandas()",
+                   "dask": "df.compute()", "pyspark": "df.toPandas()", "duckdb": "rel.df()",
+                   "modin": "df._to_pandas()", "cudf": "df.to_pandas()",
+                   "ibis": "table.to_pandas()", "narwhals": "df.to_pandas()",
+                   "vaex": "df.to_pandas_df()"}
+
+
+def _not_a_frame(data, expected: str) -> AgreementError:
+    """What a loader accepts, and how to get there from what it was given."""
+    kind = type(data)
+    module = kind.__module__.split(".")[0]
+    if module in _FOREIGN_FRAMES:
+        hint = f"convert it first: {_FOREIGN_FRAMES[module]}"
+    elif isinstance(data, dict):
+        hint = ("make it a table: pd.DataFrame(data) with columns item, annotator, label "
+                "(or Annotations.from_wide for {annotator: labels per item})")
+    elif isinstance(data, (list, tuple)):
+        hint = "make it a table: pd.DataFrame(rows, columns=['item', 'annotator', 'label'])"
+    elif isinstance(data, np.ndarray):
+        hint = ("an array has no column names: Annotations.from_wide(array) reads items × "
+                "annotators, from_counts items × categories, from_contingency a K × K table")
+    else:
+        hint = "see Annotations.from_wide, from_counts and from_contingency for other layouts"
+    name = kind.__name__ if module == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return AgreementError(f"expected {expected}, got {name}; {hint}")

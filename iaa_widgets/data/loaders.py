@@ -1,0 +1,230 @@
+"""Loaders: a tidy table, an items × annotators table, items × categories counts, a
+two-annotator contingency table, and a CSV file of either layout."""
+from __future__ import annotations
+
+from dataclasses import replace
+from os import PathLike
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..io.csv import NA_VALUES, Lines, read_frame, rows_or_lines as _rows
+from .. import validate
+from ..errors import AgreementError
+from ..labels import merged_labels
+from .annotations import Annotations, _raters
+from .categories import NUMERIC, _checked_categories, _label_codes, _label_notes, _order_given
+from .cells import _check_ranks, _expand_pairs, _refuse_pairs
+from .checks import _check_total, _validate, _whole_counts
+from .codes import _column_codes, _owned
+from .frames import _FOREIGN_FRAMES, _not_a_frame, tidy_columns
+
+
+def long_table(df, item="item", annotator="annotator", label="label", rank=None,
+               categories=None, rows=None, subject=None,
+               notes: tuple = ()) -> Annotations:
+    """:meth:`Annotations.from_long`, with errors naming rows through ``rows`` (an index, or the
+    lines of a file), notes calling the labels ``subject``, and earlier ``notes``."""
+    wanted = [c for c in (item, annotator, label, rank) if c is not None]
+    if not isinstance(df, pd.DataFrame):  # polars, Arrow, DuckDB, Dask …: see tidy_columns
+        df = tidy_columns(df, wanted)
+    missing = [c for c in wanted if c not in df.columns]
+    if missing:
+        raise AgreementError(f"column(s) {missing!r} not found; the table has columns "
+                             f"{list(df.columns)!r} (name them with item=, annotator=, "
+                             "label= and rank=)")
+    if len(df) == 0:
+        raise AgreementError("the table is empty: at least two annotators must rate an item")
+    rows = df.index if rows is None else rows
+    factorized = {}  # one hash pass per column: codes (−1 where missing) and names
+    for col in (item, annotator):
+        factorized[col] = _column_codes(df[col])
+        bad = np.flatnonzero(factorized[col][0] < 0)
+        if len(bad):
+            raise AgreementError(f"column {col!r} is missing at {_rows(rows, bad)}")
+    labels = df[label]
+    if rank is not None and labels.dtype == object:
+        _refuse_pairs(labels, rows)
+    if rank is None and labels.dtype == object:
+        labels, ranks, rowpos = _expand_pairs(labels, rows)
+    else:
+        rowpos = None
+        ranks = np.ones(len(df), np.int8) if rank is None else _check_ranks(df[rank], rows)
+    identity = rowpos is None  # no (primary, secondary) cell was expanded
+    index = rows if identity else rows[rowpos]
+    codes, cats, ordered = _label_codes(labels, categories, label, index)
+    item_codes, item_names = factorized[item]
+    ann_codes, ann_names = factorized[annotator]
+    if not identity:
+        item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
+    merged = merged_labels(labels.to_numpy(), codes, cats) \
+        if labels.dtype == object else []  # True, 1 and 1.0: one code
+    rated = codes >= 0 if codes.min() < 0 else None  # a blank label: a missing rating
+    n_blank = 0 if rated is None else len(codes) - int(np.count_nonzero(rated))
+    if n_blank:  # its item and annotator stay known
+        item_codes, ann_codes, codes, ranks = (
+            x[rated] for x in (item_codes, ann_codes, codes, ranks))
+        index = index[rated]
+    subject = f"column {label!r}" if subject is None else subject
+    out = Annotations(_owned(item_codes, np.int64), _owned(ann_codes, np.int64),
+                      _owned(codes, np.int64), _owned(ranks, np.int8),
+                      pd.Index(item_names, name=item), pd.Index(ann_names, name=annotator),
+                      cats, ordered=ordered,
+                      notes=notes + _label_notes(cats, subject, n_blank, merged),
+                      n_blank=n_blank)
+    _validate(out, index)
+    return out
+
+
+def wide_table(df, categories=None, file: tuple | None = None,
+               notes: tuple = ()) -> Annotations:
+    """:meth:`Annotations.from_wide`; ``file``: (source, read_args) of a CSV file, whose lines
+    errors name; ``notes``: earlier notes on the data."""
+    if type(df).__module__.split(".")[0] in _FOREIGN_FRAMES:
+        raise _not_a_frame(df, "an items × annotators table (pandas DataFrame or array)")
+    if not isinstance(df, pd.DataFrame):
+        df = pd.DataFrame(df)
+    if df.shape[1] == 0 or df.shape[0] == 0:
+        raise AgreementError("the table is empty: rows are items, columns annotators")
+    for axis, what in ((df.columns, "annotator column"), (df.index, "item row")):
+        if not axis.is_unique:
+            dup = axis[axis.duplicated()].unique().tolist()
+            raise AgreementError(f"{what}(s) {dup[:5]!r} appear more than once; give each "
+                                 f"{what.split()[0]} one {what.split()[1]}")
+    dtypes = set(df.dtypes)
+    if categories is None and len(dtypes) == 1 and \
+            isinstance(df.dtypes.iloc[0], pd.CategoricalDtype):
+        categories = df.dtypes.iloc[0]  # its categories, ordered or not
+    if len(dtypes) == 1 and isinstance(df.dtypes.iloc[0], np.dtype) and \
+            df.dtypes.iloc[0].kind in "iuf":
+        values = df.to_numpy()  # one numeric dtype: no Python object per cell
+    else:
+        values = df.astype(object).to_numpy()
+    present = ~pd.isna(values)
+    r, c = np.nonzero(present)
+    cells = pd.MultiIndex(levels=[df.index, df.columns], codes=[r, c],
+                          names=["item", "annotator"], verify_integrity=False)
+    long = pd.DataFrame({"item": df.index.to_numpy()[r],
+                         "annotator": df.columns.to_numpy()[c],
+                         "label": values[r, c]}, index=cells)
+    lines = None if file is None else Lines(*file, long["item"].to_numpy(),
+                                            long["annotator"].to_numpy(), records=r)
+    out = long_table(long, categories=categories, rows=lines, notes=notes,
+                     subject="the table's cells")
+    if out.n_items < len(df):  # keep the rows nobody rated: counted, never dropped
+        rows = df.index.get_indexer(out.items)
+        out = replace(out, item=rows[out.item], items=pd.Index(df.index, name="item"))
+    return out
+
+
+def counts_table(table, categories: Sequence | None = None) -> Annotations:
+    """:meth:`Annotations.from_counts`."""
+    ordered = _order_given(categories)
+    if isinstance(table, pd.DataFrame):
+        categories = table.columns if categories is None else categories
+        ordered = ordered or _order_given(table.columns, axis=True)
+        item_names = table.index
+        counts = table.to_numpy()
+    else:
+        counts = np.asarray(table)
+        item_names = pd.RangeIndex(counts.shape[0]) if counts.ndim == 2 else None
+    if counts.ndim != 2 or counts.size == 0:
+        raise AgreementError("counts must be a non-empty 2-D table: items × categories")
+    if not _whole_counts(counts):
+        raise AgreementError("counts must be non-negative whole numbers")
+    counts = counts.astype(np.int64)
+    cats = _checked_categories(range(counts.shape[1]) if categories is None else categories)
+    if len(cats) != counts.shape[1]:
+        raise AgreementError(f"{len(cats)} categories given for {counts.shape[1]} columns")
+    _check_total(counts)
+    item, label = np.nonzero(counts)  # one rating row per non-zero cell, item-major
+    if len(item) == 0:
+        raise AgreementError("the counts table holds no ratings")
+    m = int(counts.sum(axis=1).max())
+    if m < 2:
+        raise AgreementError("every item of the counts table holds at most one rating; "
+                             "agreement needs items rated at least twice")
+    cells = np.bincount(item, minlength=counts.shape[0])  # rows per item
+    annotator = np.arange(len(item)) - np.repeat(np.cumsum(cells) - cells, cells)
+    return Annotations(item.astype(np.int64), annotator, label.astype(np.int64),
+                       np.ones(len(item), np.int8), pd.Index(item_names, name="item"),
+                       _raters(m), cats, anonymous=True,
+                       ordered=ordered or cats.inferred_type in NUMERIC,
+                       rating_count=counts[item, label])
+
+
+def contingency_table(matrix, categories: Sequence | None = None,
+                      annotators: Sequence = ("A", "B")) -> Annotations:
+    """:meth:`Annotations.from_contingency`."""
+    ordered = _order_given(categories)
+    if isinstance(matrix, pd.DataFrame):
+        ordered = ordered or _order_given(matrix.index, axis=True)
+        rows, cols = matrix.index, matrix.columns
+        if not cols.equals(rows) and not cols.equals(pd.RangeIndex(len(cols))):
+            if len(cols) != len(rows) or set(cols) != set(rows):
+                raise AgreementError(f"the rows name categories {list(rows)!r} but the "
+                                     f"columns {list(cols)!r}; label both with the same "
+                                     "categories")
+            matrix = matrix[rows]  # the columns in the order of the rows
+        categories = rows if categories is None else categories
+        matrix = matrix.to_numpy()
+    m = np.asarray(matrix)
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
+        raise AgreementError(f"a contingency table must be square, got shape {m.shape}")
+    if not _whole_counts(m):
+        raise AgreementError("contingency counts must be non-negative whole numbers")
+    k = m.shape[0]
+    cats = _checked_categories(range(k) if categories is None else categories)
+    if len(cats) != k:
+        raise AgreementError(f"{len(cats)} categories given for a {k}×{k} table")
+    if len(annotators) != 2 or annotators[0] == annotators[1]:
+        raise AgreementError("annotators must name two different annotators")
+    m = m.astype(np.int64)
+    _check_total(m)
+    first, second = np.nonzero(m)  # one item per non-zero cell, row-major
+    n = len(first)
+    if n == 0:
+        raise AgreementError("the contingency table holds no items")
+    item = np.concatenate([np.arange(n), np.arange(n)])
+    annotator = np.repeat(np.arange(2), n)
+    label = np.concatenate([first, second]).astype(np.int64)
+    cells = pd.MultiIndex.from_arrays([cats.take(first), cats.take(second)],
+                                      names=[str(a) for a in annotators])
+    return Annotations(item, annotator, label, np.ones(2 * n, np.int8), cells,
+                       pd.Index(list(annotators), name="annotator"), cats,
+                       ordered=ordered or cats.inferred_type in NUMERIC,
+                       item_weight=m[first, second])
+
+
+def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | None = None,
+             item: str = "item", annotator: str = "annotator", label: str = "label",
+             rank: str | None = None, na_values: Sequence[str] = NA_VALUES,
+             **read_args) -> Annotations:
+    """Read ratings from a CSV file: ``layout="long"`` (one row per rating) or
+    ``"wide"`` (first column items, one column per annotator).
+
+    ``na_values``: the cell texts read as missing, by default only the empty cell
+    (``("",)``), so that "NA", "None", "null" and "nan" stay labels (pass
+    ``keep_default_na=True`` for pandas' own list; None: no text). A blank or
+    whitespace-only label is a missing rating in both layouts; the ``notes`` of the
+    Annotations (and the ``note`` of every result) say how many cells were read as
+    missing. Errors name the file and the line (the header is
+    line 1) with the item and annotator; a file not in UTF-8 needs ``encoding=``.
+    Other keyword arguments go to :func:`pandas.read_csv`.
+    """
+    validate.choice("read_csv", "layout", layout, ("long", "wide"))
+    if not (na_values is None or isinstance(na_values, str) or (
+            isinstance(na_values, (list, tuple, set)) and all(isinstance(v, str)
+                                                               for v in na_values))):
+        validate.fail("read_csv", "na_values", "None, a text or a list of texts", na_values)
+    na_values = () if na_values is None else (na_values,) if isinstance(na_values, str) \
+        else tuple(na_values)
+    if layout == "wide":
+        frame, note = read_frame(path, na_values, None, read_args, index_col=0)
+        return wide_table(frame, categories, file=(path, read_args),
+                          notes=(note,) if note else ())
+    frame, note = read_frame(path, na_values, label, read_args)
+    lines = Lines(path, read_args, frame.get(item), frame.get(annotator))  # None: not found
+    return long_table(frame, item, annotator, label, rank, categories,
+                      rows=lines, notes=(note,) if note else ())

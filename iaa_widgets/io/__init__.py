@@ -1,0 +1,29 @@
+"""Readers of the files annotation tools write, one module per format.
+
+Each ``read_<format>`` returns :class:`~iaa_widgets.Annotations` (labels of items),
+:class:`Spans` (units placed in the documents of an export: one
+:class:`~iaa_widgets.Continuum` per document), a :class:`~iaa_widgets.Continuum` (one
+recording) or, for CoNLL, :class:`Tagged` (both). What a reader does not read is
+counted in the ``notes`` of what it returns, which every result reports.
+
+The readers load on first use: the data package imports :mod:`.csv` when
+``iaa_widgets`` is imported, and the other formats' parsers need not load with it.
+"""
+# public name -> module that defines it
+_LAZY = {"Spans": "._common", "Tagged": ".conll", "read_brat": ".brat",
+         "read_conll": ".conll", "read_doccano": ".doccano", "read_elan": ".elan",
+         "read_label_studio": ".label_studio", "read_prodigy": ".prodigy",
+         "read_rttm": ".rttm", "read_textgrid": ".textgrid"}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    from importlib import import_module
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module 'iaa_widgets.io' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

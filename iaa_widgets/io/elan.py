@@ -1,0 +1,120 @@
+"""ELAN annotation files (``.eaf``, XML).
+
+``TIME_ORDER`` lists ``TIME_SLOT``s (``TIME_SLOT_ID``, ``TIME_VALUE`` in milliseconds,
+absent for a slot not yet aligned); each ``TIER`` (``TIER_ID``, optional ``ANNOTATOR``
+and ``PARTICIPANT``) holds ``ANNOTATION``s: ``ALIGNABLE_ANNOTATION`` between
+``TIME_SLOT_REF1`` and ``TIME_SLOT_REF2``, or ``REF_ANNOTATION`` pointing at an
+annotation of the parent tier; the text is in ``ANNOTATION_VALUE``.
+"""
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
+import pandas as pd
+
+from ..continuum import Continuum
+from ..errors import AgreementError
+from ._common import counted, name_of, per_annotator, read_text
+
+__all__ = ["read_elan"]
+
+_WHO = ("tier", "ANNOTATOR", "PARTICIPANT")
+
+
+def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> Continuum:
+    """Read the time-aligned annotations of ELAN files as a
+    :class:`~iaa_widgets.Continuum`: each ``ALIGNABLE_ANNOTATION`` with a non-blank value
+    is a unit of that category, in seconds.
+
+    ``source``: one ``.eaf`` (path or open file), whose tiers hold the annotators'
+    annotations; or a mapping ``{annotator: path}``, a list of paths (annotator: the
+    file name without ``.eaf``) or a folder, one file per annotator of the same media,
+    each with one tier or naming it in ``tiers``. ``annotator`` (one file): who a tier's
+    annotations are by, its ``TIER_ID`` (``"tier"``) or its ``ANNOTATOR`` or
+    ``PARTICIPANT`` attribute. ``notes`` count what is not read: tiers left out by
+    ``tiers``, ``REF_ANNOTATION``s (symbolic, no time of their own), annotations on a
+    time slot not aligned, annotations with a blank value, and tiers of a linguistic type
+    that is not time-alignable (symbolic subdivisions and associations).
+    """
+    if annotator not in _WHO:
+        raise AgreementError(f"read_elan: annotator={annotator!r}; expected one of {_WHO}")
+    one = hasattr(source, "read") or (isinstance(source, (str, os.PathLike))
+                                      and os.path.isfile(source))
+    files = {None: source} if one else per_annotator(source, (".eaf",),
+                                                     "ELAN files (one per annotator)")
+    wanted = None if tiers is None else [tiers] if isinstance(tiers, str) else list(tiers)
+    skipped = {"tier(s) not selected by tiers=": 0,
+               "symbolic tier(s) (a linguistic type not time-alignable) not read": 0,
+               "REF_ANNOTATION(s) (symbolic, without time) not read": 0,
+               "annotation(s) on a time slot not aligned not read": 0,
+               "annotation(s) with a blank value not read": 0}
+    rows, annotators = [], []
+    for who, path in files.items():
+        name = name_of(path, "the ELAN file")
+        root = _root(path, name)
+        slots = {s.get("TIME_SLOT_ID"): s.get("TIME_VALUE")
+                 for s in root.iter("TIME_SLOT")}
+        aligned = {t.get("LINGUISTIC_TYPE_ID"): t.get("TIME_ALIGNABLE", "true") != "false"
+                   for t in root.iter("LINGUISTIC_TYPE")}
+        found = root.findall("TIER")
+        ids = [t.get("TIER_ID") for t in found]
+        unknown = [t for t in wanted or () if t not in ids]
+        if unknown:
+            raise AgreementError(f"{name}: no tier {unknown!r}; it has {ids!r}")
+        chosen = [t for t in found if wanted is None or t.get("TIER_ID") in wanted]
+        skipped["tier(s) not selected by tiers="] += len(found) - len(chosen)
+        symbolic = [t for t in chosen if not aligned.get(t.get("LINGUISTIC_TYPE_REF"), True)]
+        skipped["symbolic tier(s) (a linguistic type not time-alignable) not read"] += \
+            len(symbolic)
+        skipped["REF_ANNOTATION(s) (symbolic, without time) not read"] += sum(
+            len(t.findall("ANNOTATION/REF_ANNOTATION")) for t in chosen)
+        chosen = [t for t in chosen if t not in symbolic]
+        if who is not None and len(chosen) != 1:
+            raise AgreementError(f"{name}: {len(chosen)} tiers "
+                                 f"{[t.get('TIER_ID') for t in chosen]!r} for annotator "
+                                 f"{who!r}; name the one to read with tiers=")
+        for tier in chosen:
+            by = who if who is not None else tier.get("TIER_ID") if annotator == "tier" \
+                else tier.get(annotator)
+            if by is None:
+                raise AgreementError(f"{name}: tier {tier.get('TIER_ID')!r} has no {annotator} "
+                                     "attribute; use annotator='tier' or fill it in ELAN")
+            annotators.append(by)
+            for a in tier.iter("ALIGNABLE_ANNOTATION"):
+                refs = [a.get("TIME_SLOT_REF1"), a.get("TIME_SLOT_REF2")]
+                if any(r not in slots for r in refs):
+                    raise AgreementError(f"{name}: annotation {a.get('ANNOTATION_ID')!r} of tier "
+                                         f"{tier.get('TIER_ID')!r} refers to time slot(s) "
+                                         f"{[r for r in refs if r not in slots]!r} that "
+                                         "TIME_ORDER does not define")
+                if any(slots[r] is None for r in refs):
+                    skipped["annotation(s) on a time slot not aligned not read"] += 1
+                    continue
+                value = a.findtext("ANNOTATION_VALUE") or ""
+                if not value.strip():
+                    skipped["annotation(s) with a blank value not read"] += 1
+                    continue
+                rows.append((by, value, int(slots[refs[0]]) / 1000, int(slots[refs[1]]) / 1000))
+    if not rows:
+        raise AgreementError("the ELAN file(s) hold no aligned annotation with a value: the "
+                             "continuum is empty")
+    frame = pd.DataFrame(rows, columns=["annotator", "category", "start", "end"])
+    cont = Continuum.from_frame(frame, annotators=list(dict.fromkeys(annotators)),
+                                categories=categories)
+    notes = counted(skipped)
+    return replace(cont, notes=tuple(notes)) if notes else cont
+
+
+def _root(path, name: str) -> ET.Element:
+    """The ANNOTATION_DOCUMENT element; errors name the line of bad XML."""
+    try:
+        root = ET.fromstring(read_text(path, "an ELAN file"))
+    except ET.ParseError as err:
+        raise AgreementError(f"{name}, line {err.position[0]}: not well-formed XML "
+                             f"({err}); expected an ELAN .eaf file") from None
+    if root.tag != "ANNOTATION_DOCUMENT":
+        raise AgreementError(f"{name}: the root element is <{root.tag}>; expected "
+                             "<ANNOTATION_DOCUMENT> (an ELAN .eaf file)")
+    return root

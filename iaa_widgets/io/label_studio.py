@@ -1,0 +1,156 @@
+"""Label Studio's JSON export (the full "JSON" export, a list of tasks).
+
+Each task holds ``id``, ``data`` and ``annotations``; each annotation ``completed_by``
+(a user id, or a user object with ``id`` and ``email`` in older exports),
+``was_cancelled`` and ``result``, a list of regions ``{"from_name", "to_name", "type",
+"value"}``. ``from_name`` names the control of the labelling config that made the
+region: ``choices`` (``value.choices``), ``rating`` (``value.rating``), ``number``
+(``value.number``) or ``labels`` (``value.start``, ``value.end``, ``value.labels``:
+characters of a text, seconds of audio).
+"""
+from __future__ import annotations
+
+from ..errors import AgreementError
+from ._common import annotations, as_set, counted, load_json, name_of, no_gc, spans
+
+__all__ = ["read_label_studio"]
+
+# region type -> the key of ``value`` that holds the label
+_LABEL_KEYS = {"choices": "choices", "rating": "rating", "number": "number"}
+# regions with numeric start and end (characters of a text, seconds of audio); those of
+# HyperTextLabels and ParagraphLabels locate text by XPath or paragraph, not read here
+_SPAN_TYPES = ("labels",)
+
+
+def read_label_studio(source, from_name: str | None = None, sets: bool | None = None,
+                      categories=None):
+    """Read a Label Studio JSON export: labels of one control as :class:`Annotations`
+    (``choices``, ``rating``, ``number``) or its spans as :class:`Spans` (``labels``).
+
+    ``source``: a path, an open file or the parsed list of tasks. The item is the task
+    ``id``, the annotator ``completed_by`` (its ``email`` when it is a user object).
+    ``from_name`` picks the control (needed when the export has several). A ``choices``
+    region with several choices is a set-valued label (a frozenset of texts); with
+    ``sets=None`` every label of the control is a set once one region holds several
+    choices (so that MASI and Jaccard compare like with like), ``sets=True`` always,
+    ``sets=False`` refuses several choices. An annotation with no region of the control
+    is a missing label (counted in ``n_blank``); a span with several labels gives one
+    unit per label. Cancelled annotations (``was_cancelled``) and model ``predictions``
+    are not read: the Annotations' ``notes`` count them.
+    """
+    name = name_of(source, "the Label Studio export")
+    with no_gc():
+        return _read(load_json(source, "a Label Studio JSON export (a list of tasks)"),
+                     name, from_name, sets, categories)
+
+
+def _read(tasks, name: str, from_name, sets, categories):
+    if isinstance(tasks, dict):
+        tasks = [tasks]
+    if not isinstance(tasks, list):
+        raise AgreementError(f"{name}: expected a list of tasks (Label Studio's JSON export), "
+                             f"got a JSON {type(tasks).__name__}")
+    control, kind = _control(tasks, from_name, name)
+    skipped = {"cancelled annotation(s) (was_cancelled) not read": 0,
+               "model prediction(s) not read": 0}
+    items, annotators, values, where, annotated = [], [], [], [], []
+    key = _LABEL_KEYS.get(kind)
+    for t, task in enumerate(tasks):
+        task_id = task.get("id", t)
+        skipped["model prediction(s) not read"] += len(task.get("predictions") or ())
+        for a, annotation in enumerate(task["annotations"]):
+            if annotation.get("was_cancelled"):
+                skipped["cancelled annotation(s) (was_cancelled) not read"] += 1
+                continue
+            who = _annotator(annotation, name, task_id, a)
+            mine = [r for r in annotation.get("result") or () if r.get("from_name") == control]
+            place = f"{name}: task {task_id!r}, annotation {annotation.get('id', a)!r}"
+            if kind in _SPAN_TYPES:
+                annotated.append((task_id, who))  # with or without spans
+                for region in mine:
+                    value = _value(region, ("start", "end", kind), place)
+                    for label in value[kind]:
+                        items.append((task_id, who, label, value["start"], value["end"]))
+                        where.append(place)
+                continue
+            if len(mine) > 1:
+                raise AgreementError(f"{place}: {len(mine)} regions of control {control!r}; "
+                                     "expected one per annotation")
+            items.append(task_id)
+            annotators.append(who)
+            where.append(place)
+            try:
+                values.append(mine[0]["value"][key] if mine else None)
+            except (KeyError, TypeError):
+                _value(mine[0], (key,), place)  # names what is missing
+                raise
+    notes = counted(skipped)
+    if kind in _SPAN_TYPES:
+        return spans(items, annotated, where, notes, categories)
+    if kind == "choices":
+        values = _choices(values, sets, where, control)
+    return annotations(items, annotators, values, where, notes, categories)
+
+
+def _control(tasks: list, from_name: str | None, name: str) -> tuple[str, str]:
+    """The control to read and its region type; with no ``from_name``, the only one."""
+    found: dict[str, str] = {}
+    for t, task in enumerate(tasks):
+        if not isinstance(task, dict) or not isinstance(task.get("annotations"), list):
+            raise AgreementError(f"{name}: task {t} has no 'annotations' list; expected "
+                                 "Label Studio's full JSON export (not JSON-MIN or CSV)")
+        for annotation in task["annotations"]:
+            for region in annotation.get("result") or ():
+                if "from_name" in region and "type" in region:
+                    found.setdefault(region["from_name"], region["type"].lower())
+    if from_name is None:
+        if len(found) != 1:
+            raise AgreementError(f"{name}: " + (
+                "no result region names a control (from_name); nothing to read" if not found
+                else f"the export has several controls {found!r}; pick one with from_name="))
+        from_name = next(iter(found))
+    if from_name not in found:
+        raise AgreementError(f"{name}: no region of control {from_name!r}; the export has "
+                             f"{found!r} (from_name: type)")
+    kind = found[from_name]
+    if kind not in _LABEL_KEYS and kind not in _SPAN_TYPES:
+        raise AgreementError(f"{name}: control {from_name!r} has regions of type {kind!r}; "
+                             f"read are {sorted(_LABEL_KEYS)} (labels of the task) and "
+                             f"{list(_SPAN_TYPES)} (spans with numeric start and end)")
+    return from_name, kind
+
+
+def _annotator(annotation: dict, name: str, task_id, a: int):
+    """``completed_by``: a user id, or a user object (its email, else its id)."""
+    who = annotation.get("completed_by")
+    if isinstance(who, dict):
+        who = who.get("email") or who.get("id")
+    if who is None:
+        raise AgreementError(f"{name}: task {task_id!r}, annotation {a} has no completed_by; "
+                             "expected the id of the user who annotated")
+    return who
+
+
+def _value(region: dict, keys: tuple, place: str) -> dict:
+    value = region.get("value")
+    if not isinstance(value, dict) or any(k not in value for k in keys):
+        raise AgreementError(f"{place}: a {region.get('type')!r} region without "
+                             f"value.{' / value.'.join(keys)}: {value!r}")
+    return value
+
+
+def _choices(values: list, sets: bool | None, where: list, control: str) -> list:
+    """Each annotation's choices: one text, or a frozenset when the control is read as
+    set-valued (see :func:`read_label_studio`)."""
+    bad = [i for i, v in enumerate(values) if v is not None and not isinstance(v, list)]
+    if bad:
+        raise AgreementError(f"{where[bad[0]]}: value.choices is {values[bad[0]]!r}; expected "
+                             "a list of the chosen texts")
+    several = [i for i, v in enumerate(values) if v is not None and len(v) > 1]
+    if sets is False and several:
+        raise AgreementError(f"{where[several[0]]}: {len(values[several[0]])} choices of "
+                             f"{control!r}; sets=False reads one choice per annotation "
+                             "(sets=None or True reads several as a set)")
+    if sets or several:
+        return [None if v is None else as_set(v) for v in values]
+    return [None if not v else v[0] for v in values]

@@ -1,0 +1,221 @@
+"""Agreement coefficients from the two-way analysis of variance of scores (items ×
+annotators), as R's ``irr`` computes them: Finn's (1970) coefficient, Robinson's (1957)
+A and Janson & Olsson's (2001) ι for quantitative and nominal, single and multivariate
+ratings.
+
+Every item used is rated by every annotator (``missing="listwise"``, R's ``na.omit``,
+or "raise"). Sums of squares (see :mod:`iaa_widgets.measures._anova`, shared with the
+ICC): SS_items between items, SS_raters between annotators, SS_within within items and
+SS_residual the interaction. Ratings stay in long form (no items × categories table),
+so continuous ratings are as cheap as coded ones. Each measure declares a Statistic over
+the per-item tables of :func:`~iaa_widgets.measures._anova.anova_tables`, so that
+``bootstrap`` works for it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .. import validate
+from ..data import as_annotations
+from ..errors import AgreementError
+from ..results import AgreementResult
+from ._anova import anova_tables, scores, sums_of_squares
+from .classic import _point, _public
+
+__all__ = ["finn_coefficient", "robinson_a", "janson_olsson_iota"]
+
+
+# ------------------------------------------------------------------ Finn (1970)
+def finn_coefficient(data, *, levels: int, model: str = "oneway", missing: str = "listwise",
+                     annotators=None) -> AgreementResult:
+    """Finn's (1970) coefficient r = 1 − MS_observed / MS_expected, with MS_expected =
+    (s² − 1)/12 the variance of ratings drawn uniformly from the s = ``levels``
+    consecutive scale points (Finn 1970; as R's ``irr::finn(ratings, s.levels)``).
+
+    ``model="oneway"``: MS_observed = SS_within / (n(r − 1)), the mean over items of the
+    variance of its r scores; ``"twoway"``: MS_observed = SS_residual / ((n − 1)(r − 1)),
+    the annotator effect removed (Asendorpf & Wallbott 1979, as cited by irr).
+
+    Scores are the numeric labels, or positions 1 … K in a declared order; the scale's
+    points must be one unit apart, as MS_expected assumes. ``params``: F = MS_expected /
+    MS_observed with (∞, df) degrees of freedom, df = n(r − 1) (one-way) or
+    (n − 1)(r − 1) (two-way: the degrees of freedom of MS_observed; irr prints n(r − 1)
+    for both, see README "Differences from other software"), and its upper-tail
+    ``p_value``. ``observed``/``expected`` are MS_observed and MS_expected
+    (``scale="disagreement"``).
+    """
+    validate.choice("finn_coefficient", "model", model, ("oneway", "twoway"))
+    levels = validate.integer("finn_coefficient", "levels", levels, minimum=2)
+    sc, stat = _finn_statistic(data, levels=levels, model=model, missing=missing,
+                               annotators=annotators)
+    value, ms, ms_exp = _point(stat)
+    n, r = sc.n_items, sc.k
+    df = n * (r - 1) if model == "oneway" else (n - 1) * (r - 1)
+    f_value = ms_exp / ms if ms > 0 else float("inf")
+    from scipy.special import gammainc  # P(F(∞, df) > F) = P(χ²_df < df / F)
+    p = float(gammainc(df / 2, df / (2 * f_value))) if ms > 0 else 0.0
+    result = sc.result("finn_coefficient", value, ms, ms_exp,
+                       params={"levels": levels, "model": model, "F": f_value,
+                               "df": (float("inf"), df), "p_value": p})
+    return replace(result, scale="disagreement")
+
+
+def _finn_statistic(data, *, levels, model="oneway", missing="listwise", annotators=None,
+                    **_):
+    sc = scores(data, "finn_coefficient", missing=missing, annotators=annotators)
+    used = sc.points[np.bincount(sc.label, minlength=len(sc.points)) > 0]
+    if used.max() - used.min() > levels - 1:
+        raise AgreementError(f"finn_coefficient: the scores run from {used.min():g} to "
+                             f"{used.max():g}, more than levels={levels} consecutive scale "
+                             "points; pass the number of points of the rating scale")
+    r = sc.k
+    ms_exp = (levels ** 2 - 1) / 12  # variance of the discrete uniform on s points
+    tables, shapes = sc.tables(twoway=model == "twoway")
+
+    def finish(tot):  # r_Finn = 1 − MS / MS_exp (Finn 1970)
+        ss = sums_of_squares(tot, r)
+        ms = ss["MSW"] if model == "oneway" else ss["MSE"]
+        return 1 - ms / ms_exp, ms, np.full_like(ms, ms_exp)
+    return sc, sc.statistic(tables, shapes, finish)
+
+
+finn_coefficient.statistic = _public(_finn_statistic)
+
+
+# -------------------------------------------------------------- Robinson (1957)
+def robinson_a(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
+    """Robinson's (1957) A = SS_items / (SS_items + SS_residual): the share of the
+    variation not due to the annotators' means that lies between items (as R's
+    ``irr::robinson``). Scores as in :func:`finn_coefficient`. No observed or
+    expected agreement (NaN); ``params`` holds the sums of squares. NaN, with a note,
+    when SS_items + SS_residual = 0 (every item got one score from everyone).
+    """
+    sc, stat = _robinson_statistic(data, missing=missing, annotators=annotators)
+    value = _point(stat)[0]
+    ss = sums_of_squares({k: v[None] for k, v in stat.total().items()}, sc.k)
+    note = "Robinson's A is a ratio of sums of squares: no observed or expected agreement"
+    if np.isnan(value):
+        note = ("SS_items + SS_residual is 0 (no variation within annotators' columns): "
+                "A is 0/0, reported as NaN; " + note)
+    return sc.result("robinson_a", value, float("nan"), float("nan"), note=note,
+                     params={"ss_items": float(ss["items"][0]),
+                             "ss_residual": float(ss["residual"][0]),
+                             "ss_raters": float(ss["raters"][0])})
+
+
+def _robinson_statistic(data, *, missing="listwise", annotators=None, **_):
+    sc = scores(data, "robinson_a", missing=missing, annotators=annotators)
+    r = sc.k
+    tables, shapes = sc.tables()
+
+    def finish(tot):  # A = SS_b / (SS_b + SS_r) (Robinson 1957)
+        ss = sums_of_squares(tot, r)
+        denom = ss["items"] + ss["residual"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ok = (ss["total"] > 0) & (denom > 1e-12 * ss["total"])  # else 0/0
+            value = np.where(ok, ss["items"] / denom, np.nan)
+        nan = np.full_like(value, np.nan)
+        return value, nan, nan
+    return sc, sc.statistic(tables, shapes, finish)
+
+
+robinson_a.statistic = _public(_robinson_statistic)
+
+
+# ---------------------------------------------------------- Janson & Olsson (2001)
+def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool = False,
+                       missing: str = "listwise") -> AgreementResult:
+    """Janson & Olsson's (2001) ι = 1 − r Σ_v SS_within,v / Σ_v [(r − 1) SS_total,v +
+    SS_raters,v] over the variables v (as R's ``irr::iota``).
+
+    ``data``: one set of ratings (a single variable), or a list of them, one per
+    variable, rated by the same annotators (aligned by annotator name) on the same
+    items (aligned by item label; the items complete in every variable are used, the
+    others excluded and counted).
+
+    ``scale="quantitative"``: the scores of :func:`finn_coefficient` (numbers, or
+    positions in a declared order); ``standardize=True`` divides each variable's sums
+    of squares by its variance s_v² = SS_total,v / (nr − 1), i.e. z-standardises it
+    (irr's ``standardize``). ``scale="nominal"``: each category c is an indicator
+    variable [x_ir = c] (Janson & Olsson's dummy coding; their 1/√2 factor cancels);
+    for one variable ι is then Conger's κ (Davies & Fleiss' multi-κ).
+    """
+    validate.choice("janson_olsson_iota", "scale", scale, ("quantitative", "nominal"))
+    standardize = validate.boolean("janson_olsson_iota", "standardize", standardize)
+    if standardize and scale == "nominal":
+        raise AgreementError("janson_olsson_iota: standardize=True applies to "
+                             "scale='quantitative' only (indicators are not standardised)")
+    first, n_var, n, excluded, stat = _iota_parts(data, scale, standardize, missing)
+    value, d_o, d_e = _point(stat)
+    result = first.result("janson_olsson_iota", value, d_o, d_e,
+                          params={"scale": scale, "standardize": standardize,
+                                  "variables": n_var})
+    return replace(result, scale="disagreement", excluded=excluded, n_items=n,
+                   n_ratings=n * first.k * n_var)
+
+
+def _iota_parts(data, scale: str, standardize: bool, missing: str):
+    """The first variable's Scores, the number of variables and of items used, what was
+    excluded, and the Statistic over the first variable's item rows, of which the items
+    complete in every variable are used (the other rows zero)."""
+    variables = list(data) if isinstance(data, (list, tuple)) else [data]
+    if not variables:
+        raise AgreementError("janson_olsson_iota: data must be ratings or a non-empty list "
+                             "of ratings, one per variable")
+    nominal = scale == "nominal"
+    parts = [scores(as_annotations(one), "janson_olsson_iota", missing=missing,
+                    points="none" if nominal else "scores") for one in variables]
+    first = parts[0]
+    names, items = first.ann.annotators, first.ann.items
+    for j, sc in enumerate(parts[1:], start=1):
+        if set(sc.ann.annotators) != set(names) or sc.k != len(names):
+            raise AgreementError(f"janson_olsson_iota: variable {j} is rated by "
+                                 f"{list(sc.ann.annotators)!r} but variable 0 by "
+                                 f"{list(names)!r}; every variable needs the same annotators")
+    common = first.used.copy()  # over the first variable's item rows
+    for sc in parts[1:]:
+        pos = sc.ann.items.get_indexer(items)  # each first-variable item's row in sc
+        common &= (pos >= 0) & sc.used[np.maximum(pos, 0)]
+    excluded = dict(first.excluded)
+    dropped = first.n_items - int(common.sum())
+    if dropped:
+        excluded["not complete in every variable"] = dropped
+    if common.sum() < 2:
+        raise AgreementError(f"janson_olsson_iota: {int(common.sum())} item(s) are rated by "
+                             "every annotator in every variable; ι needs at least two")
+    r = len(names)
+    tables, shapes = {}, {}
+    for j, sc in enumerate(parts):
+        row = items.get_indexer(sc.ann.items)[sc.item]  # its ratings' first-variable rows
+        keep = (row >= 0) & common[np.maximum(row, 0)]
+        rater = names.get_indexer(sc.ann.annotators)[sc.rater[keep]]
+        if nominal:  # one indicator column [x_ir = c] per category
+            t, sh = anova_tables(row[keep], rater, sc.label[keep], np.ones(int(keep.sum())),
+                                 len(items), r, sc.ann.n_categories)
+        else:
+            t, sh = anova_tables(row[keep], rater, None, sc.value[keep], len(items), r, 1)
+        tables.update({f"{j}:{name}": table for name, table in t.items()})
+        shapes.update({f"{j}:{name}": shape for name, shape in sh.items()})
+    n_var = len(parts)
+
+    def finish(tot):  # ι = 1 − r Σ_v SS_w,v / Σ_v ((r − 1) SS_t,v + SS_c,v) (J & O 2001)
+        d_o = d_e = 0.0
+        for j in range(n_var):
+            ss = sums_of_squares({k.split(":", 1)[1]: v for k, v in tot.items()
+                                  if k.startswith(f"{j}:")}, r)
+            s2 = ss["total"] / (ss["n"] * r - 1) if standardize else 1.0
+            d_o = d_o + ss["within"] / s2
+            d_e = d_e + ((r - 1) * ss["total"] + ss["raters"]) / s2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = 1 - r * d_o / d_e
+        return value, d_o, d_e / r
+    return first, n_var, int(common.sum()), excluded, first.statistic(tables, shapes, finish)
+
+
+def _iota_statistic(data, *, scale="quantitative", standardize=False, missing="listwise", **_):
+    return _iota_parts(data, scale, standardize, missing)[4]
+
+
+janson_olsson_iota.statistic = _iota_statistic

@@ -1,0 +1,189 @@
+"""Benchmarking with uncertainty: Gwet's (2014, *Handbook of Inter-Rater Reliability*,
+4th ed., ch. 6) procedure for reading a coefficient against a benchmark scale.
+
+A coefficient κ̂ with standard error se is not simply placed in the band its value
+falls in. The true κ is taken as normally distributed around κ̂ with standard
+deviation se, truncated to [−1, 1] (the range of a chance-corrected coefficient). The
+*interval membership probability* of a band (a, b] is
+
+    P(a < κ ≤ b) = [Φ((b − κ̂)/se) − Φ((a − κ̂)/se)] / [Φ((1 − κ̂)/se) − Φ((−1 − κ̂)/se)]
+
+(Gwet 2014, ch. 6, the normal probability over the band divided by that over [−1, 1]).
+Summing them from the top band down gives the *cumulative membership probability*;
+the band retained is the highest one whose cumulative probability reaches the level
+(0.95 by default): "agreement is at least this good" with 95 % probability.
+
+Scales (top band first):
+
+- ``"landis-koch"``: Landis & Koch (1977): almost perfect (0.8, 1], substantial
+  (0.6, 0.8], moderate (0.4, 0.6], fair (0.2, 0.4], slight (0, 0.2], poor [−1, 0];
+- ``"fleiss"``: Fleiss (1981): excellent (0.75, 1], intermediate to good (0.4, 0.75],
+  poor [−1, 0.4];
+- ``"altman"``: Altman (1991): very good (0.8, 1], good (0.6, 0.8], moderate
+  (0.4, 0.6], fair (0.2, 0.4], poor [−1, 0.2];
+- ``"krippendorff"``: Krippendorff (2004, p. 241): reliable (0.8, 1], tentative
+  conclusions only (0.667, 0.8], unreliable (discard) [−1, 0.667].
+
+A scale can also be given as (low, high, label) triples that tile an interval of
+[−1, 1] without gap or overlap; the normalisation stays the one over [−1, 1], so a
+scale that does not reach −1 (Cicchetti & Sparrow's from 0) has cumulative
+probabilities below 1.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import validate
+from ..errors import AgreementError
+
+__all__ = ["SCALES", "benchmark", "membership", "membership_probabilities", "retained",
+           "Benchmark"]
+
+# name → bands (low, high, interpretation), top band first
+SCALES = {
+    "landis-koch": ((0.8, 1.0, "Almost perfect"), (0.6, 0.8, "Substantial"),
+                    (0.4, 0.6, "Moderate"), (0.2, 0.4, "Fair"), (0.0, 0.2, "Slight"),
+                    (-1.0, 0.0, "Poor")),
+    "fleiss": ((0.75, 1.0, "Excellent"), (0.4, 0.75, "Intermediate to good"),
+               (-1.0, 0.4, "Poor")),
+    "altman": ((0.8, 1.0, "Very good"), (0.6, 0.8, "Good"), (0.4, 0.6, "Moderate"),
+               (0.2, 0.4, "Fair"), (-1.0, 0.2, "Poor")),
+    "krippendorff": ((0.8, 1.0, "Reliable"), (0.667, 0.8, "Tentative conclusions only"),
+                     (-1.0, 0.667, "Unreliable (discard)")),
+}
+
+_PHI = np.vectorize(NormalDist().cdf, otypes=[float])
+
+
+def _bands(scale) -> tuple[str, tuple]:
+    """(name, bands top first) of a scale's name or of (low, high, label) triples."""
+    if isinstance(scale, str):
+        validate.choice("benchmark", "scale", scale, SCALES)
+        return scale, SCALES[scale]
+    what = ("a scale name, one of " + ", ".join(map(repr, SCALES)) +
+            ", or (low, high, label) triples that tile part of [-1, 1] without gap")
+    try:
+        bands = [(float(lo), float(hi), str(label)) for lo, hi, label in scale]
+    except (TypeError, ValueError):
+        validate.fail("benchmark", "scale", what, scale)
+    bands.sort(key=lambda b: -b[1])  # top band first, by the numbers given
+    lows = np.array([b[0] for b in bands])
+    highs = np.array([b[1] for b in bands])
+    if not bands or not (np.all(np.isfinite(lows)) and np.all(np.isfinite(highs))) or \
+            np.any(lows >= highs) or lows.min() < -1 or highs.max() > 1 or \
+            np.any(highs[1:] != lows[:-1]):
+        validate.fail("benchmark", "scale", what, scale)
+    return "custom", tuple(bands)
+
+
+def membership_probabilities(value: float, se: float, scale="landis-koch"):
+    """(the bands' interpretations, their membership probabilities), top band first, as
+    a list and a numpy array: what :func:`membership` tabulates, without pandas (a live
+    widget calls it on every edit)."""
+    value = validate.real("benchmark", "value", value, minimum=-1, maximum=1)
+    se = validate.real("benchmark", "se", se, minimum=0)
+    _, bands = _bands(scale)
+    low = np.array([b[0] for b in bands])
+    high = np.array([b[1] for b in bands])
+    if se > 0:
+        # P(a < κ ≤ b) of N(κ̂, se²) truncated to [−1, 1], Gwet (2014, ch. 6)
+        whole = _PHI((1 - value) / se) - _PHI((-1 - value) / se)
+        prob = (_PHI((high - value) / se) - _PHI((low - value) / se)) / whole
+    else:
+        prob = ((low < value) & (value <= high)).astype(float)
+        if value == -1 and low[-1] == -1:
+            prob[-1] = 1.0
+    return [b[2] for b in bands], prob
+
+
+def retained(labels: Sequence[str], probabilities, level: float = 0.95):
+    """(the band retained, its cumulative probability): the highest band whose
+    cumulative membership probability reaches ``level`` (Gwet 2014, ch. 6); (None, NaN)
+    if none does. ``probabilities``: top band first."""
+    cumulative = np.cumsum(probabilities)
+    # 1e-12: the rounding of the cumulative sum, which reaches 1 for a scale tiling [−1, 1]
+    reached = np.flatnonzero(cumulative >= level - 1e-12)
+    if not len(reached):
+        return None, float("nan")
+    return str(labels[reached[0]]), float(cumulative[reached[0]])
+
+
+def membership(value: float, se: float, scale="landis-koch") -> pd.DataFrame:
+    """Each band's interval membership probability and the cumulative ones from the
+    top band down (Gwet 2014, ch. 6; see the module docstring), as a DataFrame indexed
+    by the bands' interpretations with columns low, high, probability, cumulative.
+
+    ``se = 0``: all the probability sits on the value (the band (a, b] holding it; the
+    bottom band also holds −1)."""
+    labels, prob = membership_probabilities(value, se, scale)
+    _, bands = _bands(scale)
+    return pd.DataFrame({"low": [b[0] for b in bands], "high": [b[1] for b in bands],
+                         "probability": prob, "cumulative": np.cumsum(prob)},
+                        index=pd.Index(labels, name="band"))
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A coefficient read against a benchmark scale (Gwet 2014, ch. 6).
+
+    ``band``: the highest band whose cumulative membership probability reaches
+    ``level`` (None if none does: a custom scale that does not reach −1);
+    ``probability``: that cumulative probability; ``table``: every band's membership
+    and cumulative probability (see :func:`membership`)."""
+
+    measure: str
+    value: float
+    se: float
+    scale: str
+    level: float
+    table: pd.DataFrame
+    band: str | None
+    probability: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """The bands' table (a copy)."""
+        return self.table.copy()
+
+    def _repr_html_(self) -> str:
+        from ..html import text
+        head = (f"<p>{text(self.measure)} = {self.value:.4f} (se {self.se:.4f}) on the "
+                f"{text(self.scale)} scale: {text(self.band or 'no band')} at "
+                f"{self.level:.0%} cumulative probability (Gwet 2014, ch. 6)</p>")
+        return head + self.table.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
+
+
+def benchmark(result, *, se: float | None = None, scale="landis-koch",
+              level: float = 0.95) -> Benchmark:
+    """Benchmark a coefficient with its standard error on a scale (Gwet 2014, ch. 6).
+
+    ``result``: an :class:`~iaa_widgets.AgreementResult` with a standard error (its
+    ``se``), or a number with ``se=``. ``scale``: "landis-koch" (default), "fleiss",
+    "altman", "krippendorff", or (low, high, label) triples. ``level``: the cumulative
+    probability the band retained must reach (0.95 by default).
+    """
+    level = validate.probability("benchmark", "level", level, open_low=True)
+    if hasattr(result, "value") and hasattr(result, "se"):
+        measure, value = str(getattr(result, "measure", "value")), result.value
+        if se is None:
+            se = result.se
+        if se is None:
+            raise AgreementError(f"benchmark: the {measure} result has no standard error; "
+                                 "benchmark one that has (κ, AC1, Fleiss' κ …), or pass se=")
+    else:
+        measure, value = "value", result
+        if se is None:
+            raise AgreementError("benchmark: a bare value needs its standard error, se=")
+    if isinstance(value, float) and math.isnan(value):
+        raise AgreementError(f"benchmark: the {measure} value is NaN (undefined), there is "
+                             "nothing to benchmark")
+    name, _ = _bands(scale)
+    table = membership(value, se, scale)
+    band, prob = retained(table.index, table["probability"].to_numpy(), level)
+    return Benchmark(measure=measure, value=float(value), se=float(se), scale=name,
+                     level=level, table=table, band=band, probability=prob)

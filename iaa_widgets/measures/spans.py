@@ -1,0 +1,250 @@
+"""Span agreement as practitioners report it: pairwise F1 between annotators.
+
+For two annotators a and b and a label c, with n_a and n_b the units each placed and
+m the units matched one-to-one between them,
+
+    F1 = 2m / (n_a + n_b),   precision (of b, a the reference) = m / n_b,
+                             recall = m / n_a.
+
+F1 is symmetric in a and b and equals the positive specific agreement 2a/(2a + b + c)
+of a 2 × 2 table whose cell a counts the matched units and b, c the unmatched units of
+each annotator (Hripcsak & Rothschild 2005, "Agreement, the F-measure, and reliability
+in information retrieval"); it is the specific agreement of
+:func:`~iaa_widgets.measures.classic.specific_agreement` on the category "present",
+and needs no count of true negatives (which spans have none). It is not
+chance-corrected; γ (:mod:`~iaa_widgets.measures.gamma`) is, on the same continuum.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import validate
+from ..continuum import Continuum
+from ..errors import AgreementError
+from ..results import AgreementResult
+
+__all__ = ["span_f1", "MATCHES"]
+
+MATCHES = ("exact", "overlap")
+PAIR_COLUMNS = ["annotator_a", "annotator_b", "label", "n_a", "n_b", "matched",
+                "precision", "recall", "f1"]
+
+
+def span_f1(spans, match: str = "exact", *, annotators: Sequence | None = None
+            ) -> AgreementResult:
+    """Pairwise F1 between annotators over their spans, per label, micro and macro.
+
+    ``spans``: a :class:`~iaa_widgets.Continuum` (one document); the ``Spans`` of a
+    reader (``read_label_studio``, ``read_conll`` …: one continuum per document, and
+    who annotated which document); or a tidy table with columns annotator, category,
+    start, end and optionally item (the document; every annotator of the table is then
+    taken to have annotated every document). Units of annotators a and b match when
+    they are in the same document, have the same label, and ``match="exact"``: the same
+    start and end; ``match="overlap"``: they share a stretch of positive length
+    (max(start) < min(end)), or have the same bounds (zero-length units).
+
+    Matching is one-to-one: each unit is matched to at most one unit of the other
+    annotator. Among the matching pairs, m is the size of a maximum matching
+    (Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``, one call for
+    every annotator pair, document and label at once): the largest number of pairs any
+    one-to-one pairing gives, so no arbitrary tie-break (greedy by order or by largest
+    overlap) can lower it. For exact matching it is Σ min(n_a, n_b) over identical units.
+
+    Only documents both annotators of a pair annotated count for that pair; units of
+    the others are counted in ``excluded``. The result's ``value`` and ``observed`` are
+    the micro F1 over all pairs and labels, 2 Σ m / Σ (n_a + n_b) (no expected
+    agreement: NaN); ``params["macro"]`` the mean over labels of their F1 (pooled over
+    pairs; a label nobody used has none and is left out of the mean, named in
+    ``note``); ``params["pairs"]`` the tidy table (annotator_a, annotator_b, label,
+    n_a, n_b, matched, precision, recall, f1; precision and recall of b with a as the
+    reference); ``params["pair_summary"]`` each pair's totals, micro F1 and macro F1
+    (mean over the labels the pair used); ``per_category`` the F1 of each label pooled
+    over pairs. ``n_items`` is the documents, ``n_ratings`` the units entering some pair.
+    """
+    validate.choice("span_f1", "match", match, MATCHES)
+    u = _units(spans, annotators)
+    n_ann, n_cat = len(u.annotators), len(u.categories)
+    pa, pb = np.triu_indices(n_ann, k=1)                   # pairs (a, b), a < b
+    matched = _matched(u, match, n_ann, n_cat)             # pairs × labels
+    n_a, n_b, excluded = _counts(u, pa, pb, n_cat)         # units of a, b per pair × label
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1 = 2 * matched / (n_a + n_b)                     # F1 = 2m/(n_a + n_b)
+        cat_f1 = 2 * matched.sum(0) / (n_a + n_b).sum(0)   # per label, pooled over pairs
+        pair_micro = 2 * matched.sum(1) / (n_a + n_b).sum(1)
+        micro = 2 * matched.sum() / (n_a + n_b).sum()      # over all pairs and labels
+    used = (n_a + n_b).sum(0) > 0
+    macro = float(np.mean(cat_f1[used])) if used.any() else float("nan")
+    defined = np.isfinite(f1)                              # labels a pair used
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pair_macro = np.where(defined, f1, 0).sum(1) / defined.sum(1)  # mean over them
+    pairs, summary = _tables(u, pa, pb, n_a, n_b, matched, f1, pair_micro, pair_macro)
+    per_category = pd.DataFrame({"matched": matched.sum(0), "units": (n_a + n_b).sum(0),
+                                 "f1": cat_f1}, index=pd.Index(u.categories, name="label"))
+    notes = list(u.notes) + ["F1 is not chance-corrected: no expected agreement (NaN)"]
+    if not used.all():
+        notes.append(f"label(s) {list(u.categories[~used])!r} used by no pair: no F1, "
+                     "left out of the macro mean")
+    if not np.isfinite(micro):
+        notes.append("no unit entered any pair: F1 is undefined (0/0)")
+    return AgreementResult(
+        measure="span_f1", value=float(micro), observed=float(micro),
+        expected=float("nan"), n_items=u.n_docs, n_annotators=n_ann,
+        n_ratings=int(u.in_pair.sum()), excluded=excluded,
+        params={"match": match, "macro": macro, "pairs": pairs, "pair_summary": summary},
+        per_category=per_category, note="; ".join(notes))
+
+
+class _Units:
+    """Units as integer codes: doc, annotator, category, start, end; ``annotated``
+    (documents × annotators) says who annotated which document; ``in_pair`` marks the
+    units whose document some other annotator annotated too."""
+
+    def __init__(self, doc, ann, cat, start, end, annotated, annotators, categories,
+                 notes=()):
+        self.doc, self.ann, self.cat = doc, ann, cat
+        self.start, self.end = start, end
+        self.annotated, self.annotators, self.categories = annotated, annotators, categories
+        self.notes = tuple(notes)
+        self.n_docs = annotated.shape[0]
+        self.in_pair = annotated[doc].sum(axis=1) >= 2
+
+
+def _units(spans, annotators) -> _Units:
+    """Any accepted input as :class:`_Units`, restricted to ``annotators`` if given."""
+    if isinstance(spans, Continuum):
+        frame = spans.to_frame().assign(item=0)
+        annotated = pd.MultiIndex.from_product([[0], spans.annotators]).to_frame(
+            index=False, name=["item", "annotator"])
+        cats, notes = spans.categories, spans.notes
+    elif hasattr(spans, "units") and hasattr(spans, "annotated"):  # a reader's Spans
+        frame, annotated = spans.units.reset_index(drop=True), spans.annotated
+        cats, notes = getattr(spans, "categories", None), getattr(spans, "notes", ())
+    elif isinstance(spans, pd.DataFrame):
+        Continuum.from_frame(spans.drop(columns="item", errors="ignore"))  # validates
+        frame = spans if "item" in spans.columns else spans.assign(item=0)
+        frame = frame.reset_index(drop=True)
+        annotated = pd.MultiIndex.from_product(
+            [pd.unique(frame["item"]), pd.unique(frame["annotator"])]).to_frame(
+            index=False, name=["item", "annotator"])
+        cats, notes = None, ()
+    else:
+        raise AgreementError(f"span_f1: expected a Continuum, the Spans of a reader or a "
+                             f"table with columns annotator, category, start, end (and "
+                             f"optionally item), got {type(spans).__name__}")
+    names = pd.Index(pd.unique(annotated["annotator"]))
+    if annotators is not None:
+        chosen = pd.Index(list(annotators))
+        unknown = chosen[~chosen.isin(names)]
+        if len(unknown) or not chosen.is_unique:
+            raise AgreementError(f"span_f1: annotators= must be distinct annotators among "
+                                 f"{list(names)!r}, got {list(annotators)!r}")
+        names = chosen
+        annotated = annotated[annotated["annotator"].isin(names)]
+        frame = frame[frame["annotator"].isin(names)]
+    if len(names) < 2:
+        raise AgreementError(f"span_f1 compares annotators in pairs: give at least two, "
+                             f"got {list(names)!r}")
+    docs = pd.Index(pd.unique(annotated["item"]))
+    grid = np.zeros((len(docs), len(names)), bool)
+    grid[docs.get_indexer(annotated["item"]), names.get_indexer(annotated["annotator"])] = True
+    doc = docs.get_indexer(frame["item"])
+    if (doc < 0).any():
+        raise AgreementError(f"span_f1: units in document(s) "
+                             f"{list(pd.unique(frame['item'][doc < 0]))[:5]!r} that no "
+                             "annotator is recorded to have annotated")
+    cat_codes, categories = (pd.factorize(frame["category"]) if cats is None else
+                             (pd.Index(cats).get_indexer(frame["category"]), pd.Index(cats)))
+    return _Units(doc, names.get_indexer(frame["annotator"]), np.asarray(cat_codes),
+                  frame["start"].to_numpy(float), frame["end"].to_numpy(float), grid,
+                  names, pd.Index(categories), notes)
+
+
+def _candidates(u: _Units):
+    """Every unordered pair of units (i, j) in the same document and label where the
+    later one starts within the earlier one's [start, end]: each overlapping or
+    identical pair once. Sorted by (document, label, start), unit i's partners are the
+    run after it up to the last start ≤ its end (searchsorted; no loop)."""
+    group = u.doc.astype(np.int64) * (u.cat.max(initial=0) + 1) + u.cat
+    starts, start_rank = np.unique(u.start, return_inverse=True)
+    end_rank = np.searchsorted(starts, u.end, side="right") - 1   # last start ≤ end
+    size = len(starts) + 1
+    key = group * size + start_rank
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    hi = np.searchsorted(sorted_key, (group * size + end_rank)[order], side="right")
+    count = hi - np.arange(len(order)) - 1                     # partners after position
+    first = np.repeat(np.arange(len(order)), count)
+    offset = np.arange(len(first)) - np.repeat(np.cumsum(count) - count, count)
+    return order[first], order[first + 1 + offset]
+
+
+def _matched(u: _Units, match: str, n_ann: int, n_cat: int) -> np.ndarray:
+    """m per pair × label: a maximum one-to-one matching of the matching units."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+    n_pairs = n_ann * (n_ann - 1) // 2
+    i, j = _candidates(u)
+    swap = u.ann[i] > u.ann[j]                                 # orient: annotator a < b
+    i, j = np.where(swap, j, i), np.where(swap, i, j)
+    same = (u.start[i] == u.start[j]) & (u.end[i] == u.end[j])
+    if match == "exact":
+        keep = same
+    else:  # a shared stretch of positive length, or the same (zero-length) bounds
+        keep = (np.maximum(u.start[i], u.start[j]) < np.minimum(u.end[i], u.end[j])) | same
+    keep &= u.ann[i] != u.ann[j]
+    i, j = i[keep], j[keep]
+    out = np.zeros((n_pairs, n_cat))
+    if not len(i):
+        return out
+    a, b = u.ann[i], u.ann[j]
+    pair = a * n_ann - a * (a + 1) // 2 + (b - a - 1)          # index in triu_indices
+    n = len(u.start)
+    rows, row_id = np.unique(pair * n + i, return_inverse=True)  # node (pair, unit of a)
+    cols, col_id = np.unique(pair * n + j, return_inverse=True)  # node (pair, unit of b)
+    graph = csr_matrix((np.ones(len(i)), (row_id, col_id)), shape=(len(rows), len(cols)))
+    partner = maximum_bipartite_matching(graph, perm_type="column")  # row → col or −1
+    hit = partner >= 0
+    unit = rows[hit] % n
+    np.add.at(out, (rows[hit] // n, u.cat[unit]), 1)
+    return out
+
+
+def _counts(u: _Units, pa: np.ndarray, pb: np.ndarray, n_cat: int):
+    """n_a, n_b per pair × label over the documents both annotators of the pair
+    annotated, and the units left out of a pair because its other annotator did not
+    annotate their document, once per such pair."""
+    n_docs, n_ann = u.annotated.shape
+    cnt = np.bincount((u.doc * n_ann + u.ann) * n_cat + u.cat,
+                      minlength=n_docs * n_ann * n_cat).reshape(n_docs, n_ann * n_cat)
+    both = (u.annotated[:, pa] & u.annotated[:, pb]).astype(float)  # docs × pairs
+    per = (both.T @ cnt).reshape(len(pa), n_ann, n_cat)      # Σ_d both_dp cnt_d,r,c
+    n_a, n_b = per[np.arange(len(pa)), pa], per[np.arange(len(pa)), pb]
+    total = cnt.sum(axis=0).reshape(n_ann, n_cat)
+    left = int((total[pa] - n_a).sum() + (total[pb] - n_b).sum())
+    reason = ("(unit, pair) entries: a unit left out of a pair because the pair's other "
+              "annotator did not annotate its document")
+    return n_a, n_b, ({reason: left} if left else {})
+
+
+def _tables(u, pa, pb, n_a, n_b, matched, f1, pair_micro, pair_macro):
+    """The tidy pairs × labels table and the per-pair summary (micro and macro F1)."""
+    n_pairs, n_cat = matched.shape
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision, recall = matched / n_b, matched / n_a  # b against a as the reference
+        pair_precision = matched.sum(1) / n_b.sum(1)
+        pair_recall = matched.sum(1) / n_a.sum(1)
+    first, second = u.annotators.take(pa), u.annotators.take(pb)
+    pairs = pd.DataFrame({
+        "annotator_a": np.repeat(first, n_cat), "annotator_b": np.repeat(second, n_cat),
+        "label": np.tile(np.asarray(u.categories, dtype=object), n_pairs),
+        "n_a": n_a.ravel(), "n_b": n_b.ravel(), "matched": matched.ravel(),
+        "precision": precision.ravel(), "recall": recall.ravel(), "f1": f1.ravel()},
+        columns=PAIR_COLUMNS)
+    summary = pd.DataFrame({
+        "annotator_a": first, "annotator_b": second, "n_a": n_a.sum(1), "n_b": n_b.sum(1),
+        "matched": matched.sum(1), "precision": pair_precision, "recall": pair_recall,
+        "micro_f1": pair_micro, "macro_f1": pair_macro})
+    return pairs, summary

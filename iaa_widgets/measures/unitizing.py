@@ -1,0 +1,373 @@
+"""Krippendorff's α for unitizing a continuum: the other school beside Mathet's γ.
+
+Both read a :class:`~iaa_widgets.Continuum` (units: annotator, category, start, end).
+Each annotator's units and the gaps between them (∅) *segment* the continuum
+[B, B + L) (``continuum=(B, B + L)``, by default [first start, last end]); positions
+are integer ticks (characters, frames, milliseconds): the expected disagreements count
+the ways a unit can be placed at those ticks, so bounds must be whole numbers (scale
+real-valued times to a resolution first). Notation: m annotators, segment g of
+annotator i with begin b_ig, length l_ig, value c or ∅.
+
+:func:`unitizing_alpha` — α_U of Krippendorff (1995, Sociological Methodology 25;
+2004, *Content Analysis* 2nd ed., worked example p. 254). Each category c is its own
+segmentation (units of c and gaps); an annotator's units of *different* categories may
+overlap, units of one category may not (one category's segmentation is a partition)::
+
+    δ²(ig, jh) = (b_ig − b_jh)² + (e_ig − e_jh)²    two units of c that overlap
+               = l_ig²                             a unit of i inside a gap of j
+               = 0                                 otherwise (gaps against gaps …)
+    cD_o = Σ_i Σ_{j≠i} Σ_g Σ_h δ²(ig, jh) / (m(m − 1) L²)
+    cD_e = (2/L) Σ_{units g of c} [(N_c − 1)(2l³ − 3l² + l)/3
+                                   + l² Σ_{gaps h of c, l_h ≥ l} (l_h − l + 1)]
+           / [mL(mL − 1) − Σ_{units g of c} l(l − 1)]
+    α_U,c = 1 − cD_o / cD_e,   α_U = 1 − Σ_c cD_o / Σ_c cD_e
+
+(N_c: units of c over all annotators; l = l_ig. This is the 2004 form of D_e; the
+1995 print reads l_h + l + 1 in the last sum, a misprint by DKPro Agreement's account.)
+
+:func:`u_alpha` — u-α of Krippendorff, Mathet, Bouvry & Widlöcher (2016, Quality &
+Quantity 50; Krippendorff 2019, *Content Analysis* 4th ed., §12.6), which
+replaces α_U's pair distances by a coincidence matrix over the values {∅, c, k, …} and
+so behaves as α does with more than two annotators. Every annotator's units (of all
+categories) and gaps form one segmentation, so an annotator's units may not overlap::
+
+    l_ck = 1/(m − 1) Σ_i Σ_{j≠i} Σ_g Σ_h |ig ∩ jh| [v_ig = c][v_jh = k]
+    e_ck = l.. (l_c. l_.k − [c = k] Σ_{segments g of value c} λ_g) / (l..² − Σ_g λ_g)
+    α = 1 − Σ_ck l_ck δ_ck / Σ_ck e_ck δ_ck,     l.. = mL
+
+with λ_g = l_g² for a unit (a unit is indivisible: it cannot be paired with itself)
+and λ_g = l_g for a gap (a gap is a run of single ticks). ``kind="nominal"`` (u-α) uses
+δ_ck = [c ≠ k] over all values, gaps included: it judges the boundaries and the
+categories together; ``kind="binary"`` (|u-α) uses δ_ck = 1 between ∅ and a unit value
+only: the distinction of relevant from irrelevant matter. On items laid end to end
+(:meth:`Continuum.from_items`, every annotator labelling every item) u-α is exactly
+Krippendorff's nominal α of those items.
+
+Not implemented (they raise NotImplementedError): cu-α (the coding of the units that
+overlap, per category and overall) and the single-category (k)u-α of the 2016 family:
+their expected coincidences need the lengths of the units' pairable parts, whose exact
+definition we could not check against the paper's worked example.
+
+The pairwise sums run over the pairs of overlapping units of different annotators,
+found by one sort and a ``searchsorted`` (no loop over units or annotator pairs);
+memory follows those pairs, which are the statistic itself. Like γ, these coefficients
+are per continuum: they have no item-additive Statistic, so the item bootstrap does
+not apply to them.
+"""
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+
+from ..continuum import Continuum
+from ..errors import AgreementError
+from ..results import AgreementResult
+
+__all__ = ["unitizing_alpha", "u_alpha", "cu_alpha"]
+
+KINDS = ("nominal", "binary")
+
+
+# ---------------------------------------------------------------- input
+def _as_continuum(where: str, data, loader_args) -> Continuum:
+    if isinstance(data, Continuum):
+        if loader_args:
+            raise AgreementError(f"{where}: loader options {sorted(loader_args)} apply to "
+                                 "a DataFrame, not to a Continuum")
+        c = data
+    elif isinstance(data, pd.DataFrame):
+        c = Continuum.from_frame(data, **loader_args)
+    else:
+        raise AgreementError(f"{where}: expected a Continuum or a DataFrame (annotator, "
+                             f"category, start, end), got {type(data).__name__}")
+    if c.n_annotators < 2:
+        raise AgreementError(f"{where}: agreement needs at least two annotators, the "
+                             f"continuum has {c.n_annotators}")
+    return c
+
+
+def _span(where: str, c: Continuum, continuum) -> tuple[float, float, str]:
+    """[B, B + L): the declared continuum, or the units' bounds (said in a note)."""
+    if continuum is None:
+        begin, end = c.bounds
+        note = (f"continuum taken as [{begin:g}, {end:g}), the first start to the last "
+                "end; pass continuum=(begin, end) for the stretch the annotators read")
+    else:
+        ok = (isinstance(continuum, (tuple, list)) and len(continuum) == 2
+              and all(isinstance(v, Real) and not isinstance(v, bool)
+                      and math.isfinite(v) for v in continuum))
+        if not ok or not continuum[0] < continuum[1]:
+            raise AgreementError(f"{where}: continuum must be a pair (begin, end) of "
+                                 f"finite numbers with begin < end, got {continuum!r}")
+        begin, end = float(continuum[0]), float(continuum[1])
+        note = ""
+        outside = (c.start < begin) | (c.end > end)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            who = _name(c.annotators, c.annotator[i])
+            raise AgreementError(
+                f"{where}: {int(outside.sum())} unit(s) lie outside the continuum "
+                f"[{begin:g}, {end:g}), e.g. annotator {who!r}'s unit "
+                f"[{c.start[i]:g}, {c.end[i]:g}); widen continuum= or drop them")
+    ticks = np.r_[c.start, c.end, begin, end]
+    if not np.all(ticks == np.round(ticks)):
+        raise AgreementError(f"{where}: unit bounds and the continuum must be whole "
+                             "numbers of ticks (characters, frames, ms): the expected "
+                             "disagreement counts placements at integer positions; "
+                             "multiply by your resolution and round first")
+    return begin, end - begin, note
+
+
+def _units(where: str, c: Continuum, by_category: bool):
+    """Units of positive length sorted by group (annotator, or annotator × category)
+    then start; overlaps within a group raise. Returns (annotator, category, start,
+    end, excluded)."""
+    keep = c.end > c.start
+    excluded = {"zero-length units": int((~keep).sum())} if not keep.all() else {}
+    a, k, s, e = c.annotator[keep], c.category[keep], c.start[keep], c.end[keep]
+    group = a * c.n_categories + k if by_category else a
+    order = np.lexsort((s, group))
+    a, k, s, e, group = a[order], k[order], s[order], e[order], group[order]
+    if len(s) == 0:
+        raise AgreementError(f"{where}: no unit has a positive length (end > start); "
+                             "there is nothing to unitize")
+    clash = (group[1:] == group[:-1]) & (s[1:] < e[:-1])
+    if clash.any():
+        i = int(np.flatnonzero(clash)[0])
+        who = f"annotator {_name(c.annotators, a[i])!r}"
+        what = (f"units of category {_name(c.categories, k[i])!r}" if by_category else
+                f"units ({_name(c.categories, k[i])!r} and "
+                f"{_name(c.categories, k[i + 1])!r})")
+        rule = ("α_U segments each category separately: one annotator's units of one "
+                "category must not overlap (units of different categories may)"
+                if by_category else
+                "u-α segments each annotator's continuum into units and gaps: one "
+                "annotator's units must not overlap, whatever their categories "
+                "(unitizing_alpha accepts overlapping units of different categories)")
+        raise AgreementError(
+            f"{where}: {int(clash.sum())} overlap(s) within one annotator, e.g. {who}: "
+            f"{what} [{s[i]:g}, {e[i]:g}) and [{s[i + 1]:g}, {e[i + 1]:g}); {rule}")
+    return a, k, s, e, excluded
+
+
+def _overlapping_pairs(key_start: np.ndarray, key_end: np.ndarray) -> tuple:
+    """All pairs (p, q), p before q, of intervals sorted by ``key_start`` that overlap:
+    start_p ≤ start_q < end_p. One searchsorted; output-sized memory."""
+    n = len(key_start)
+    stop = np.searchsorted(key_start, key_end, side="left")  # first q with start_q ≥ end_p
+    count = np.maximum(stop - np.arange(n) - 1, 0)
+    p = np.repeat(np.arange(n), count)
+    q = p + 1 + np.arange(len(p)) - np.repeat(np.cumsum(count) - count, count)
+    return p, q
+
+
+def _name(index: pd.Index, code) -> object:
+    """The label behind an integer code, as a plain Python value for messages."""
+    return index.take([int(code)]).tolist()[0]
+
+
+def _ratio(d_o: float, d_e: float) -> float:
+    return 1.0 - d_o / d_e if d_e > 0 else float("nan")
+
+
+# ---------------------------------------------------------------- α_U (1995/2004)
+def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
+    """Krippendorff's α_U for unitizing (1995; 2004): see the module docstring
+    for its distances and disagreements.
+
+    ``data``: a :class:`~iaa_widgets.Continuum` or a tidy DataFrame (annotator,
+    category, start, end; ``loader_args`` as in :meth:`Continuum.from_frame`, e.g.
+    ``annotators=`` so that an annotator who placed no unit counts with an all-gap
+    segmentation). ``continuum=(begin, end)``: the stretch that was read (default: the
+    first start to the last end, said in ``note``). Bounds must be whole numbers.
+
+    Every annotator (m of them, declared ones included) enters every category's
+    segmentation; zero-length units are left out and counted in ``excluded``. One
+    annotator's overlapping units of the same category raise
+    :class:`~iaa_widgets.AgreementError` (α_U cannot segment them); of different
+    categories they are fine. ``observed`` and ``expected`` are Σ_c cD_o and Σ_c cD_e
+    (``scale="disagreement"``); ``per_category`` has each category's units N_c, D_o,
+    D_e and α_U,c; ``n_items`` and ``n_ratings`` count the units used. A declared
+    category without units has D_o = D_e = 0 and α_U,c NaN (0/0, noted).
+    """
+    where = "unitizing_alpha"
+    c = _as_continuum(where, data, loader_args)
+    begin, length, note = _span(where, c, continuum)
+    a, k, s, e, excluded = _units(where, c, by_category=True)
+    m, n_cat, L = c.n_annotators, c.n_categories, length
+    s, e = s - begin, e - begin  # positions from 0: α_U does not depend on B
+    d_o = _alpha_u_observed(a, k, s, e, m, n_cat, L)
+    d_e, n_units = _alpha_u_expected(a, k, s, e, m, n_cat, L)
+    per_cat = pd.DataFrame({"units": n_units, "D_o": d_o, "D_e": d_e,
+                            "alpha": [_ratio(o, x) for o, x in zip(d_o, d_e)]},
+                           index=pd.Index(c.categories, name="category"))
+    empty = c.categories[n_units == 0].tolist()
+    notes = [note]
+    if empty:
+        notes.append(f"categories {empty!r} have no units: their α_U,c is 0/0 (NaN) and "
+                     "they add nothing to α_U")
+    value = _ratio(d_o.sum(), d_e.sum())
+    if math.isnan(value):
+        notes.append("no disagreement is expected (D_e = 0): α_U is 0/0, undefined")
+    return AgreementResult(
+        measure="unitizing_alpha", value=value, observed=float(d_o.sum()),
+        expected=float(d_e.sum()), n_items=len(s), n_annotators=m, n_ratings=len(s),
+        scale="disagreement", excluded=excluded, per_category=per_cat,
+        params={"continuum": (begin, begin + L), "L": L, "reference":
+                "Krippendorff 1995; 2004"},
+        note="; ".join(filter(None, notes)))
+
+
+def _alpha_u_observed(a, k, s, e, m: int, n_cat: int, L: float) -> np.ndarray:
+    """cD_o per category: 2 Σ over overlapping unit pairs of different annotators of
+    (Δb² + Δe²), plus 2 Σ_units l² × (annotators with no unit of c overlapping it),
+    over m(m − 1)L² (each unordered pair of annotators counted in both orders)."""
+    span = 2.0 * L + 1.0  # categories laid side by side on one key axis
+    order = np.lexsort((s, k))
+    a, k, s, e = a[order], k[order], s[order], e[order]
+    # pairs of one category; never of one annotator, whose units of c do not overlap
+    p, q = _overlapping_pairs(k * span + s, k * span + e)
+    pair_term = np.bincount(k[p], weights=(s[p] - s[q]) ** 2 + (e[p] - e[q]) ** 2,
+                            minlength=n_cat)
+    # the annotators whose units overlap unit u, each counted once (one may overlap u
+    # with several units)
+    who = np.sort(np.r_[p * m + a[q], q * m + a[p]])            # (unit, annotator) keys
+    who = who[np.r_[True, who[1:] != who[:-1]]]                  # … each once
+    covered = np.bincount(who // m, minlength=len(s))
+    inside_gap = (e - s) ** 2 * (m - 1 - covered)  # unit u inside a gap of annotator j
+    gap_term = np.bincount(k, weights=inside_gap, minlength=n_cat)
+    return 2.0 * (pair_term + gap_term) / (m * (m - 1) * L * L)
+
+
+def _alpha_u_expected(a, k, s, e, m: int, n_cat: int, L: float):
+    """cD_e per category (2004 form) and N_c. The gap sum Σ_{l_h ≥ l} (l_h − l + 1) is
+    read off cumulative sums of each category's gap lengths sorted (one searchsorted)."""
+    lengths = e - s
+    n_units = np.bincount(k, minlength=n_cat)
+    gk, gl = _gaps(a, k, s, e, m, n_cat, L)
+    span = L + 2.0
+    order = np.lexsort((gl, gk))
+    gk, gl = gk[order], gl[order]
+    key = gk * span + gl
+    first = np.searchsorted(key, k * span + lengths, side="left")  # first gap ≥ l
+    last = np.searchsorted(key, k * span + span - 1, side="left")  # end of category k
+    tail = np.r_[0.0, np.cumsum(gl)]
+    n_long = last - first
+    gap_sum = tail[last] - tail[first] - (lengths - 1) * n_long  # Σ (l_h − l + 1)
+    l = lengths
+    term = (n_units[k] - 1) * (2 * l**3 - 3 * l**2 + l) / 3 + l**2 * gap_sum
+    num = 2.0 / L * np.bincount(k, weights=term, minlength=n_cat)
+    den = m * L * (m * L - 1) - np.bincount(k, weights=l * (l - 1), minlength=n_cat)
+    return num / den, n_units
+
+
+def _gaps(a, k, s, e, m: int, n_cat: int, L: float):
+    """Every gap of every (annotator, category) segmentation of [0, L): (category,
+    length). Units come sorted by (annotator, category, start); an (annotator,
+    category) without units is one gap of length L."""
+    group = a * n_cat + k
+    new = np.r_[True, group[1:] != group[:-1]]
+    last = np.r_[group[1:] != group[:-1], True]
+    inner = e[:-1][~new[1:]], s[1:][~new[1:]]      # between consecutive units of a group
+    inner_k = k[1:][~new[1:]]
+    lead, lead_k = s[new], k[new]                   # before the first unit: [0, s)
+    trail, trail_k = L - e[last], k[last]           # after the last unit: [e, L)
+    empty = np.setdiff1d(np.arange(m * n_cat), group)
+    gk = np.r_[inner_k, lead_k, trail_k, empty % n_cat]
+    gl = np.r_[inner[1] - inner[0], lead, trail, np.full(len(empty), L)]
+    return gk[gl > 0], gl[gl > 0]
+
+
+# ---------------------------------------------------------------- u-α (2016)
+def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> AgreementResult:
+    """u-α (``kind="nominal"``) or |u-α (``kind="binary"``) of Krippendorff, Mathet,
+    Bouvry & Widlöcher (2016): see the module docstring for the coincidences l_ck,
+    the expected e_ck and δ.
+
+    ``data``, ``continuum`` and ``loader_args`` as in :func:`unitizing_alpha`. Every
+    annotator (m, declared ones included) segments [B, B + L) into units and gaps;
+    zero-length units are left out and counted in ``excluded``; one annotator's
+    overlapping units raise :class:`~iaa_widgets.AgreementError` (u-α gives every tick
+    one value per annotator; use :func:`unitizing_alpha` for overlapping categories).
+    ``observed`` and ``expected`` are D_o = Σ l_ck δ_ck / l.. and D_e = Σ e_ck δ_ck / l..
+    (``scale="disagreement"``). ``per_category`` gives, per category, its units, total
+    length l_c., coincidences with itself l_cc and with gaps l_c∅, and the expected
+    e_cc; ``params["gap"]`` the same for ∅; ``n_items`` and ``n_ratings`` count the units
+    used. With no expected disagreement (D_e = 0, e.g. one value everywhere) the value
+    is NaN with a note.
+    """
+    where = "u_alpha"
+    if kind not in KINDS:
+        raise AgreementError(f"{where}: kind must be one of {list(KINDS)!r} (nominal: "
+                             f"u-α, binary: |u-α), got {kind!r}")
+    c = _as_continuum(where, data, loader_args)
+    begin, L, note = _span(where, c, continuum)
+    _, k, s, e, excluded = _units(where, c, by_category=False)
+    m, n_cat = c.n_annotators, c.n_categories
+    coinc, lam = _coincidences(k, s, e, m, n_cat, L)
+    total = m * L                                           # l.. = mL
+    margin = coinc.sum(axis=1)
+    # e_ck = l..(l_c. l_.k − [c = k] Σ λ_g) / (l..² − Σ λ_g)   (2016; 2019 eq. 33)
+    expected = total * (np.outer(margin, margin) - np.diag(lam)) / (total**2 - lam.sum())
+    delta = 1.0 - np.eye(n_cat + 1)
+    if kind == "binary":
+        delta[1:, 1:] = 0.0                                 # units of any category agree
+    d_o = float((coinc * delta).sum() / total)
+    d_e = float((expected * delta).sum() / total)
+    value = _ratio(d_o, d_e)
+    notes = [note]
+    if math.isnan(value):
+        notes.append("no disagreement is expected (D_e = 0: one value everywhere): "
+                     f"{'u-α' if kind == 'nominal' else '|u-α'} is 0/0, undefined")
+    per_cat = pd.DataFrame({"units": np.bincount(k, minlength=n_cat),
+                            "length": margin[1:], "l_cc": np.diag(coinc)[1:],
+                            "l_c_gap": coinc[1:, 0], "e_cc": np.diag(expected)[1:]},
+                           index=pd.Index(c.categories, name="category"))
+    return AgreementResult(
+        measure="u_alpha" if kind == "nominal" else "u_alpha_binary", value=value,
+        observed=d_o, expected=d_e, n_items=len(s), n_annotators=m, n_ratings=len(s),
+        scale="disagreement", excluded=excluded, per_category=per_cat,
+        params={"kind": kind, "continuum": (begin, begin + L), "L": L,
+                "gap": {"length": float(margin[0]), "l_gap_gap": float(coinc[0, 0]),
+                        "e_gap_gap": float(expected[0, 0])},
+                "reference": "Krippendorff, Mathet, Bouvry & Widlöcher 2016"},
+        note="; ".join(filter(None, notes)))
+
+
+def _coincidences(k, s, e, m: int, n_cat: int, L: float):
+    """The (1 + K) × (1 + K) coincidences l_ck, value 0 the gap, and λ per value.
+
+    Units × units: the overlaps of units of different annotators, counted in both
+    orders. Unit × gap: each of the m − 1 other annotators covers a unit with its units
+    or its gaps, so l_c∅ = l_c. − Σ_k l_ck with l_c. the total length of c's units.
+    Gap × gap closes the table: l_∅. = mL − Σ_c l_c. (rows sum to the lengths)."""
+    order = np.argsort(s, kind="stable")
+    k, s, e = k[order], s[order], e[order]
+    p, q = _overlapping_pairs(s, e)  # never of one annotator, whose units do not overlap
+    overlap = np.minimum(e[p], e[q]) - s[q]
+    size = n_cat + 1
+    units = np.bincount(np.r_[(k[p] + 1) * size + k[q] + 1, (k[q] + 1) * size + k[p] + 1],
+                        weights=np.r_[overlap, overlap], minlength=size * size)
+    coinc = units.reshape(size, size) / (m - 1)
+    lengths = np.bincount(k, weights=e - s, minlength=n_cat)
+    coinc[1:, 0] = lengths - coinc[1:, 1:].sum(axis=1)
+    coinc[0, 1:] = coinc[1:, 0]
+    gap_length = m * L - lengths.sum()
+    coinc[0, 0] = gap_length - coinc[0, 1:].sum()
+    # λ: Σ l_g² over the units of each category; Σ l_g over the gaps = their length
+    lam = np.r_[gap_length, np.bincount(k, weights=(e - s) ** 2, minlength=n_cat)]
+    return coinc, lam
+
+
+def cu_alpha(data, **kwargs):
+    """cu-α (the coding of overlapping units, overall and per category) of
+    Krippendorff et al. (2016): not implemented yet."""
+    raise NotImplementedError(
+        "cu_alpha (cu-α and the per-category (k)u-α of Krippendorff, Mathet, Bouvry & "
+        "Widlöcher 2016) is not implemented: its expected coincidences need the pairable "
+        "lengths of the units, and that definition has not been checked against the "
+        "paper's worked example yet; use u_alpha(kind='nominal' or 'binary') or "
+        "unitizing_alpha (per-category α_U) meanwhile")

@@ -1,0 +1,84 @@
+"""The `iaa report` page and a saved chart, opened from file:// in headless Chromium with
+every network request refused: each chart renders (a canvas or SVG inside its
+vega-embed container), no console error, no dialog, hostile labels shown as text.
+Screenshots go to tests/artifacts/."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from iaa_widgets.cli import main
+from iaa_widgets.data import Annotations
+
+HOSTILE = "</script><img src=x onerror=alert(1)>"
+CHARTS = ("chart-coefficients", "chart-pairwise", "chart-per-category", "chart-items")
+
+
+@pytest.fixture(scope="module")
+def offline(browser):
+    """A page factory: a fresh context whose network is off, every request that is not
+    a file:// one refused and recorded, console errors and dialogs recorded."""
+    contexts = []
+
+    def open_(path):
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        contexts.append(context)
+        log = {"requests": [], "errors": [], "dialogs": []}
+
+        def refuse(route):
+            log["requests"].append(route.request.url)
+            route.abort()
+
+        context.route(lambda url: not url.startswith("file:"), refuse)
+        context.set_offline(True)
+        page = context.new_page()
+        page.on("console", lambda m: log["errors"].append(m.text) if m.type == "error"
+                else None)
+        page.on("pageerror", lambda e: log["errors"].append(f"pageerror: {e}"))
+        page.on("dialog", lambda d: (log["dialogs"].append(d.message), d.dismiss()))
+        page.goto(path.resolve().as_uri())
+        return page, log
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def _rendered(page, ident: str) -> None:
+    page.wait_for_selector(f"#{ident} canvas, #{ident} svg.marks", timeout=30_000)
+
+
+def test_report_opens_offline_with_every_chart(offline, tmp_path, artifacts):
+    rows = [(i, a, lab) for i, labs in enumerate(
+        [("low", "low", "mid"), ("high", "high", "high"), ("mid", "low", "mid"),
+         (HOSTILE, HOSTILE, "low"), ("high", "mid", "high"), ("low", "low", "low")])
+            for a, lab in zip(("ann 1", HOSTILE, "ann 3"), labs)]
+    pd.DataFrame(rows, columns=["item", "annotator", "label"]).to_csv(
+        tmp_path / "labels.csv", index=False)
+    out = tmp_path / "report.html"
+    assert main(["report", str(tmp_path / "labels.csv"), "-o", str(out),
+                 "--bootstrap", "200"]) == 0
+    page, log = offline(out)
+    for ident in CHARTS:
+        _rendered(page, ident)
+    page.wait_for_timeout(300)  # let vega finish its last frame before the screenshot
+    page.screenshot(path=str(artifacts / "report_offline.png"), full_page=True)
+    assert HOSTILE in page.inner_text("#per-category")  # a label, shown as text
+    assert HOSTILE in page.inner_text("#pairwise")  # an annotator, shown as text
+    assert page.locator("img").count() == 0  # the labels made no element
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def test_saved_chart_opens_offline(offline, tmp_path, artifacts):
+    import iaa_widgets as iaa
+    ann = Annotations.from_contingency([[2, 2], [1, 5]], ["yes", HOSTILE])
+    chart = iaa.specific_agreement(ann, positive="yes")
+    from iaa_widgets import charts
+    out = tmp_path / "chart.html"
+    charts.per_category_chart(chart).save(out)  # inline by default: no CDN
+    page, log = offline(out)
+    _rendered(page, "chart")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / "chart_offline.png"), full_page=True)
+    assert page.locator("img").count() == 0
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log

@@ -1,0 +1,289 @@
+"""Sufficient statistics on the user's engine (iaa_widgets.stats.lazy): DuckDB, Dask,
+polars lazy, pandas and Arrow in the ordinary run, PySpark in local mode (needs Java;
+skipped with a reason when it is missing, except under CI=true).
+
+Expected values: the in-memory path of this package on the same table (krippendorff_alpha,
+fleiss_kappa, … themselves checked against the krippendorff package, irrCAC and
+statsmodels in test_alpha.py and test_classic_peers.py), to 1e-12, with the counts of
+items, ratings and exclusions equal; α nominal also against the krippendorff package
+directly (its reliability_data matrix built here by hand).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from iaa_widgets.errors import AgreementError
+from iaa_widgets.stats.lazy import sufficient_statistics
+
+pl = pytest.importorskip("polars")
+duckdb = pytest.importorskip("duckdb")
+dd = pytest.importorskip("dask.dataframe")
+pa = pytest.importorskip("pyarrow")
+
+TOL = 1e-12
+# narwhals 2.x announces that Dask support moves to a plugin (not on PyPI yet)
+pytestmark = pytest.mark.filterwarnings("ignore:Dask support is moving:FutureWarning")
+
+
+def ratings(seed: int, n_items: int = 200, raters=("ann", "bob", "cy", "dee"),
+            labels=("alpha", "beta", "gamma", "delta"), missing: float = 0.25) -> pd.DataFrame:
+    """A tidy table with string ids, missing ratings (absent rows) and blank labels
+    (None, '' and whitespace: missing ratings whose item stays known)."""
+    rng = np.random.default_rng(seed)
+    r, k = len(raters), len(labels)
+    truth = rng.integers(0, k, n_items)
+    x = np.where(rng.random((n_items, r)) < 0.6, truth[:, None], rng.integers(0, k, (n_items, r)))
+    i, j = np.nonzero(rng.random((n_items, r)) >= missing)
+    label = np.array(labels, dtype=object)[x[i, j]]
+    blank = rng.random(len(i))
+    label[blank < 0.03] = None
+    if isinstance(labels[0], str):
+        label[(blank >= 0.03) & (blank < 0.04)] = " "
+    return pd.DataFrame({"item": [f"doc-{v:04d}" for v in i],
+                         "annotator": np.array(raters, dtype=object)[j], "label": label})
+
+
+def numeric(seed: int) -> pd.DataFrame:
+    """Ratings 1 … 5 (numbers: ordered categories) with NaN as missing labels."""
+    df = ratings(seed, labels=(1.0, 2.0, 3.0, 4.0, 5.0))
+    df["label"] = df["label"].astype(float)
+    return df
+
+
+ENGINES = {
+    "pandas": lambda df: df,
+    "arrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
+    "polars": lambda df: pl.from_pandas(df),
+    "polars-lazy": lambda df: pl.from_pandas(df).lazy(),
+    "duckdb": lambda df: duckdb.from_df(df),
+    "dask": lambda df: dd.from_pandas(df, npartitions=3),
+}
+
+
+def same(lazy, memory):
+    """Equal values (1e-12, relative for D_o and D_e, which the ordinal metric puts in
+    the ten thousands) and equal counts of an engine result and the in-memory one."""
+    for field in ("value", "observed", "expected"):
+        a, b = getattr(lazy, field), getattr(memory, field)
+        assert (np.isnan(a) and np.isnan(b)) or abs(a - b) <= TOL * max(1.0, abs(b)), \
+            (field, a, b)
+    assert (lazy.n_items, lazy.n_ratings, lazy.n_annotators) == \
+        (memory.n_items, memory.n_ratings, memory.n_annotators)
+    assert dict(lazy.excluded) == dict(memory.excluded)
+
+
+CLASSIC = [("percent_agreement", {}), ("percent_agreement", {"missing": "pairable"}),
+           ("bennett_s", {}), ("bennett_s", {"missing": "available"}),
+           ("fleiss_kappa", {}), ("fleiss_kappa", {"missing": "available"}),
+           ("fleiss_kappa", {"missing": "pairable"}),
+           ("davies_fleiss_kappa", {}), ("davies_fleiss_kappa", {"missing": "available"}),
+           ("davies_fleiss_kappa", {"missing": "pairable"}),
+           ("specific_agreement", {"positive": "beta"}),
+           ("specific_agreement", {"positive": "delta", "missing": "available"})]
+
+
+@pytest.fixture(scope="module", params=list(ENGINES))
+def engine(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def text_case(engine):
+    df = ratings(0)
+    return df, sufficient_statistics(ENGINES[engine](df))
+
+
+@pytest.fixture(scope="module")
+def number_case(engine):
+    df = numeric(1)
+    return df, sufficient_statistics(ENGINES[engine](df))
+
+
+@pytest.mark.parametrize("measure,kwargs", CLASSIC)
+def test_classic_equals_in_memory(text_case, measure, kwargs):
+    df, stats = text_case
+    same(getattr(stats, measure)(**kwargs), getattr(iaa, measure)(df, **kwargs))
+
+
+@pytest.mark.parametrize("metric", ["nominal", "ordinal", "interval", "ratio",
+                                    lambda a, b: abs(a - b) ** 0.5])
+def test_alpha_every_metric(number_case, metric):
+    df, stats = number_case
+    same(stats.krippendorff_alpha(metric), iaa.krippendorff_alpha(df, metric=metric))
+
+
+def test_alpha_text_labels(text_case):
+    df, stats = text_case
+    same(stats.krippendorff_alpha(), iaa.krippendorff_alpha(df))
+
+
+def test_alpha_nominal_against_the_krippendorff_package(text_case):
+    kd = pytest.importorskip("krippendorff")
+    df, stats = text_case
+    kept = df[df["label"].notna() & (df["label"].astype(str).str.strip() != "")]
+    grid = kept.pivot(index="annotator", columns="item", values="label")
+    codes = {v: i for i, v in enumerate(sorted(kept["label"].unique()))}
+    matrix = grid.apply(lambda col: col.map(codes)).to_numpy(dtype=float)
+    expected = kd.alpha(reliability_data=matrix, level_of_measurement="nominal")
+    assert abs(stats.krippendorff_alpha().value - expected) <= TOL
+
+
+@pytest.mark.parametrize("scheme", ["flat", "annotations", "annotations_m1", "edges",
+                                    "inv_var", "inv_var_class"])
+def test_sparse_agreement(text_case, scheme):
+    df, stats = text_case
+    same(stats.sparse_agreement(scheme), iaa.sparse_agreement(df, scheme))
+    same(stats.sparse_kappa(scheme), iaa.sparse_kappa(df, scheme))
+
+
+def test_sparse_agreement_given_class_probs(text_case):
+    df, stats = text_case
+    probs = {"alpha": 0.4, "beta": 0.3, "gamma": 0.2, "delta": 0.1}
+    same(stats.sparse_agreement("inv_var_class", probs),
+         iaa.sparse_agreement(df, "inv_var_class", probs))
+    with pytest.raises(AgreementError, match="per-item weights"):
+        stats.sparse_agreement(np.ones(5))
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_weighted_multi_rater(number_case, weights):
+    df, stats = number_case
+    for measure in ("fleiss_kappa", "bennett_s", "davies_fleiss_kappa"):
+        same(getattr(stats, measure)(weights=weights, missing="available"),
+             getattr(iaa, measure)(df, weights=weights, missing="available"))
+
+
+@pytest.mark.parametrize("pair", [("ann", "cy"), ("dee", "bob")])
+def test_two_annotators(text_case, pair):
+    df, stats = text_case
+    for measure in ("cohen_kappa", "scott_pi"):
+        lazy = getattr(stats, measure)(annotators=pair)
+        memory = getattr(iaa, measure)(df, annotators=pair)
+        same(lazy, memory)
+        assert abs(lazy.se - memory.se) <= TOL  # needs only the pair's table
+
+
+def test_weighted_cohen(number_case):
+    df, stats = number_case
+    same(stats.cohen_kappa(annotators=("bob", "ann"), weights="quadratic"),
+         iaa.cohen_kappa(df, annotators=("bob", "ann"), weights="quadratic"))
+
+
+@pytest.mark.parametrize("measure,kwargs", [("cohen_kappa", {}), ("scott_pi", {}),
+                                            ("krippendorff_alpha", {}),
+                                            ("cohen_kappa", {"weights": "linear"})])
+def test_pairwise(number_case, measure, kwargs):
+    df, stats = number_case
+    lazy = stats.pairwise(measure, **kwargs)
+    memory = iaa.pairwise(df, measure, **kwargs).loc[lazy.index, lazy.columns]
+    np.testing.assert_allclose(lazy.to_numpy(), memory.to_numpy(), rtol=0, atol=TOL)
+    order = [list(memory.index).index(a) for a in lazy.index]
+    assert np.array_equal(np.array(lazy.attrs["n_items"]),
+                          np.array(memory.attrs["n_items"])[np.ix_(order, order)])
+
+
+def test_labels_keep_their_identity(text_case):
+    df, stats = text_case
+    assert list(stats.categories) == sorted({"alpha", "beta", "gamma", "delta"})
+    assert not stats.ordered  # text sorted here gives no order
+    assert list(stats.annotators) == ["ann", "bob", "cy", "dee"]
+    assert stats.n_blank == int(df["label"].isna().sum() + (df["label"] == " ").sum())
+    assert "blank label" in stats.krippendorff_alpha().note
+    assert "value only" in stats.fleiss_kappa().note
+    with pytest.raises(AgreementError, match="order"):
+        stats.krippendorff_alpha("ordinal")  # refused as in memory: no declared order
+
+
+def test_declared_categories_and_annotator_subset():
+    df = ratings(2)
+    cats = ["delta", "gamma", "beta", "alpha", "unused"]
+    stats = sufficient_statistics(pl.from_pandas(df).lazy(), categories=cats,
+                                  annotators=["cy", "ann", "bob"])
+    assert list(stats.categories) == cats and stats.ordered
+    sub = df[df["annotator"].isin(["cy", "ann", "bob"])]
+    memory = iaa.Annotations.from_long(sub, categories=cats)
+    same(stats.krippendorff_alpha("ordinal"), iaa.krippendorff_alpha(memory, "ordinal"))
+    same(stats.bennett_s(), iaa.bennett_s(memory))  # k = 5: the unused category counts
+    with pytest.raises(AgreementError, match="outside the declared categories"):
+        sufficient_statistics(duckdb.from_df(df), categories=["alpha", "beta"])
+
+
+def test_refusals():
+    df = ratings(3)
+    twice = pd.concat([df, df.iloc[:2]], ignore_index=True)
+    with pytest.raises(AgreementError, match="more than once"):
+        sufficient_statistics(duckdb.from_df(twice))
+    null_item = df.copy()
+    null_item.loc[5, "item"] = None
+    with pytest.raises(AgreementError, match="'item' is missing"):
+        sufficient_statistics(pl.from_pandas(null_item).lazy())
+    with pytest.raises(AgreementError, match="not found"):
+        sufficient_statistics(pl.from_pandas(df).lazy(), label="tag")
+    with pytest.raises(AgreementError, match="dataframe"):
+        sufficient_statistics([1, 2, 3])
+    stats = sufficient_statistics(pl.from_pandas(df), pairs=False)
+    with pytest.raises(AgreementError, match="pairs=True"):
+        stats.cohen_kappa(annotators=("ann", "bob"))
+    with pytest.raises(AgreementError, match="two annotators"):
+        sufficient_statistics(pl.from_pandas(df)).cohen_kappa()
+
+
+def test_concatenation_adds_up():
+    """The tables are sums over items: those of two halves of the items add up to the
+    whole's (the property every engine's group-by relies on)."""
+    df = ratings(4)
+    first = df["item"] < "doc-0100"
+    whole, a, b = (sufficient_statistics(pl.from_pandas(d)) for d in (df, df[first], df[~first]))
+    for name in ("totals", "products", "annotator_counts"):
+        x, y = getattr(a, name), getattr(b, name)
+        top = max(len(x), len(y))
+        pad = lambda t: np.concatenate([t, np.zeros((top - len(t),) + t.shape[1:])])  # noqa
+        np.testing.assert_array_equal(pad(x) + pad(y), getattr(whole, name)[:top])
+    np.testing.assert_array_equal(a.pair_tables + b.pair_tables, whole.pair_tables)
+
+
+# ------------------------------------------------------------------ PySpark
+def _java() -> bool:
+    return shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME"))
+
+
+spark_needed = pytest.mark.skipif(
+    os.environ.get("CI") != "true" and (not _java() or
+                                         __import__("importlib").util.find_spec("pyspark")
+                                         is None),
+    reason="PySpark needs Java (apt-get install -y default-jre-headless) and pyspark; "
+           "under CI=true these tests run")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = (SparkSession.builder.master("local[1]").appName("iaa-engines")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+    yield session
+    session.stop()
+
+
+@spark_needed
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_local(spark):
+    df = ratings(5)
+    stats = sufficient_statistics(spark.createDataFrame(df))
+    same(stats.krippendorff_alpha(), iaa.krippendorff_alpha(df))
+    for measure, kwargs in CLASSIC:
+        same(getattr(stats, measure)(**kwargs), getattr(iaa, measure)(df, **kwargs))
+    same(stats.cohen_kappa(annotators=("bob", "cy")), iaa.cohen_kappa(df, annotators=("bob", "cy")))
+    num = numeric(6)
+    stats = sufficient_statistics(spark.createDataFrame(num))
+    for metric in ("ordinal", "interval"):
+        same(stats.krippendorff_alpha(metric), iaa.krippendorff_alpha(num, metric=metric))

@@ -1,0 +1,310 @@
+"""`iaa report` (iaa_widgets.cli, iaa_widgets.report): the command end to end on small
+files, every section present, hostile labels as text, exit codes.
+
+Expected numbers are Meyer's two-annotator example ("Chance-corrected Measures:
+Example", the table [[2, 2], [1, 5]] also used in tests/test_charts.py), derived by hand
+from the formulas and written as exact fractions beside each value:
+A_o = 7/10; Cohen's A_e = (4·3 + 6·7)/100 = 0.54, κ = 0.16/0.46 = 8/23; Scott's
+pooled shares 7/20, 13/20, A_e = (49 + 169)/400 = 0.545, π = 0.155/0.455 = 31/91;
+Bennett's S = (0.7 − 1/2)/(1/2) = 2/5; Krippendorff's nominal α with n = 20 pairable
+values, n_c = (7, 13): D_o = 6/20, D_e = 2·7·13/(20·19) = 91/190,
+α = 1 − (6/20)/(91/190) = 34/91 (Krippendorff 2011, eq. for nominal data).
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from iaa_widgets.cli import main, read_ratings
+from iaa_widgets.data import as_annotations
+from iaa_widgets.report import alpha_metrics, item_table, report_html
+
+HOSTILE = "</script><img src=x onerror=alert(1)>"
+SECTIONS = ("data", "coefficients", "pairwise", "per-category", "per-item")
+CHARTS = ("chart-coefficients", "chart-pairwise", "chart-per-category", "chart-items")
+
+
+def _meyer_rows(a="high", b="low"):
+    """Meyer's table [[2, 2], [1, 5]] as 10 items rated by annotators r1 and r2."""
+    cells = [(a, a)] * 2 + [(a, b)] * 2 + [(b, a)] * 1 + [(b, b)] * 5
+    return [(i, r, lab) for i, pair in enumerate(cells) for r, lab in zip(("r1", "r2"), pair)]
+
+
+@pytest.fixture
+def meyer_csv(tmp_path):
+    path = tmp_path / "meyer.csv"
+    pd.DataFrame(_meyer_rows(), columns=["item", "annotator", "label"]).to_csv(path,
+                                                                               index=False)
+    return path
+
+
+class _Page(HTMLParser):
+    """Tags, attributes, text per section id, and the scripts of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attrs, self.ids, self.scripts = [], [], set(), []
+        self.section, self.text = None, {}
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += [name for name, _ in attrs]
+        d = dict(attrs)
+        if "id" in d:
+            self.ids.add(d["id"])
+        if tag == "section":
+            self.section = d["id"]
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+        else:
+            self.text[self.section] = self.text.get(self.section, "") + data
+
+
+def _parse(document: str) -> _Page:
+    page = _Page()
+    page.feed(document)
+    page.close()
+    return page
+
+
+def _specs(document: str) -> dict:
+    return json.loads(re.search(r"const specs = (\{.*?\});\nconst options", document,
+                                re.S).group(1))
+
+
+def _rows(spec: dict) -> list[dict]:
+    return [row for rows in spec["datasets"].values() for row in rows]
+
+
+def _coefficient_values(document: str) -> dict:
+    """Coefficient → value, from the data of the coefficients chart (analytic rows)."""
+    rows = _rows(_specs(document)["chart-coefficients"])
+    return {r["coefficient"]: r["value"] for r in rows if r["interval"] == "analytic"}
+
+
+def test_report_command_writes_every_section_with_the_right_numbers(meyer_csv, tmp_path,
+                                                                    capsys):
+    out = tmp_path / "report.html"
+    assert main(["report", str(meyer_csv), "-o", str(out), "--bootstrap", "200"]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {out}"
+    document = out.read_text(encoding="utf-8")
+    page = _parse(document)
+    assert set(SECTIONS) | set(CHARTS) <= page.ids
+    assert set(_specs(document)) == set(CHARTS)  # every chart div has its spec
+    values = _coefficient_values(document)
+    # exact fractions: see the module docstring (Meyer's example, by hand)
+    expected = {"percent_agreement": Fraction(7, 10), "bennett_s": Fraction(2, 5),
+                "scott_pi": Fraction(31, 91), "cohen_kappa": Fraction(8, 23),
+                "krippendorff_alpha (nominal)": Fraction(34, 91)}
+    for name, value in expected.items():
+        assert values[name] == pytest.approx(float(value), abs=1e-12), name
+    # two annotators: every coefficient applies (Fleiss, Conger and AC1 too)
+    assert {"fleiss_kappa", "davies_fleiss_kappa", "gwet_ac1"} <= set(values)
+    assert "Not applicable" not in page.text["coefficients"]
+    # both intervals drawn: the analytic one and the bootstrap one
+    kinds = {r["interval"] for r in _rows(_specs(document)["chart-coefficients"])}
+    assert kinds == {"analytic", "bootstrap"}
+    # per item: 7 items where the two agree (P_i = 1), 3 where they do not (0), least first
+    items = _rows(_specs(document)["chart-items"])
+    assert sum(r["count"] for r in items) == 10
+    assert items[0]["count"] == 3 and items[-1]["count"] == 7
+    assert "10 of 10 items shown" in page.text["per-item"]
+    # the page is self-contained: no script or style from elsewhere
+    assert "<script src" not in document and "<link" not in document
+
+
+def test_hostile_labels_and_annotators_are_text(tmp_path):
+    # an annotator and a category are hostile; six items rated by both annotators
+    pairs = [(HOSTILE, HOSTILE), (HOSTILE, "ok"), ("ok", "ok"), ("ok", HOSTILE),
+             (HOSTILE, HOSTILE), ("ok", "ok")]
+    rows = [(f"item {i}", who, lab) for i, labs in enumerate(pairs)
+            for who, lab in zip((HOSTILE, "b"), labs)]
+    path = tmp_path / "hostile.csv"
+    pd.DataFrame(rows, columns=["item", "annotator", "label"]).to_csv(path, index=False)
+    out = tmp_path / "hostile.html"
+    assert main(["report", str(path), "-o", str(out), "--bootstrap", "50",
+                 "--title", HOSTILE]) == 0
+    document = out.read_text(encoding="utf-8")
+    page = _parse(document)
+    assert HOSTILE not in document  # never raw, anywhere (scripts included)
+    assert "img" not in page.tags and "onerror" not in page.attrs
+    assert page.tags.count("script") == 2  # the bundle and the embedding code only
+    for section in ("data", "pairwise", "per-category", "per-item"):
+        assert HOSTILE in page.text[section], section  # shown, as text
+    assert HOSTILE in page.text[None]  # the title, as text
+    # the chart specs carry the labels exactly (JSON's \u escapes decode to them)
+    assert HOSTILE in json.dumps(_specs(document), ensure_ascii=False)
+
+
+def test_alpha_metrics_follow_what_the_data_declares(tmp_path):
+    text_labels = read_ratings(str(_write(tmp_path, "t.csv", _meyer_rows())))
+    assert alpha_metrics(text_labels) == ["nominal"]  # no order: no ordinal α
+    declared = read_ratings(str(_write(tmp_path, "t.csv", _meyer_rows())),
+                            categories=["low", "high"])
+    assert alpha_metrics(declared) == ["nominal", "ordinal"]
+    numbers = read_ratings(str(_write(tmp_path, "n.csv", _meyer_rows(1, 3))))
+    assert alpha_metrics(numbers) == ["nominal", "ordinal", "interval"]
+    assert alpha_metrics(numbers, "ratio") == ["ratio"]
+
+
+def test_numeric_labels_get_ordinal_and_interval_alpha(tmp_path):
+    path = _write(tmp_path, "n.csv", _meyer_rows(1, 3))
+    out = tmp_path / "n.html"
+    assert main(["report", str(path), "-o", str(out), "--bootstrap", "0"]) == 0
+    values = _coefficient_values(out.read_text(encoding="utf-8"))
+    # with two categories every metric gives the same α: δ² is one constant for the one
+    # pair of different values (Krippendorff 2011), so 34/91 as in the nominal case
+    for metric in ("nominal", "ordinal", "interval"):
+        assert values[f"krippendorff_alpha ({metric})"] == pytest.approx(34 / 91,
+                                                                          abs=1e-12)
+
+
+def test_options_confidence_bootstrap_metric_and_max_items(meyer_csv, tmp_path):
+    out = tmp_path / "o.html"
+    assert main(["report", str(meyer_csv), "-o", str(out), "--confidence", "0.9",
+                 "--bootstrap", "0", "--metric", "nominal", "--max-items", "4"]) == 0
+    document = out.read_text(encoding="utf-8")
+    page = _parse(document)
+    assert "wald 90%" in page.text["coefficients"]  # the analytic intervals' level
+    assert "no bootstrap was asked for" in page.text["coefficients"]
+    kinds = {r["interval"] for r in _rows(_specs(document)["chart-coefficients"])}
+    assert kinds == {"analytic"}
+    assert "4 of 10 items shown" in page.text["per-item"]
+    # κ's analytic 90 % interval: κ ± z_0.95 · SE, narrower than the 95 % one
+    values = {r["coefficient"]: r for r in _rows(_specs(document)["chart-coefficients"])}
+    kappa = values["cohen_kappa"]
+    assert kappa["low"] < 8 / 23 < kappa["high"]
+    wide = _rows(_specs(report_html(read_ratings(str(meyer_csv)), n_resamples=0))[
+        "chart-coefficients"])
+    k95 = next(r for r in wide if r["coefficient"] == "cohen_kappa")
+    assert k95["high"] - k95["low"] > kappa["high"] - kappa["low"]
+
+
+def test_columns_wide_layout_tsv_and_a_tools_export(tmp_path):
+    frame = pd.DataFrame(_meyer_rows(), columns=["doc", "coder", "tag"])
+    frame.to_csv(tmp_path / "renamed.tsv", sep="\t", index=False)
+    out = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "renamed.tsv"), "-o", str(out), "--item", "doc",
+                 "--annotator", "coder", "--label", "tag", "--bootstrap", "0"]) == 0
+    assert _coefficient_values(out.read_text(encoding="utf-8"))["cohen_kappa"] == \
+        pytest.approx(8 / 23, abs=1e-12)  # Meyer's κ (module docstring)
+    frame.pivot(index="doc", columns="coder", values="tag").to_csv(tmp_path / "wide.csv")
+    assert main(["report", str(tmp_path / "wide.csv"), "-o", str(out), "--wide",
+                 "--bootstrap", "0"]) == 0
+    assert _coefficient_values(out.read_text(encoding="utf-8"))["cohen_kappa"] == \
+        pytest.approx(8 / 23, abs=1e-12)
+    # doccano classification: a folder of <annotator>.jsonl files
+    (tmp_path / "doccano").mkdir()
+    for who in ("r1", "r2"):
+        mine = frame[frame["coder"] == who]
+        (tmp_path / "doccano" / f"{who}.jsonl").write_text("".join(
+            json.dumps({"id": int(d), "text": f"doc {d}", "label": [t]}) + "\n"
+            for d, t in zip(mine["doc"], mine["tag"])))
+    assert main(["report", str(tmp_path / "doccano"), "-o", str(out), "--format",
+                 "doccano", "--bootstrap", "0"]) == 0
+    assert _coefficient_values(out.read_text(encoding="utf-8"))["cohen_kappa"] == \
+        pytest.approx(8 / 23, abs=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing.csv"], "No such file"),
+    (["labels.json"], "pass --format"),
+    (["meyer.csv", "--label", "nope"], "not found"),
+    (["three.csv", "--metric", "ordinal"], "no order was given"),  # 3 text labels
+    (["meyer.csv", "--metric", "ordnial"], "metric"),
+    (["meyer.csv", "--confidence", "1.5"], "confidence"),
+    (["meyer.csv", "--bootstrap", "-3"], "n_resamples"),
+    (["rttm", "--format", "rttm"], "not labels of items"),
+])
+def test_refusals_are_one_line_and_exit_2(meyer_csv, tmp_path, capsys, monkeypatch, args,
+                                          message):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, "three.csv", _meyer_rows() + [(10, "r1", "mid"), (10, "r2", "mid")])
+    (tmp_path / "rttm").mkdir()
+    for who in ("a", "b"):
+        (tmp_path / "rttm" / f"{who}.rttm").write_text(
+            "SPEAKER f1 1 0.00 1.50 <NA> <NA> spk1 <NA> <NA>\n")
+    assert main(["report", *args, "-o", "out.html"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("iaa report: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_usage_errors_exit_2():
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "x.csv"])  # no -o
+    assert exit_.value.code == 2
+
+
+def test_python_dash_m_runs_the_command(meyer_csv, tmp_path):
+    out = tmp_path / "m.html"
+    done = subprocess.run([sys.executable, "-m", "iaa_widgets", "report", str(meyer_csv),
+                           "-o", str(out), "--bootstrap", "0"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert _coefficient_values(out.read_text(encoding="utf-8"))["cohen_kappa"] == \
+        pytest.approx(8 / 23, abs=1e-12)
+    failed = subprocess.run([sys.executable, "-m", "iaa_widgets", "report",
+                             str(tmp_path / "none.csv"), "-o", str(out)],
+                            capture_output=True, text=True, timeout=300)
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr
+    assert failed.stderr.count("\n") == 1
+
+
+def test_item_table_counts_and_order():
+    # items: unanimous (P_i = 1), split 2–1 (P_i = 2/6), rated once (NaN)
+    ann = as_annotations(_frame([("u", "a", "x"), ("u", "b", "x"), ("u", "c", "x"),
+                              ("s", "a", "x"), ("s", "b", "y"), ("s", "c", "x"),
+                              ("o", "a", "y")]))
+    table = item_table(ann)
+    assert table["item"].tolist() == ["s", "u", "o"]  # least agreement first, NaN last
+    # Fleiss (1971) P_i = Σ_k n_ik(n_ik − 1) / (m(m − 1)): 2·1/(3·2) = 1/3; 3·2/6 = 1
+    np.testing.assert_allclose(table["agreement"].to_numpy(), [1 / 3, 1.0, np.nan])
+    assert table["ratings"].tolist() == [3, 3, 1]
+    assert table["labels"].tolist() == ["x ×2 · y ×1", "x ×3", "y ×1"]
+
+
+def _frame(rows) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["item", "annotator", "label"])
+
+
+def _write(tmp_path, name, rows):
+    path = tmp_path / name
+    _frame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_declared_categories_allow_ordinal_alpha(tmp_path):
+    # Meyer's table with 'low' < 'mid' < 'high' declared ('mid' unused): one pair of
+    # different values only, so δ is one constant and cancels: α = 34/91 under every
+    # metric (module docstring; Krippendorff 2011)
+    path = _write(tmp_path, "t.csv", _meyer_rows())
+    out = tmp_path / "t.html"
+    assert main(["report", str(path), "-o", str(out), "--categories", "low", "mid", "high",
+                 "--metric", "ordinal", "--bootstrap", "0"]) == 0
+    values = _coefficient_values(out.read_text(encoding="utf-8"))
+    assert values["krippendorff_alpha (ordinal)"] == pytest.approx(34 / 91, abs=1e-12)
+    assert "krippendorff_alpha (nominal)" not in values  # --metric names the one wanted
+    # numbers on the command line are numbers, as pandas reads the CSV's labels
+    path = _write(tmp_path, "n.csv", _meyer_rows(1, 3))
+    assert main(["report", str(path), "-o", str(out), "--categories", "1", "2", "3",
+                 "--bootstrap", "0"]) == 0
+    page = _parse(out.read_text(encoding="utf-8"))
+    assert "categories: 1, 2, 3" in page.text["data"]
