@@ -3,12 +3,19 @@ Fleiss' (1979) printed values, the ANOVA estimator for unequal group sizes (Donn
 by exact fractions, and the Statistic (bootstrap) against duplicated data."""
 from fractions import Fraction
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.measures.icc import icc, icc_table
+
+sys.path.insert(0, str(Path(__file__).parent))
+import irr_datasets  # noqa: E402
+from irr_datasets import long_form  # noqa: E402
 
 FORMS = {  # pingouin's Type → our (model, type, unit)
     "ICC1": ("oneway", "agreement", "single"), "ICC2": ("twoway", "agreement", "single"),
@@ -22,16 +29,7 @@ SHROUT_FLEISS = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
                           [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]])
 
 # irr's anxiety data (R package irr 0.84.1), as printed in DescTools' KendallW example
-ANXIETY = np.array([[3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
-                    [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
-                    [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2]]).T
-
-
-def long_form(grid) -> pd.DataFrame:
-    """items × raters (NaN: missing) → tidy (item, annotator, label)."""
-    grid = np.asarray(grid, dtype=float)
-    i, j = np.nonzero(~np.isnan(grid))
-    return pd.DataFrame({"item": i, "annotator": [f"r{x}" for x in j], "label": grid[i, j]})
+ANXIETY = irr_datasets.matrix(irr_datasets.ANXIETY)
 
 
 def pingouin_table(df: pd.DataFrame) -> pd.DataFrame:

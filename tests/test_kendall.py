@@ -3,6 +3,9 @@ tie-corrected Friedman χ² (W = χ²_F / (m(n − 1))), brute-force ranks (scip
 and pingouin's two-way ANOVA F on the ranks (F = (m − 1)W/(1 − W) for untied rankings);
 W for incomplete rankings (Brueckl 2011, R's irrNA::kendallNA) against a pair-by-pair
 brute force of its published formula and the documented properties of irrNA's examples."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,17 +14,13 @@ from scipy.stats import chi2, friedmanchisquare, rankdata
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.measures.kendall import kendall_w
 
+sys.path.insert(0, str(Path(__file__).parent))
+import irr_datasets  # noqa: E402
+from irr_datasets import long_form  # noqa: E402
+
 # irr's anxiety data (R package irr 0.84.1): 20 subjects × 3 raters, as printed in the
 # example of DescTools::KendallW (https://andrisignorell.github.io/DescTools/reference/KendallW.html)
-ANXIETY = np.array([[3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
-                    [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
-                    [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2]]).T
-
-
-def long_form(grid) -> pd.DataFrame:
-    grid = np.asarray(grid, dtype=float)
-    i, j = np.nonzero(~np.isnan(grid))
-    return pd.DataFrame({"item": i, "annotator": [f"j{x}" for x in j], "label": grid[i, j]})
+ANXIETY = irr_datasets.matrix(irr_datasets.ANXIETY)
 
 
 def test_anxiety_matches_r_printed():
@@ -194,7 +193,7 @@ def test_available_equals_brute_force_of_the_published_formula(seed):
     assert r.params["mean_rho"] == pytest.approx(rho, abs=1e-12)
     assert r.params["mean_judges"] == pytest.approx(k_bar, abs=1e-12)
     assert r.n_items == n_used and r.params["df"] == n_used - 1
-    assert r.params["judges_left_out"] == ["j4"] and r.n_annotators == 5
+    assert r.params["judges_left_out"] == ["r4"] and r.n_annotators == 5
     assert r.excluded == {"not rated": 1}
 
 
