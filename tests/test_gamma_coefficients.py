@@ -1,4 +1,5 @@
 """γ, γ_cat, γ_k: Mathet 2017 §4.2–4.3 and §5.1 (Krippendorff 2011 data as a continuum)."""
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -254,3 +255,14 @@ def test_bare_category_distance_needs_a_declared_order():
     assert best_alignment(declared, Dissimilarity(category_distance=arr)).disorder == \
         best_alignment(Continuum.from_frame(units), Dissimilarity(category_distance=frame)
                        ).disorder
+
+
+def test_reader_notes_of_the_continuum_reach_gamma_and_gamma_cat():
+    # a reader counts what it skipped in Continuum.notes (e.g. a TextGrid's point tiers);
+    # the results say it too, as the categorical measures repeat Annotations.notes
+    c = replace(random_continuum(2, 6, seed=3), notes=("2 point tier(s) not read",))
+    fam = gamma_family(c, n_samples=5, seed=0)
+    assert "2 point tier(s) not read" in fam.gamma.note
+    assert "2 point tier(s) not read" in fam.gamma_cat.note
+    plain = gamma_family(random_continuum(2, 6, seed=3), n_samples=5, seed=0)
+    assert "point tier" not in plain.gamma.note

@@ -319,7 +319,7 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     interval = dict(ci_method="95 % sampling interval of the expected disorder")
     g = GammaResult("gamma", value(observed.disorder, exp.mean), observed.disorder, exp.mean,
                     params=params, ci=_sampling_interval(observed.disorder, s[:, 0]),
-                    note="" if exp.mean > 0 else "expected disorder is 0: γ undefined",
+                    note=_noted(c, "" if exp.mean > 0 else "expected disorder is 0: γ undefined"),
                     **interval, **common)
     cat_samples = s[:, 1]
     ok = np.isfinite(cat_samples)
@@ -334,7 +334,8 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     else:
         v_cat = value(d_cat, e_cat)
     gc = GammaResult("gamma_cat", v_cat, d_cat, e_cat,
-                     params=params, note=note, ci=_sampling_interval(d_cat, cat_samples),
+                     params=params, note=_noted(c, note),
+                     ci=_sampling_interval(d_cat, cat_samples),
                      **interval,
                      excluded={"samples without aligned pairs": int((~ok).sum())} if (~ok).any()
                      else {}, **common)
@@ -352,6 +353,11 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
                        index=pd.Index(c.categories, name="category"))
     gk = GammaKResult(per, exp.n_samples, exp.precision, params)
     return GammaFamilyResult(g, gc, gk, observed)
+
+
+def _noted(c: Continuum, note: str) -> str:
+    """A result's note and what the continuum says of itself (a reader's skipped records)."""
+    return "; ".join(filter(None, (note, *c.notes)))
 
 
 def gamma(data, **kwargs) -> GammaResult:
