@@ -116,7 +116,6 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
     counts = stats.item_counts(ann)
     m = counts.sum(axis=1)
     full = ann.n_annotators
-    excluded: dict[str, int] = {}
     if missing == "raise" and np.any(m < full):
         bad = np.flatnonzero(m < full)
         raise AgreementError(
@@ -124,32 +123,7 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             f"(items {rows_text(ann.items[bad])}); pass missing='listwise' to drop them"
             + (" or missing='available' to use every rating where it can be used"
                if "available" in policies else ""))
-    n0 = _count(m == 0, ann.item_weight)  # only after selecting annotators
-    if n0:
-        excluded["not rated by these annotators"] = n0
-    if missing == "available" and singles:
-        used = m >= 1
-        if not np.any(m >= 2):
-            raise AgreementError(f"{measure}: no item is rated at least twice, so there is "
-                                 "no pair of ratings to agree")
-    elif missing in ("available", "pairable"):
-        used = m >= 2
-        n1 = _count(m == 1, ann.item_weight)
-        if n1:
-            excluded["only one rating"] = n1
-    else:
-        used = m == full
-        short = _count((m > 0) & (m < full), ann.item_weight)
-        if short:
-            what = "rated by one annotator only" if full == 2 else \
-                f"rated by fewer than all {full} annotators"
-            excluded[what] = short
-    if not used.any():
-        raise AgreementError(
-            f"{measure}: no item is left under missing={missing!r} "
-            f"({', '.join(f'{v} {k}' for k, v in excluded.items())})"
-            + ("; try missing='available'" if missing == "listwise" and "available" in policies
-               else ""))
+    used, excluded = kept(m, full, missing, singles, ann.item_weight, measure, policies)
     params = {"missing": missing,
               "annotators": "anonymous" if ann.anonymous else list(ann.annotators)}
     if missing == "available" and singles:  # A'_o over m_i ≥ 2; shares and variance over all
@@ -160,6 +134,37 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
         params["labels"] = "primary (secondary labels ignored)"
     return Prepared(ann, counts[used], used, excluded, params,
                     None if ann.item_weight is None else ann.item_weight[used])
+
+
+def kept(m: np.ndarray, full: int, missing: str, singles: bool, weights, measure: str,
+         policies: tuple = POLICIES) -> tuple[np.ndarray, dict]:
+    """Which items a missing-data policy keeps, from their numbers of ratings ``m`` (each
+    counting ``weights`` items if given), and what it excludes, by reason: "listwise"
+    keeps the items all ``full`` annotators rated, "pairable" those rated at least
+    twice, "available" those too, or every rated item when the measure's chance terms
+    use items rated once (``singles``: Gwet 2014)."""
+    excluded = {"not rated by these annotators": _count(m == 0, weights)}
+    if missing == "available" and singles:
+        used = m >= 1
+        if not np.any(m >= 2):
+            raise AgreementError(f"{measure}: no item is rated at least twice, so there is "
+                                 "no pair of ratings to agree")
+    elif missing in ("available", "pairable"):
+        used = m >= 2
+        excluded["only one rating"] = _count(m == 1, weights)
+    else:
+        used = m == full
+        what = "rated by one annotator only" if full == 2 else \
+            f"rated by fewer than all {full} annotators"
+        excluded[what] = _count((m > 0) & (m < full), weights)
+    excluded = {k: v for k, v in excluded.items() if v}
+    if not _count(used, weights):
+        raise AgreementError(
+            f"{measure}: no item is left under missing={missing!r} "
+            f"({', '.join(f'{v} {k}' for k, v in excluded.items())})"
+            + ("; try missing='available'" if missing == "listwise" and "available" in policies
+               else ""))
+    return used, excluded
 
 
 def _count(mask: np.ndarray, weights: np.ndarray | None) -> int:

@@ -35,6 +35,7 @@ from ..data import Annotations
 from ..data.categories import _declared_categories, _label_notes
 from ..errors import AgreementError
 from ..results import AgreementResult, PairwiseMatrix
+from .tables import all_pairs
 
 __all__ = ["SufficientStatistics", "sufficient_statistics"]
 
@@ -176,7 +177,7 @@ class SufficientStatistics:
     def _policy(self, measure: str, missing: str, singles: bool):
         """The item sizes m a missing-data policy keeps (as ``_prepare.prepare``), and
         what it excludes."""
-        from ..measures._prepare import POLICIES
+        from ..measures._prepare import POLICIES, kept
         if missing not in POLICIES:
             raise AgreementError(f"{measure}: missing must be one of {list(POLICIES)!r}, "
                                  f"got {missing!r}")
@@ -188,20 +189,7 @@ class SufficientStatistics:
         if missing == "raise" and count(m < full):
             raise AgreementError(f"{measure}: {count(m < full)} item(s) lack a rating by "
                                  f"some of the {full} annotators; pass missing='listwise'")
-        excluded = {"not rated by these annotators": count(m == 0)}
-        if missing == "available" and singles:
-            used = m >= 1
-        elif missing in ("available", "pairable"):
-            used = m >= 2
-            excluded["only one rating"] = count(m == 1)
-        else:
-            used = m == full
-            what = "rated by one annotator only" if full == 2 else \
-                f"rated by fewer than all {full} annotators"
-            excluded[what] = count((m > 0) & (m < full))
-        if not count(used):
-            raise AgreementError(f"{measure}: no item is left under missing={missing!r}")
-        return used, {k: v for k, v in excluded.items() if v}
+        return kept(m, full, missing, singles, self.sizes, measure)
 
     def _classic(self, measure: str, missing: str, **kwargs) -> AgreementResult:
         """A multi-annotator coefficient: its totals (tables named as in its Statistic)
@@ -416,8 +404,7 @@ def _pair_tables(rated, names: pd.Index, cats: pd.Index):
     r, k = len(names), len(cats)
     a, b = _codes(names, t["a"]), _codes(names, t["a2"])
     first = a < b  # each unordered pair once, the lower code first
-    pairs = np.array([(x, y) for x in range(r) for y in range(x + 1, r)],
-                     dtype=np.int64).reshape(-1, 2)
+    pairs = all_pairs(r)
     index = np.full((r, r), -1)
     index[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs))
     tables = np.zeros((len(pairs), k, k), np.int64)
