@@ -8,9 +8,13 @@ on the measure's per-item tables, counted per distinct item row where items repe
 (``Statistic.distinct``). ``row``: the reference path, each resample rebuilt and the
 public function recomputed (a wrapper function, which has no Statistic), timed on
 ``--row-resamples`` resamples and scaled to 1,000; the first resamples' values are
-compared. Wall-clock and CPU seconds of this process are both printed: on a shared,
-loaded machine the wall clock counts the other processes' turns, CPU time does not
-(it still pays for their cache pressure). First line: the floor of the per-item path,
+compared. Wall-clock seconds, CPU seconds of this process (both its threads) and CPU
+seconds of its main thread are printed: on a shared, loaded machine the wall clock
+counts the other processes' turns, CPU time does not (it still pays for their cache
+pressure). The item draws run on a second thread beside the counting
+(``resampling._drawn_ahead``), so on two free cores the wall clock is about the main
+thread's CPU time (when the drawing thread keeps up: 0.3 s of draws per 1,000
+resamples of 1e5 items). First line: the floor of the per-item path,
 the item weights of 1,000 resamples (1e8 ``rng.integers`` and their bincounts). Before
 the table, every measure bootstraps a small data set once (``warm_up``): the modules a
 measure loads on its first call (scipy.special for Gwet's t, 0.3 s; scipy.sparse …)
@@ -73,10 +77,12 @@ def data(n_items: int, n_raters: int = 5, seed: int = 0) -> iaa.Annotations:
 
 
 def timed(call):
-    """(wall seconds, CPU seconds of this process, the call's value)."""
-    start, cpu = time.perf_counter(), time.process_time()
+    """(wall seconds, CPU seconds of this process, CPU seconds of this thread, the
+    call's value)."""
+    start, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
     out = call()
-    return time.perf_counter() - start, time.process_time() - cpu, out
+    return (time.perf_counter() - start, time.process_time() - cpu,
+            time.thread_time() - main, out)
 
 
 def warm_up(selected) -> float:
@@ -90,16 +96,17 @@ def warm_up(selected) -> float:
 
 
 def row(label, stat, row_time, n_row, diff):
-    (t_stat, c_stat), t_row = stat, row_time * 1000 / n_row
-    print(f"| {label} | {t_stat:.2f} s / {c_stat:.2f} s | ~{t_row:.1f} s | "
+    (t_stat, c_stat, m_stat), t_row = stat, row_time * 1000 / n_row
+    print(f"| {label} | {t_stat:.2f} s / {c_stat:.2f} s / {m_stat:.2f} s | ~{t_row:.1f} s | "
           f"{t_row / t_stat:.0f}× | {diff:.1e} |", flush=True)
 
 
 def pairwise_rows(ann, name, kwargs, n_row):
     """pairwise(…, ci=) against rebuilding each resample and recomputing the matrix."""
     from iaa_widgets.resampling import _resample, resampled
-    t_stat, c_stat, _ = timed(lambda: iaa.pairwise(ann, name, ci="percentile",
-                                                   n_resamples=1000, seed=0, **kwargs))
+    t_stat, c_stat, m_stat, _ = timed(lambda: iaa.pairwise(ann, name, ci="percentile",
+                                                           n_resamples=1000, seed=0,
+                                                           **kwargs))
     fast = resampled(iaa.pairwise.statistic(ann, name, **kwargs), n_row,
                      np.random.default_rng(0))
     by_item = np.argsort(ann.item, kind="stable")
@@ -113,9 +120,9 @@ def pairwise_rows(ann, name, kwargs, n_row):
                                                 rng.integers(0, ann.n_items, ann.n_items)),
                                       name, **kwargs).to_numpy()[upper]
                          for _ in range(n_row)])
-    t_row, _, slow = timed(rebuilt)
+    t_row, _, _, slow = timed(rebuilt)
     row(f"pairwise {name}" + "".join(f" {k}={v}" for k, v in kwargs.items()),
-        (t_stat, c_stat), t_row, n_row, np.nanmax(np.abs(fast - slow)))
+        (t_stat, c_stat, m_stat), t_row, n_row, np.nanmax(np.abs(fast - slow)))
 
 
 def main() -> None:
@@ -130,27 +137,28 @@ def main() -> None:
     from iaa_widgets.resampling import _weight_blocks  # the draws every measure shares
     rows = SimpleNamespace(n_items=n, weights=None)
     for _ in range(2):  # the second run: pages of the blocks already mapped
-        t_draws, c_draws, _ = timed(lambda: [None for _ in _weight_blocks(
+        t_draws, c_draws, m_draws, _ = timed(lambda: [None for _ in _weight_blocks(
             np.random.default_rng(0), rows, 1000)])
     print(f"{n:,} items × 5 annotators, {ann.n_ratings:,} ratings; the item weights of "
           f"1,000 resamples alone (rng.integers, bincount, to float): {t_draws:.2f} s wall, "
-          f"{c_draws:.2f} s CPU\n")
+          f"{c_draws:.2f} s CPU, {m_draws:.2f} s CPU of the main thread\n")
     selected = [(name, kw) for name, kw in MEASURES if not args.only or name in args.only]
     print(f"warm-up (first-call imports, every measure once on 300 items): "
           f"{warm_up(selected):.2f} s\n")
-    print(f"| measure | Statistic, 1,000 (wall / CPU) | row, 1,000 (from "
+    print(f"| measure | Statistic, 1,000 (wall / CPU / main thread) | row, 1,000 (from "
           f"{args.row_resamples}) | faster | max abs difference |")
     print("|---|---:|---:|---:|---:|")
     for name, kwargs in selected:
         fn = getattr(iaa, name)
-        t_stat, c_stat, fast = timed(lambda: iaa.bootstrap(name, ann, n_resamples=1000,
-                                                           seed=0, **kwargs))
-        t_row, _, slow = timed(lambda: iaa.bootstrap(lambda d, **kw: fn(d, **kw), ann,
+        t_stat, c_stat, m_stat, fast = timed(lambda: iaa.bootstrap(name, ann,
+                                                                   n_resamples=1000, seed=0,
+                                                                   **kwargs))
+        t_row, _, _, slow = timed(lambda: iaa.bootstrap(lambda d, **kw: fn(d, **kw), ann,
                                                      n_resamples=args.row_resamples, seed=0,
                                                      **kwargs))
         diff = np.nanmax(np.abs(fast.values[:args.row_resamples] - slow.values))
         label = name + "".join(f" {k}={v}" for k, v in kwargs.items() if k != "annotators")
-        row(label, (t_stat, c_stat), t_row, args.row_resamples, diff)
+        row(label, (t_stat, c_stat, m_stat), t_row, args.row_resamples, diff)
     for name, kwargs in PAIRWISE:
         if not args.only or "pairwise" in args.only:
             pairwise_rows(ann, name, kwargs, args.row_resamples)

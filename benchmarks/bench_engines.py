@@ -4,12 +4,14 @@
 (sizes, K × K products per number of ratings, annotator × category counts) come back.
 
 The parquet file is written once, in chunks of 1e6 items (never the whole table in
-memory): 20,000,000 items × 5 annotators, each rating kept with probability 0.9 (about
+memory): 22,222,222 items × 5 annotators, each rating kept with probability 0.9 (about
 1e8 ratings; ``--items`` scales it), integer item ids, annotator ids 0–4, labels
 1–5 (int8). Each engine runs in a fresh subprocess; its time and its peak resident
 memory (``ru_maxrss`` of the child, engine threads included) are printed. Goal: peak
-under 2 GiB. DuckDB is given ``memory_limit`` (it spills to disk beyond it); Dask runs
-its threaded scheduler on the machine's cores; polars (``--engines polars``) scans the
+under 2 GB. DuckDB is given ``memory_limit`` (it spills to disk beyond it); Dask runs
+its threaded scheduler on two threads over partitions of 16 MiB of parquet (about
+2.2e6 ratings each: Dask's peak memory follows the partitions' size times its threads,
+so pick ``blocksize`` for the memory at hand); polars (``--engines polars``) scans the
 file lazily and runs its in-memory engine (for comparison at smaller sizes).
 
     PYTHONPATH=. python benchmarks/bench_engines.py                 # 1e8 ratings
@@ -54,7 +56,7 @@ def write_parquet(path: str, n_items: int, seed: int = 0) -> int:
     return total
 
 
-def child(engine: str, path: str) -> None:
+def child(engine: str, path: str, duckdb_memory: str = "1GB") -> None:
     """Run one engine on the file; print time and peak memory as JSON."""
     import warnings
     warnings.simplefilter("ignore", FutureWarning)
@@ -62,14 +64,14 @@ def child(engine: str, path: str) -> None:
     start = time.perf_counter()
     if engine == "duckdb":
         import duckdb
-        con = duckdb.connect(config={"memory_limit": "1GB", "threads": 2,
+        con = duckdb.connect(config={"memory_limit": duckdb_memory, "threads": 2,
                                      "temp_directory": "/tmp/iaa_duckdb_spill"})
         frame = con.read_parquet(path)
     elif engine == "dask":
         import dask
         import dask.dataframe as dd
         dask.config.set(scheduler="threads", num_workers=2)
-        frame = dd.read_parquet(path, blocksize="64MiB")
+        frame = dd.read_parquet(path, blocksize="16MiB")
     elif engine == "polars":
         import polars as pl
         frame = pl.scan_parquet(path)
@@ -91,10 +93,12 @@ def main(argv=None) -> None:
     parser.add_argument("--items", type=int, default=22_222_222)
     parser.add_argument("--path", default=None)
     parser.add_argument("--engines", nargs="*", default=["duckdb", "dask"])
+    parser.add_argument("--duckdb-memory", default="1GB",
+                        help="DuckDB's memory_limit (it spills to disk beyond it)")
     parser.add_argument("--child", nargs=2, metavar=("ENGINE", "PATH"))
     args = parser.parse_args(argv)
     if args.child:
-        child(*args.child)
+        child(*args.child, args.duckdb_memory)
         return
     path = args.path or f"/tmp/iaa_ratings_{args.items}.parquet"
     if not os.path.exists(path):
@@ -104,7 +108,8 @@ def main(argv=None) -> None:
               f"in {time.perf_counter() - t:.0f} s")
     print(f"{'engine':8} {'statistics s':>12} {'total s':>8} {'peak GiB':>9}  α, Fleiss κ")
     for engine in args.engines:
-        out = subprocess.run([sys.executable, __file__, "--child", engine, path],
+        out = subprocess.run([sys.executable, __file__, "--child", engine, path,
+                              "--duckdb-memory", args.duckdb_memory],
                              capture_output=True, text=True)
         if out.returncode:
             print(f"{engine:8} failed: {out.stderr.strip().splitlines()[-1:]}")

@@ -9,7 +9,7 @@ Cases: ``stack n×k`` (n annotators × k identical units [0, 10] of one category
 ``random n×m`` (:func:`iaa_widgets.continuum.random_continuum`, seed 1); ``args n×m``
 (:func:`iaa_widgets.datasets.argument_units`, seed 1: units jittered around common
 positions). To time another version of the package, point PYTHONPATH at its tree
-(e.g. ``git archive HEAD iaa_widgets | tar -x -C /tmp/before``).
+(e.g. ``mkdir before && git archive HEAD iaa_widgets | tar -x -C before``).
 """
 from __future__ import annotations
 

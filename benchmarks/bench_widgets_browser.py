@@ -21,6 +21,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,7 +107,7 @@ def main() -> None:
             try:
                 pg.wait_for_function("() => window.__dt !== null", timeout=10_000)
             except Exception:
-                pg.screenshot(path="/tmp/bench_fail.png")
+                pg.screenshot(path=Path(tempfile.gettempdir()) / "bench_fail.png")
                 print(page.python("w.matrix")[i][j], page.python("w.error"), x, y,
                       pg.evaluate("() => [window.__t0, window.__dt]"), page.console[-5:])
                 raise

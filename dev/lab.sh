@@ -1,25 +1,18 @@
 #!/usr/bin/env bash
 # README's first command: install the package, then open the teaching notebooks in
-# JupyterLab, served on loopback only (127.0.0.1), starting with the tour.
+# JupyterLab (working copies in my-notebooks/), served on loopback only (127.0.0.1),
+# starting with the tour.
 # Extra arguments go to JupyterLab (e.g. `bash dev/lab.sh --port=9999 --no-browser`).
-# IAA_SKIP_INSTALL=1 skips the install step (the package is installed already);
-# PYTHON=/path/to/python picks the interpreter.
+# Everything goes into the project's own virtual environment, .venv (see dev/venv.sh);
+# IAA_SKIP_INSTALL=1 skips the install step (the package is installed already).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The interpreter: $PYTHON, else the .venv an earlier run made, else python or python3.
-# A system Python that refuses pip installs (PEP 668, "externally managed", as on
-# Debian and Ubuntu) gets a virtual environment of its own in .venv.
-if [ -n "${PYTHON:-}" ]; then PY=$PYTHON
-elif [ -x .venv/bin/python ]; then PY=.venv/bin/python
-elif command -v python >/dev/null; then PY=python
-else PY=python3
-fi
-managed=$("$PY" -c 'import os, sys, sysconfig
-print(int(sys.prefix == sys.base_prefix and os.path.exists(
-    os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))')
-if [ "$managed" = 1 ] && [ "${IAA_SKIP_INSTALL:-0}" != 1 ]; then
-  "$PY" -m venv .venv
-  PY=.venv/bin/python
+# The interpreter: the project's virtual environment (dev/venv.sh: .venv, made on first
+# use). With IAA_SKIP_INSTALL=1, $PYTHON as it is (the package is installed there already).
+if [ "${IAA_SKIP_INSTALL:-0}" = 1 ] && [ -n "${PYTHON:-}" ]; then
+  PY=$PYTHON
+else
+  source dev/venv.sh
 fi
 if [ "${IAA_SKIP_INSTALL:-0}" != 1 ]; then
   SUDO=""
@@ -47,6 +40,17 @@ as_root=()
 if [ "$(id -u)" -eq 0 ]; then
   as_root=(--allow-root)  # JupyterLab refuses to run as root without it
 fi
-echo "JupyterLab on http://127.0.0.1 (loopback only); the tour: notebooks/00_tour.ipynb"
-exec "$PY" -m jupyterlab notebooks/00_tour.ipynb --ServerApp.ip=127.0.0.1 \
-  --ServerApp.root_dir=notebooks "${as_root[@]}" "$@"
+# JupyterLab saves what runs into the notebook it runs: serve copies, so that the
+# repository's notebooks stay as committed. Copies already there are kept (your edits);
+# delete one to get the repository's version again.
+work=${IAA_NOTEBOOKS:-my-notebooks}
+"$PY" - "$work" <<'COPY'
+import os, shutil, sys
+keep = lambda src, dst: os.path.exists(dst) or shutil.copy2(src, dst)
+shutil.copytree("notebooks", sys.argv[1], dirs_exist_ok=True, copy_function=keep,
+                ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+COPY
+echo "JupyterLab on http://127.0.0.1 (loopback only), serving copies of notebooks/ in $work/;" \
+     "the tour: $work/00_tour.ipynb"
+exec "$PY" -m jupyterlab "$work/00_tour.ipynb" --ServerApp.ip=127.0.0.1 \
+  --ServerApp.root_dir="$work" "${as_root[@]}" "$@"

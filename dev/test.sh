@@ -18,6 +18,8 @@ fi
 # The front-end bundle (iaa_widgets/static/, generated) is rebuilt from js/ every run:
 # the pip build hook keeps an existing bundle, which may be stale.
 (cd js && npm ci --no-audit --no-fund && npm run build)
+# Python packages go into the project's own virtual environment, .venv (dev/venv.sh)
+source dev/venv.sh
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[test]"
 # irrCAC (a test-only peer) pins scipy==1.12 and pandas<3; its code runs on current ones,

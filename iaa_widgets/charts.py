@@ -523,7 +523,7 @@ def gamma_continuum_chart(units, links, empty, annotators: Sequence[str], *,
     x = alt.X("start:Q", title="position on the continuum", scale=alt.Scale(zero=False))
     bars = alt.Chart(units, name="units").mark_bar(cornerRadius=2).encode(
         x, x2="end:Q", y=y, color=alt.Color("category:N", title="category",
-                                            legend=alt.Legend(orient="bottom", labelLimit=200)),
+                                            legend=alt.Legend(orient="right", labelLimit=200)),
         tooltip=["annotator:N", "category:N", alt.Tooltip("start:Q", format=".2f"),
                  alt.Tooltip("end:Q", format=".2f"), alt.Tooltip("alignment:Q"),
                  alt.Tooltip("aligned_units:Q", title="units in its alignment")])

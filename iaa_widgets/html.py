@@ -176,27 +176,36 @@ def _format(fp, format: str | None) -> str | None:
 EMBED_OPTIONS = {"actions": {"export": True, "source": False, "compiled": False,
                              "editor": False}}
 
-_BUNDLE = "embed.js"
+
+def static_text(name: str) -> str:
+    """The text of ``iaa_widgets/static/<name>`` (the built front-end)."""
+    return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=1)
-def vega_script() -> str:
-    """The bundled vega + vega-lite + vega-embed (``static/embed.js``): a classic script
-    defining ``iaaVega.embed``. Refuses a bundle that could end the ``<script>``
-    element it is inlined into."""
+@functools.lru_cache(maxsize=None)
+def static_script(name: str, otherwise: str = "") -> str:
+    """``static/<name>``, a bundle to inline into a page. Refuses one that is missing
+    (``otherwise`` ends the message with what else one can do) or that could end the
+    ``<script>`` element it is inlined into."""
     try:
-        source = resources.files(__package__).joinpath("static", _BUNDLE).read_text(
-            encoding="utf-8")
+        source = static_text(name)
     except FileNotFoundError:
         raise AgreementError(
-            f"the front-end bundle iaa_widgets/static/{_BUNDLE} is missing; build it with "
-            "`npm install && npm run build` in js/ (a wheel of iaa_widgets ships it), or "
-            "save with inline=False for a page that loads vega from a CDN") from None
+            f"the front-end bundle iaa_widgets/static/{name} is missing; build it with "
+            f"`npm install && npm run build` in js/ (a wheel of iaa_widgets ships it){otherwise}"
+        ) from None
     lowered = source.lower()
     if "</script" in lowered or "<!--" in lowered:
-        raise AgreementError(f"iaa_widgets/static/{_BUNDLE} contains '</script' or '<!--' "
+        raise AgreementError(f"iaa_widgets/static/{name} contains '</script' or '<!--' "
                              "and cannot be inlined into a page; rebuild it with esbuild")
     return source
+
+
+def vega_script() -> str:
+    """The bundled vega + vega-lite + vega-embed (``static/embed.js``): a classic script
+    defining ``iaaVega.embed`` (:func:`static_script`)."""
+    return static_script("embed.js", ", or save with inline=False for a page that loads "
+                                     "vega from a CDN")
 
 
 _STYLE = """

@@ -28,13 +28,17 @@ reference is plain. Their counting is made cache-sized (:func:`_weight_blocks`),
 items with equal tables are counted per distinct row (``Statistic.distinct``), which
 replaces the items × cells product by a product over a few hundred rows; what remains
 is the draws themselves (1e8 integers, about 0.3 s of CPU) and gathering and counting
-them (about 0.35 s). Drawing a multinomial per distinct row instead would skip the
+them (about 0.35 s). The draws, and the gather of the drawn items' rows, are made on a
+second thread, one group of resamples ahead of the counting (:func:`_drawn_ahead`, the
+same stream), so that on two cores they cost no wall time beside it. Drawing a multinomial per distinct row instead would skip the
 item draws, but gives each measure its own random stream (its rows differ), so one
 seed would no longer mean the same resamples across measures: not done. The products
 run on one BLAS thread (:func:`_one_blas_thread`: a second one busy-waits through the
 counting). A measure that knows which items share their tables builds one row per group
 (``Statistic.rows``, augmented κ: one per rating pattern, 37,426 for 1e5 items) instead of
-a row per item to be merged afterwards.
+a row per item to be merged afterwards, and keeps rows that vary in few of its cells as
+``stats.statistic.RowBlocks`` (augmented κ: the patterns of one set of annotators in
+31 of its 100 terms), which shrinks the product W @ T to the entries that vary.
 """
 from __future__ import annotations
 
@@ -48,14 +52,20 @@ import pandas as pd
 from .data import Annotations, as_annotations
 from . import validate
 from .errors import AgreementError
-from .results import Charted
+from .results import Charted, provenance_html
 
 __all__ = ["bootstrap", "BootstrapResult"]
 
 
 @dataclass(frozen=True)
 class BootstrapResult(Charted):
-    """A measure's estimate on the data and its bootstrap distribution over items."""
+    """A measure's estimate on the data and its bootstrap distribution over items.
+
+    ``excluded`` and ``note`` are the measure's own on the data (what it left out and
+    why, e.g. items rated once, and any note on the value; see
+    :class:`~iaa_widgets.results.AgreementResult`): a resample draws from the items
+    and keeps their ratings, so it leaves out the same kind of items. Empty for a
+    measure that returns a bare number."""
 
     measure: str
     estimate: float
@@ -68,9 +78,15 @@ class BootstrapResult(Charted):
     seed: Any = None
     method: str = "percentile"
     params: Mapping[str, Any] = field(default_factory=dict)
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    note: str = ""
 
     def __float__(self) -> float:
         return float(self.estimate)
+
+    @property
+    def n_excluded(self) -> int:
+        return int(sum(self.excluded.values()))
 
     def to_frame(self) -> pd.DataFrame:
         """A one-row DataFrame: estimate, se, interval bounds, level and counts."""
@@ -78,10 +94,12 @@ class BootstrapResult(Charted):
                               "se": self.se, "ci_low": self.ci[0], "ci_high": self.ci[1],
                               "level": self.level, "method": self.method,
                               "n_resamples": self.n_resamples,
-                              "n_undefined": self.n_undefined}]).set_index("measure")
+                              "n_undefined": self.n_undefined,
+                              "n_excluded": self.n_excluded}]).set_index("measure")
 
     def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=lambda v: f"{v:.4f}")
+        return self.to_frame().to_html(float_format=lambda v: f"{v:.4f}") + \
+            provenance_html(self.excluded, self.note)
 
 
 def _resolve(measure) -> tuple[Callable, str]:
@@ -120,12 +138,13 @@ def _weight_blocks(rng: np.random.Generator, stat, n_resamples: int, codes=None)
     each item among the distinct ones), the counts of the drawn items' codes, i.e. how
     often each distinct row was drawn: the same totals from a far smaller W.
 
-    The draws are cheap (1e8 ``rng.integers`` in 0.3 s); what costs is counting them:
-    one ``bincount`` over the b · n bins of a whole block (33 MB for 1e5 items) misses
-    the cache on every increment. So the draws are made and counted for as few
-    resamples at once as keep the bins within ``COUNT_BINS`` (one resample of 1e5 items,
-    many of small data; the same stream), each written straight into the float block:
-    0.54 s instead of 0.81 s for 1,000 resamples of 1e5 items (best of 5, under load).
+    The draws (1e8 ``rng.integers`` in 0.3 s of CPU), and with ``codes`` the gather of
+    the drawn items' codes, are made on a second thread, one group ahead of the
+    counting (:func:`_drawn_ahead`). Counting costs as much: one ``bincount`` over the
+    b · n bins of a whole block (33 MB for 1e5 items) misses the cache on every
+    increment, so the draws are made and counted for as few resamples at once as keep
+    the bins within ``COUNT_BINS`` (one resample of 1e5 items, many of small data; the
+    same stream), each written straight into the float block.
     Drawing the weights directly as Multinomial(n, 1/n) counts would need no counting,
     but numpy draws a multinomial as n − 1 conditional binomials: 5.6 s for the same
     1,000 (measured), and a different random stream from the rows' reference.
@@ -137,21 +156,47 @@ def _weight_blocks(rng: np.random.Generator, stat, n_resamples: int, codes=None)
     u = n if codes is None else int(codes.max()) + 1  # the columns of W
     b = max(1, (1 << 22) // max(u, 1))
     g = max(1, COUNT_BINS // max(n, u, 1))  # resamples counted by one bincount
-    for start in range(0, n_resamples, b):
-        size = min(b, n_resamples - start)
-        if stat.weights is not None:
+    sizes = [min(b, n_resamples - start) for start in range(0, n_resamples, b)]
+    if stat.weights is not None:
+        for size in sizes:
             yield rng.multinomial(int(stat.weights.sum()),
                                   stat.weights / stat.weights.sum(), size=size).astype(float)
-            continue
+        return
+    drawn = _drawn_ahead(rng, n, [(min(g, size - lo), n) for size in sizes
+                                  for lo in range(0, size, g)], codes)
+    for size in sizes:
         w = np.empty((size, u))
         for lo in range(0, size, g):  # resamples lo … lo + g: drawn, counted in cells g·u
-            part = rng.integers(0, n, size=(min(g, size - lo), n))
-            if codes is not None:
-                part = codes[part]
+            part = next(drawn)
             if len(part) > 1:
                 part += (u * np.arange(len(part)))[:, None]
             w[lo:lo + g] = np.bincount(part.ravel(), minlength=len(part) * u).reshape(-1, u)
         yield w
+
+
+def _drawn_ahead(rng: np.random.Generator, n: int, shapes: list, codes=None):
+    """``rng.integers(0, n, shape)`` for each of ``shapes`` in turn (the stream of
+    :func:`_draws`), or with ``codes`` the codes of the drawn items, each made on a
+    second thread while the caller counts the one before: numpy draws and gathers
+    without holding the GIL, so on two cores they cost no wall time beside the counting
+    (1,000 resamples of 1e5 items: 0.3 s of draws and 0.2 s of gathering their codes
+    there, 0.2 s of counting and the products here). Exactly these draws are made, in
+    this order, so a generator passed as the seed is left where drawing them in turn
+    would leave it."""
+    from concurrent.futures import ThreadPoolExecutor  # loads on first use only
+
+    def draw(shape):
+        part = rng.integers(0, n, shape)
+        return part if codes is None else np.take(codes, part)
+    if not shapes:
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="iaa-draws") as pool:
+        pending = pool.submit(draw, shapes[0])
+        for shape in shapes[1:]:
+            part = pending.result()
+            pending = pool.submit(draw, shape)
+            yield part
+        yield pending.result()
 
 
 def _resample(ann: Annotations, by_item: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
@@ -201,7 +246,8 @@ def _one_blas_thread():
     core that other processes need. Augmented κ (37,426 distinct rows × 100 cells, 1,000
     resamples of 1e5 items, measured): two threads 0.81–0.89 s wall and 1.6 s CPU on an
     idle machine, 1.19 s wall beside one busy process; one thread 0.92 s and 1.0 s CPU,
-    0.93 s beside it."""
+    0.93 s beside it (its table then dense, before ``RowBlocks``). The second core now
+    draws the next resamples (:func:`_drawn_ahead`)."""
     from threadpoolctl import threadpool_limits  # loads on first use only
     return threadpool_limits(1, user_api="blas")
 
@@ -329,4 +375,6 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     return BootstrapResult(measure=name, estimate=estimate, ci=(float(low[0]), float(high[0])),
                            se=float(se[0]), level=level, values=values,
                            n_resamples=int(n_resamples), n_undefined=int(len(values) - len(ok)),
-                           seed=seed, method=method, params=dict(measure_kwargs))
+                           seed=seed, method=method, params=dict(measure_kwargs),
+                           excluded=dict(getattr(result, "excluded", None) or {}),
+                           note=str(getattr(result, "note", "") or ""))

@@ -21,8 +21,16 @@ const options = {
 const embedOptions = { ...options, entryPoints: { embed: path.join(here, "src", "embed.js") },
                        format: "iife", globalName: "iaaVega" };
 
+// A classic script defining iaaStandalone.mount, for the page `widget.to_html()` writes
+// (widgets/export.py): the widgets over a stand-in model of their saved state. Their CSS
+// is static/widgets.css (made by the first build), inlined by the page: not output here.
+const standaloneOptions = { ...options,
+  entryPoints: { standalone: path.join(here, "src", "standalone.js") },
+  format: "iife", globalName: "iaaStandalone", loader: { ".css": "empty" } };
+
+const builds = [options, embedOptions, standaloneOptions];
 if (process.argv.includes("--watch")) {
-  for (const o of [options, embedOptions]) await (await esbuild.context(o)).watch();
+  for (const o of builds) await (await esbuild.context(o)).watch();
 } else {
-  await Promise.all([esbuild.build(options), esbuild.build(embedOptions)]);
+  await Promise.all(builds.map((o) => esbuild.build(o)));
 }

@@ -43,7 +43,7 @@ def test_interval_is_the_percentile_interval():
     np.testing.assert_allclose(res.ci, np.quantile(ok, [0.05, 0.95]), rtol=0, atol=1e-12)
     assert res.se == pytest.approx(np.std(ok, ddof=1))
     assert res.n_undefined == len(res.values) - len(ok)
-    assert res.method == "percentile" and res.to_frame().shape == (1, 8)
+    assert res.method == "percentile" and res.to_frame().shape == (1, 9)
 
 
 def test_resamples_are_whole_items():
@@ -105,6 +105,33 @@ def test_any_public_measure_by_name_with_its_options():
     assert res.params == {"annotators": ["r1", "r2"]} and len(res.values) == 100
     again = iaa.bootstrap(iaa.cohen_kappa, df, n_resamples=100, seed=5, annotators=["r1", "r2"])
     np.testing.assert_array_equal(res.values, again.values)
+
+
+def test_result_carries_what_the_measure_excluded():
+    # the measure's own excluded counts and note on the data (its AgreementResult), in
+    # the frame and the HTML (escaped: a label or reason is text); a bare-number
+    # measure has none
+    df = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 5],
+                       "annotator": ["a", "b"] * 3 + ["a"] + ["a", "b"] * 2,
+                       "label": ["x", "x", "y", "<b>y</b>", "x", "y", "x", "y", "y", "x",
+                                 "x"]})
+    res = iaa.bootstrap("krippendorff_alpha", df, n_resamples=50, seed=0)
+    direct = iaa.krippendorff_alpha(df)
+    assert direct.excluded and res.excluded == direct.excluded  # item 3: rated once
+    assert res.note == direct.note and res.n_excluded == direct.n_excluded == 1
+    assert res.to_frame()["n_excluded"].iloc[0] == 1
+    assert "excluded: 1 " in res._repr_html_() and "<b>" not in res._repr_html_()
+    bare = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d).value, df, n_resamples=20,
+                         seed=0)
+    assert bare.excluded == {} and bare.note == "" and bare.n_excluded == 0
+    # augmented κ's note: the pair (a, c) shares no item, so it is out of the averages
+    pairs = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5],
+                          "annotator": list("abababbcbcb"),
+                          "label": [0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1]})
+    res = iaa.bootstrap("augmented_kappa", pairs, n_resamples=30, seed=0, p=0.6)
+    assert "share no item" in res.note and res.note == iaa.augmented_kappa(pairs).note
+    assert res.excluded == {"rated by fewer than two annotators": 1}
+    assert "(a, c)" in res._repr_html_()
 
 
 @pytest.mark.parametrize("metric", ["nominal", "ordinal"])
@@ -304,3 +331,18 @@ def test_weight_blocks_cover_every_resample_once(n, sizes):
     rng = np.random.default_rng(0)
     expected = [np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(5)]
     np.testing.assert_array_equal(np.concatenate(blocks), expected)
+
+
+def test_a_generator_given_as_seed_is_left_where_its_draws_leave_it():
+    # the draws are made one group ahead on a second thread (_drawn_ahead), but exactly
+    # those of rng.integers(0, n, n) per resample: a Generator passed as the seed has
+    # drawn those and no more, and the values are those of an integer seed's stream
+    ann = iaa.as_annotations(random_ratings(1, 300, 4, 3, 0.1))
+    given = np.random.default_rng(21)
+    res = iaa.bootstrap("fleiss_kappa", ann, n_resamples=9, seed=given)
+    ref = np.random.default_rng(21)
+    for _ in range(9):
+        ref.integers(0, ann.n_items, ann.n_items)
+    assert given.integers(0, 2 ** 62) == ref.integers(0, 2 ** 62)
+    np.testing.assert_array_equal(
+        res.values, iaa.bootstrap("fleiss_kappa", ann, n_resamples=9, seed=21).values)

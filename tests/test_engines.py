@@ -211,6 +211,10 @@ def test_declared_categories_and_annotator_subset():
     memory = iaa.Annotations.from_long(sub, categories=cats)
     same(stats.krippendorff_alpha("ordinal"), iaa.krippendorff_alpha(memory, "ordinal"))
     same(stats.bennett_s(), iaa.bennett_s(memory))  # k = 5: the unused category counts
+    on_dask = sufficient_statistics(dd.from_pandas(df, npartitions=3), categories=cats,
+                                    annotators=["cy", "ann", "bob"])
+    for name in ("sizes", "products", "annotator_counts", "pair_tables"):
+        np.testing.assert_array_equal(getattr(on_dask, name), getattr(stats, name))
     with pytest.raises(AgreementError, match="outside the declared categories"):
         sufficient_statistics(duckdb.from_df(df), categories=["alpha", "beta"])
 
@@ -247,6 +251,59 @@ def test_concatenation_adds_up():
         pad = lambda t: np.concatenate([t, np.zeros((top - len(t),) + t.shape[1:])])  # noqa
         np.testing.assert_array_equal(pad(x) + pad(y), getattr(whole, name)[:top])
     np.testing.assert_array_equal(a.pair_tables + b.pair_tables, whole.pair_tables)
+
+
+def test_dask_items_spread_over_partitions_and_buckets(monkeypatch):
+    """Dask reduces the ratings bucket by bucket (items hashed to buckets of
+    BUCKET_ROWS ratings): with the rows shuffled over 7 partitions (every item's ratings
+    in several of them) and buckets of 50 ratings, every table equals the one polars
+    computes by group-bys, and the values the in-memory ones."""
+    from iaa_widgets.stats import lazy
+    df = ratings(7).sample(frac=1.0, random_state=1).reset_index(drop=True)
+    df.loc[df["item"] == df["item"].iloc[0], "label"] = None  # an item whose labels are all blank
+    monkeypatch.setattr(lazy, "BUCKET_ROWS", 50)
+    stats = sufficient_statistics(dd.from_pandas(df, npartitions=7))
+    reference = sufficient_statistics(pl.from_pandas(df).lazy())
+    for name in ("sizes", "totals", "products", "annotator_counts", "pair_tables"):
+        np.testing.assert_array_equal(getattr(stats, name), getattr(reference, name))
+    assert stats.sizes[0] >= 1 and stats.n_items == df["item"].nunique()
+    same(stats.krippendorff_alpha(), iaa.krippendorff_alpha(df))
+    same(stats.fleiss_kappa(missing="available"), iaa.fleiss_kappa(df, missing="available"))
+
+
+def test_dask_refuses_ratings_not_read_back(monkeypatch):
+    """A bucket the reading task cannot see (a worker on another machine than the
+    spill directory) is refused, not dropped."""
+    from iaa_widgets.stats import lazy
+    real = lazy._bucket_tables
+
+    def elsewhere(path, *args):  # bucket 0 written where this reader does not look
+        return real(path + "-elsewhere" if path.endswith("bucket=0") else path, *args)
+    monkeypatch.setattr(lazy, "BUCKET_ROWS", 50)
+    monkeypatch.setattr(lazy, "_bucket_tables", elsewhere)
+    with pytest.raises(AgreementError, match="were read back"):
+        sufficient_statistics(dd.from_pandas(ratings(10), npartitions=3))
+
+
+@pytest.mark.parametrize("kind", ["dask", "duckdb", "polars-lazy"])
+def test_rated_twice_counted_alike(kind, monkeypatch):
+    """Each (item, annotator) pair rated more than once is counted once, on every path
+    (Dask's buckets included): here 3 pairs, one of them rated three times."""
+    from iaa_widgets.stats import lazy
+    monkeypatch.setattr(lazy, "BUCKET_ROWS", 40)
+    df = ratings(8)
+    twice = pd.concat([df, df.iloc[[3, 3, 50, 120]]], ignore_index=True)
+    with pytest.raises(AgreementError, match="^3 \\(item, annotator\\) pair"):
+        sufficient_statistics(ENGINES[kind](twice))
+
+
+def test_duckdb_leaves_no_table_behind():
+    """The temporary tables DuckDB's per-item counts are kept in are dropped."""
+    con = duckdb.connect()
+    df = ratings(9)
+    stats = sufficient_statistics(con.from_df(df))
+    same(stats.fleiss_kappa(), iaa.fleiss_kappa(df))
+    assert con.sql("SELECT count(*) FROM duckdb_tables()").fetchall() == [(0,)]
 
 
 # ------------------------------------------------------------------ PySpark

@@ -221,15 +221,15 @@ def test_vega_script_is_the_bundle_and_refuses_what_cannot_be_inlined(tmp_path,
     (tmp_path / "static").mkdir()
     monkeypatch.setattr(iaa_html.resources, "files", lambda package: tmp_path)
     try:
-        vega_script.cache_clear()
+        iaa_html.static_script.cache_clear()
         with pytest.raises(iaa.AgreementError, match="npm run build"):
             vega_script()
         (tmp_path / "static" / "embed.js").write_text("var s = '</SCRIPT>';")
-        vega_script.cache_clear()
+        iaa_html.static_script.cache_clear()
         with pytest.raises(iaa.AgreementError, match="cannot be inlined"):
             vega_script()
     finally:
-        vega_script.cache_clear()
+        iaa_html.static_script.cache_clear()
 
 
 @pytest.mark.parametrize("renderer", ["html", "default", "colab", "kaggle", "zeppelin",

@@ -1,5 +1,5 @@
 """Every worked example of Meyer's "A Brief Tutorial on Inter-Rater Agreement" (TU
-Darmstadt 2009; /work/shared/seeds/meyer-tutorial-inter-rater-agreement.txt), except
+Darmstadt 2009), except
 Krippendorff's α (tests/test_alpha*.py). Slide titles name the source of each number.
 The tutorial prints truncated figures in places (noted per test); where a printed
 figure does not reproduce we assert the exact value and say why.

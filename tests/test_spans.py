@@ -192,6 +192,11 @@ def test_bad_input_is_named():
         span_f1(SMALL, annotators=["a", "zz"])
     with pytest.raises(AgreementError, match="Continuum"):
         span_f1([1, 2, 3])
+    # a table with other column names: what span_f1 reads and how to get there, not the
+    # loader's keyword arguments, which span_f1 does not take
+    with pytest.raises(AgreementError, match=r"\['start', 'end'\] not found.*rename") as e:
+        span_f1(SMALL.rename(columns={"start": "from", "end": "to"}))
+    assert "pass annotator=," not in str(e.value)
 
 
 def _iob2(tags):

@@ -1,5 +1,5 @@
-"""Sparse Probability of Agreement (Nørregaard & Derczynski; seed paper in
-/work/shared/seeds/norregaard-derczynski-sparse-probability-of-agreement.txt).
+"""Sparse Probability of Agreement (Nørregaard & Derczynski, "Sparse Probability
+of Agreement").
 
 Sources of expected numbers: hand counts from eq. 1/7 (stated inline), Fleiss' P̄ by
 its direct formula and through statsmodels' fleiss_kappa, Krippendorff's coincidences

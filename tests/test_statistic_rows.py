@@ -12,11 +12,10 @@ import pytest
 from scipy import sparse
 
 from iaa_widgets import Annotations
-from iaa_widgets.measures.augmented import (_ratings, _terms, augmented_kappa)
+from iaa_widgets.measures.augmented import _ratings, augmented_kappa
 from iaa_widgets.measures.gwet import gwet_ac1, gwet_ac2
 from iaa_widgets.resampling import bootstrap
-from iaa_widgets.stats import all_pairs
-from iaa_widgets.stats.statistic import Statistic
+from iaa_widgets.stats.statistic import RowBlocks, Statistic
 
 
 def ratings(seed, n_items, n_raters=3, k=3, missing=0.2, second=0.4):
@@ -84,22 +83,96 @@ def test_rows_of_distinct_groups_are_kept_when_few_repeat():
     np.testing.assert_array_equal(distinct.tables["t"], groups)
 
 
+# ------------------------------------------------------------ RowBlocks
+def row_blocks_and_dense():
+    """A RowBlocks table of four blocks (dense part in some cells, CSR part in every
+    cell, a zero row, dense part in other cells) and the same table written out."""
+    rng = np.random.default_rng(5)
+    a, b = rng.random((3, 2)), rng.integers(0, 3, (4, 6)).astype(float)
+    c = rng.random((2, 3))
+    none = np.array([], int)
+    blocks = RowBlocks((a, sparse.csr_matrix(b), np.zeros((1, 0)), c),
+                       (np.array([0, 0, 1]), None, none, np.array([2, 1, 0])),
+                       (np.array([5, 0, 3]), None, none, np.array([1, 2, 4])), 6)
+    dense = np.zeros((10, 6))
+    dense[0:3, [5, 0, 3]] = a[:, [0, 0, 1]]
+    dense[3:7] = b
+    dense[8:10, [1, 2, 4]] = c[:, [2, 1, 0]]
+    return blocks, dense
+
+
+def test_row_blocks_are_the_table_they_stand_for():
+    # products, rows, totals, values and jackknife of a RowBlocks table equal those of
+    # the table written out by hand (numpy on the dense array)
+    blocks, dense = row_blocks_and_dense()
+    assert blocks.shape == dense.shape
+    np.testing.assert_array_equal(blocks.rows(0, 10), dense)
+    np.testing.assert_array_equal(blocks.rows(2, 9), dense[2:9])
+    w = np.random.default_rng(6).integers(0, 3, (5, 10)).astype(float)
+    np.testing.assert_allclose(blocks.product(w), w @ dense, rtol=1e-15, atol=0)
+
+    def finish(tot):
+        value = tot["t"][:, 1:].sum(axis=1) / (1 + tot["t"][:, 0])
+        return value, value, value
+    rows = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 3])
+    stat = Statistic({"t": blocks}, {"t": (6,)}, finish, None, rows)
+    written = Statistic({"t": dense[rows]}, {"t": (6,)}, finish)
+    w = np.random.default_rng(7).integers(0, 3, (5, 12)).astype(float)
+    np.testing.assert_allclose(stat.totals(w)["t"], written.totals(w)["t"], rtol=1e-15)
+    np.testing.assert_allclose(stat.values(w), written.values(w), rtol=1e-15)
+    np.testing.assert_allclose(stat.jackknife(), written.jackknife(), rtol=1e-14, atol=0)
+    codes, distinct = stat.distinct()                 # built per group: rows as given
+    np.testing.assert_array_equal(codes, rows)
+    assert distinct.rows is None and distinct.tables["t"] is blocks
+    assert Statistic({"t": blocks}, {"t": (6,)}, finish).distinct() is None
+
+
 # ------------------------------------------------------ augmented κ: patterns
+def terms_by_hand(ann, p):
+    """Per item, κ′'s terms written from the ratings: M_r[x, y] = 1 for a label alone,
+    p for a primary with a secondary, 1 − p for the secondary (§5.1), R_r[x] = 1 where
+    r gave a primary; per pair a < b: R_a R_b (N), Σ_y M_a M_b (ΣAg), M_a[y] R_b and
+    M_b[y] R_a (the Freq numerators, §5.2), pair by pair; zero for an item rated by
+    fewer than two annotators (left out)."""
+    n, m, k = ann.n_items, ann.n_annotators, ann.n_categories
+    prim = ann.rank == 1
+    second = np.zeros((n, m), dtype=bool)
+    second[ann.item[~prim], ann.annotator[~prim]] = True
+    weight = np.where(~prim, 1 - p, np.where(second[ann.item, ann.annotator], p, 1.0))
+    M = np.zeros((n, m, k))
+    np.add.at(M, (ann.item, ann.annotator, ann.label), weight)
+    R = np.zeros((n, m))
+    R[ann.item[prim], ann.annotator[prim]] = 1.0
+    a, b = np.array([(i, j) for i in range(m) for j in range(i + 1, m)]).T
+    out = np.concatenate([R[:, a] * R[:, b], (M[:, a] * M[:, b]).sum(axis=2),
+                          (M[:, a] * R[:, b, None]).reshape(n, -1),
+                          (M[:, b] * R[:, a, None]).reshape(n, -1)], axis=1)
+    out[R.sum(axis=1) < 2] = 0.0
+    return out
+
+
+# blocks of the table by SET_ROWS on ratings(3, 2000): 570 patterns, rated by {r0 r1 r2}
+# (372), {r0 r1} (63), {r0 r2} (69), {r1 r2} (66); then the rest, then the zero row
+BLOCKS = {1: 4 + 0 + 1, 100: 1 + 1 + 1, 10 ** 9: 0 + 1 + 1}
+
+
+@pytest.mark.parametrize("set_rows", list(BLOCKS))
 @pytest.mark.parametrize("p", [0.5, 0.6, 1.0])
-def test_augmented_rows_hold_each_items_terms(p):
-    # each item's row of the grouped table equals the terms built for that item alone
-    # (the per-item table of before, :func:`_terms` over every kept item); items left
-    # out (rated once) point to a zero row; and items did share patterns
+def test_augmented_rows_hold_each_items_terms(p, set_rows, monkeypatch):
+    # each item's row of the table (RowBlocks: a block per rated set of annotators of
+    # at least SET_ROWS patterns, the rest in every term) equals its terms written by
+    # hand; items left out (rated once) point to a zero row; items share patterns
+    from iaa_widgets.measures import augmented
+    monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(3, n_items=2000)
     stat = augmented_kappa.statistic(ann, p=p)
-    t, kept = _ratings(ann)
-    per_item = _terms(t, p, all_pairs(ann.n_annotators))
     table = stat.tables["terms"]
+    assert len(table.parts) == BLOCKS[set_rows]
+    t, kept = _ratings(ann)
     assert table.shape[0] < len(kept) // 2
-    np.testing.assert_allclose(table[stat.rows[kept]], per_item, rtol=0, atol=1e-15)
-    left_out = np.setdiff1d(np.arange(ann.n_items), kept)
-    assert len(left_out) > 0
-    assert not np.any(table[stat.rows[left_out]])
+    np.testing.assert_allclose(table.rows(0, table.shape[0])[stat.rows],
+                               terms_by_hand(ann, p), rtol=0, atol=1e-15)
+    assert len(kept) < ann.n_items
 
 
 def test_augmented_patterns_beyond_int64_are_the_items():
@@ -108,9 +181,10 @@ def test_augmented_patterns_beyond_int64_are_the_items():
     ann = ratings(6, n_items=80, n_raters=14, k=4, missing=0.3)
     stat = augmented_kappa.statistic(ann, p=0.6)
     t, kept = _ratings(ann)
-    np.testing.assert_array_equal(stat.rows[kept], np.arange(len(kept)))
-    np.testing.assert_allclose(stat.tables["terms"][stat.rows[kept]],
-                               _terms(t, 0.6, all_pairs(ann.n_annotators)), rtol=0, atol=0)
+    assert len(np.unique(stat.rows[kept])) == len(kept)
+    table = stat.tables["terms"]
+    np.testing.assert_allclose(table.rows(0, table.shape[0])[stat.rows],
+                               terms_by_hand(ann, 0.6), rtol=0, atol=1e-15)
     fast = bootstrap(augmented_kappa, ann, n_resamples=10, seed=1)
     slow = bootstrap(lambda d, **kw: augmented_kappa(d, **kw).value, ann, n_resamples=10,
                      seed=1)
@@ -128,11 +202,15 @@ def test_augmented_patterns_tell_primary_from_secondary():
     assert stat.rows[0] != stat.rows[1]
 
 
+@pytest.mark.parametrize("set_rows", [1, 10 ** 9])
 @pytest.mark.parametrize("p", [0.6, 1.0])
-def test_augmented_bootstrap_of_patterns_equals_row_resampling(p):
-    # the Statistic bootstrap (rows per pattern) against rebuilding each resample and
-    # recomputing the public function (a wrapper: no Statistic), same seed; and BCa's
-    # jackknife against leaving each item out and recomputing
+def test_augmented_bootstrap_of_patterns_equals_row_resampling(p, set_rows, monkeypatch):
+    # the Statistic bootstrap (rows per pattern; a block per rated set, or every
+    # pattern in all terms) against rebuilding each resample and recomputing the
+    # public function (a wrapper: no Statistic), same seed; and BCa's jackknife
+    # against leaving each item out and recomputing
+    from iaa_widgets.measures import augmented
+    monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(4, n_items=300)
     fast = bootstrap(augmented_kappa, ann, n_resamples=25, seed=7, p=p)
     slow = bootstrap(lambda d, **kw: augmented_kappa(d, **kw).value, ann, n_resamples=25,

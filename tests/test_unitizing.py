@@ -24,7 +24,9 @@ Sources of the expected numbers:
   to end, where u-α must equal Krippendorff's nominal α, against the ``krippendorff``
   package (peer) to 1e-12, and (c) against the printed output of the PyPI package
   krippendorff-unitized-alpha 0.1.0 (an independent implementation of the 2016
-  coincidence form) on a three-annotator example.
+  coincidence form) on a three-annotator example, and on the worked example of
+  Krippendorff (2019: p. 340) in ``test_unitizing_cu.py``.
+cu-α and (k)u-α are tested in ``test_unitizing_cu.py``.
 """
 from fractions import Fraction
 from itertools import permutations
@@ -35,7 +37,7 @@ import pytest
 
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.unitizing import cu_alpha, u_alpha, unitizing_alpha
+from iaa_widgets.measures.unitizing import u_alpha, unitizing_alpha
 
 COLS = ["annotator", "category", "start", "end"]
 
@@ -381,11 +383,6 @@ def test_degenerate_one_value_everywhere_is_nan_with_note():
     # both annotators mark the whole continuum as one unit: D_e = 0
     r = u_alpha(frame([("x", "p", 0, 10), ("y", "p", 0, 10)]), continuum=(0, 10))
     assert np.isnan(r.value) and "0/0" in r.note
-
-
-def test_cu_alpha_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="cu-α"):
-        cu_alpha(K2004)
 
 
 def test_continuum_input_and_its_errors():

@@ -130,3 +130,79 @@ def test_widget_takes_a_sampler_and_a_precision_and_reports_the_reached_one(smal
         iaa.GammaExplorer(small, sampler="bootstrap")
     with pytest.raises(iaa.AgreementError, match="precision"):
         iaa.GammaExplorer(small, precision=2)
+
+
+def _wait_for(predicate, timeout=60):
+    deadline = time.time() + timeout
+    while not predicate():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_the_note_on_stale_computations_clears_when_done():
+    # status["stale"] counts the runs cancelled since the newest result (the page shows
+    # "N stale computations cancelled" from it while busy); a finished result resets it,
+    # while status["cancelled"] keeps counting since the widget was made
+    w = iaa.GammaExplorer(random_continuum(4, 60, seed=1), n_samples=300, seed=0)
+    try:
+        _wait_for(lambda: w.status.get("state") == "sampling")
+        assert w.status["stale"] == 0
+        w.n_samples = 250                        # cancels the 300-sample run
+        gen = w.status["generation"]
+        _wait_for(lambda: w.status["state"] == "sampling" and w.status["generation"] == gen)
+        assert w.status["stale"] == 1 and w.status["cancelled"] == 1
+        w.n_samples = 3                          # cancels the 250-sample run, then finishes
+        res = w.wait(60)
+        assert res.gamma.n_samples == 3
+        assert w.status["state"] == "done" and w.status["stale"] == 0
+        assert w.status["cancelled"] == 2
+    finally:
+        w.close()
+
+
+def test_the_status_after_a_result_is_done_however_slow_the_kernel_is(small):
+    # "queued" is sent before the worker can take the request, so it can never arrive
+    # after the "done" of the same request and leave the page saying "starting…".
+    # The kernel's thread is made slow to send "queued" (0.2 s); before the fix the
+    # worker finished meanwhile and the status stayed "queued".
+    w = iaa.GammaExplorer(small, n_samples=2, seed=1)
+    try:
+        w.wait(60)
+        send = w._set_status
+
+        def slow_queued(state, *args, **kwargs):
+            if state == "queued":
+                time.sleep(0.2)
+            send(state, *args, **kwargs)
+
+        w._set_status = slow_queued
+        for k in range(3):
+            w.alpha = 1.5 + k
+            w.wait(60)
+            time.sleep(0.3)
+            assert w.status["state"] == "done", (k, w.status)
+            assert w.status["generation"] == k + 2
+    finally:
+        w.close()
+
+
+def test_a_refused_value_marks_the_status_failed_not_busy():
+    w = iaa.GammaExplorer(random_continuum(4, 60, seed=1), n_samples=300, seed=0)
+    try:
+        _wait_for(lambda: w.status.get("state") == "sampling")
+        w.delta_empty = 0.0                      # refused: the running computation is stale
+        assert w.status["state"] == "failed" and "delta_empty" in w.error
+        time.sleep(1.0)                          # the stale run stops at its next sample
+        assert w.status["state"] == "failed"     # … and reports nothing more
+        w.n_samples, w.delta_empty = 3, 1.0
+        assert w.wait(60).gamma.params["delta_empty"] == 1.0
+        assert w.status["state"] == "done" and w.status["stale"] == 0 and w.error == ""
+    finally:
+        w.close()
+
+
+def test_the_weights_are_named_for_what_they_do():
+    # α and β of d = α·d_pos + β·d_cat (Mathet et al. 2015, §4.2.4): the traits keep the
+    # names gamma_family takes; their help says which weight each is
+    assert "positional weight" in iaa.GammaExplorer.alpha.help
+    assert "categorical weight" in iaa.GammaExplorer.beta.help

@@ -19,7 +19,8 @@ from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.measures.benchmarking import benchmark
 from iaa_widgets.measures.gwet import gwet_ac1
 from iaa_widgets.stats import pair_contingencies
-from iaa_widgets.widgets._base import IAAWidget, chart_spec, guarded, json_safe
+from iaa_widgets.widgets._base import IAAWidget, chart_spec, guarded
+from iaa_widgets.widgets._json import json_safe
 
 MEYER = [[2, 2], [1, 5]]  # rows r2 (high, low), columns r1
 

@@ -10,7 +10,8 @@ import pandas as pd
 from ..io.csv import rows_or_lines as _rows
 from ..errors import AgreementError
 from ..labels import LookAlikeLabelsWarning, blank_labels, look_alike_note, warn_from_caller
-from .codes import _arrow_strings, _blank_as_missing, _column_codes, _dense_ints
+from .codes import _arrow_strings, _blank_as_missing, _column_codes, _dense_ints, \
+    _whole_floats
 
 
 # pandas' inferred types of labels whose order is their value (numbers, booleans)
@@ -69,7 +70,8 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
             labels = labels.cat.remove_categories(labels.cat.categories[blank])
         value_codes, uniques = labels.cat.codes.to_numpy(), labels.cat.categories
     else:
-        dense = None if _arrow_strings(labels) else _dense_ints(labels.to_numpy())
+        values = None if _arrow_strings(labels) else labels.to_numpy()
+        dense = None if values is None else _dense_ints(values) or _whole_floats(values)
         if dense is None:
             value_codes, uniques = _blank_as_missing(*_column_codes(labels))
         else:

@@ -12,8 +12,13 @@ if TYPE_CHECKING:  # the checks read an Annotations; annotations.py does not imp
     from .annotations import Annotations
 
 
-def _validate(ann: Annotations, index) -> None:
-    """Duplicates, ranks and the number of annotators of a freshly loaded table."""
+def _validate(ann: Annotations, index, unique_cells: bool = False) -> None:
+    """Duplicates, ranks and the number of annotators of a freshly loaded table
+    (``unique_cells``: its (item, annotator) pairs are known to be distinct, as the cells
+    of a wide table are: with primary labels only, nothing to sort or count)."""
+    if unique_cells and not ann.has_secondary:
+        _check_annotators(ann)
+        return
     if not ann.has_secondary and ann.n_items * ann.n_annotators <= 8 * ann.n_ratings + (1 << 20):
         seen = np.zeros(ann.n_items * ann.n_annotators, dtype=bool)  # dense (item, annotator) grid
         for start in range(0, ann.n_ratings, 1 << 16):  # blocks: the index stays in cache

@@ -1,5 +1,7 @@
 """Integer codes of a column: one hash pass per column, Arrow's dictionary encoding for
-Arrow-backed strings, a dense look-up table or the steps of sorted ids for integers."""
+Arrow-backed strings (or its result without a hash table of the column: few fixed-width
+names, few values), a dense look-up table or the steps of sorted ids for integers (and
+for floats that are whole numbers)."""
 from __future__ import annotations
 
 import numpy as np
@@ -48,6 +50,24 @@ def _dense_ints(values: np.ndarray):
     return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
 
 
+def _whole_floats(values: np.ndarray):
+    """:func:`_dense_ints` of floats that are all whole numbers in a compact range (the
+    distinct values as floats, as ``pd.factorize`` gives them), else None: NaN, ±inf,
+    fractions or −0.0 (which pandas keeps apart from 0.0 when it comes first) go
+    through pandas."""
+    if values.dtype.kind != "f" or len(values) == 0:
+        return None
+    with np.errstate(invalid="ignore"):  # NaN, inf, huge: cast to anything, caught below
+        whole = values.astype(np.int64)
+    dense = _dense_ints(whole) if np.array_equal(whole, values) else None
+    if dense is None:
+        return None
+    shifted, present, uniques = dense
+    if uniques[0] <= 0 <= uniques[-1] and np.any(np.signbit(values[values == 0])):
+        return None
+    return shifted, present, uniques.astype(values.dtype)
+
+
 def _arrow_strings(col: pd.Series) -> bool:
     """Strings that pandas keeps in Arrow (its default with pyarrow installed, pandas 3)."""
     return getattr(col.dtype, "storage", None) == "pyarrow" or (
@@ -57,10 +77,23 @@ def _arrow_strings(col: pd.Series) -> bool:
 def _column_codes(col: pd.Series):
     """Codes (−1 where missing) and distinct values of a column in one hash pass:
     Arrow-backed strings take Arrow's dictionary encoding (one hash table across the
-    chunks, no Python object per row); any other column goes through :func:`_factorize`."""
+    chunks, no Python object per row), or, faster and with the same result, a look-up
+    of few fixed-width names (:func:`_fixed_width_codes`) or in the few values of the
+    first rows (:func:`_few_strings`); polars' strings (``string_view``) are read in place
+    by the first, else converted to plain strings; any other column goes through
+    :func:`_factorize`."""
     if _arrow_strings(col):
         import pyarrow as pa  # pandas keeps these strings in Arrow: pyarrow is installed
-        encoded = pa.chunked_array(pa.array(col.array)).dictionary_encode()
+        strings = pa.chunked_array(pa.array(col.array))
+        coded = None
+        if strings.num_chunks == 1:  # one buffer of bytes, read as it is
+            coded = _fixed_width_codes(strings.chunk(0))
+        if coded is None and pa.types.is_string_view(strings.type):  # polars' strings
+            strings = strings.cast(pa.large_string())
+        coded = coded or _few_strings(strings)
+        if coded is not None:
+            return coded
+        encoded = strings.dictionary_encode()
         if encoded.num_chunks == 0:
             return np.empty(0, np.intp), np.empty(0, dtype=object)
         codes = pa.chunked_array([c.indices for c in encoded.chunks]).fill_null(-1)
@@ -68,6 +101,113 @@ def _column_codes(col: pd.Series):
                 np.asarray(encoded.chunk(encoded.num_chunks - 1).dictionary.to_pylist(),
                            dtype=object))  # the chunks share one dictionary, the last complete
     return _factorize(col.to_numpy())
+
+
+def _plain_strings(arrow_type) -> bool:
+    """Arrow's string and large_string (offsets and one data buffer; not string_view)."""
+    import pyarrow as pa
+    return pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
+
+
+def _few_strings(strings):
+    """Codes (−1 for nulls) and distinct values of a long Arrow string column whose few
+    distinct values (at most 256) all appear in its first 4096 rows, as labels and
+    annotator names do: a look-up in those values (Arrow's ``index_in``) instead of
+    building a hash table of the whole column; None otherwise."""
+    import pyarrow.compute as pc
+    if len(strings) < 1 << 16 or not _plain_strings(strings.type):  # index_in takes these
+        return None
+    head = strings.slice(0, 1 << 12).combine_chunks().dictionary_encode().dictionary
+    if len(head) > 256:
+        return None
+    codes = pc.index_in(strings, value_set=head)  # null: a null, or a value not in the head
+    if codes.null_count != strings.null_count:
+        return None
+    if codes.null_count:
+        codes = codes.fill_null(-1)
+    return (np.asarray(codes.to_numpy(), dtype=np.intp),
+            np.asarray(head.to_pylist(), dtype=object))
+
+
+def _equal_width_rows(strings):
+    """The bytes of a long Arrow string column (no nulls) whose strings all have one width
+    of at most 8 bytes, as (a rows × bytes uint8 view of its data, the slice of a row
+    that holds its string); else None. ``string_view`` (polars' strings): each row is
+    its 16-byte view, an int32 length then, up to 12 bytes, the string itself (zero
+    padded), so that equal rows are equal strings."""
+    import pyarrow as pa
+    n = len(strings)
+    if n < 1 << 16 or strings.null_count:
+        return None
+    if pa.types.is_string_view(strings.type):
+        views = np.frombuffer(strings.buffers()[1], np.uint8, 16 * n, 16 * strings.offset)
+        width = int(views[:4].view(np.int32)[0])  # the first row's (every row's: checked)
+        return (views.reshape(n, 16), slice(4, 4 + width)) if 0 < width <= 8 else None
+    if not _plain_strings(strings.type):
+        return None
+    _, offset_buffer, data_buffer = strings.buffers()
+    offset_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    offsets = np.frombuffer(offset_buffer, offset_type, n + 1, strings.offset *
+                            np.dtype(offset_type).itemsize)
+    start, width = int(offsets[0]), (int(offsets[-1]) - int(offsets[0])) // n
+    if not 0 < width <= 8 or int(offsets[-1]) - start != width * n:
+        return None
+    block = 1 << 16  # in blocks that stay in cache: offsets step by the width
+    ramp = np.arange(0, (block + 1) * width, width, dtype=offset_type)
+    for at in range(0, n, block):
+        part = offsets[at:at + block + 1]
+        if not np.array_equal(part - part[0], ramp[:len(part)]):
+            return None
+    rows = np.frombuffer(data_buffer, np.uint8, width * n, start).reshape(n, width)
+    return rows, slice(0, width)
+
+
+def _fixed_width_codes(strings):
+    """Codes and distinct values of Arrow strings (no nulls) of one width of at most 8
+    bytes that differ in at most two byte positions, such as annotator names "rater_0" …
+    "rater_9": those bytes index a look-up table, with no hash per row; None for any other
+    strings (a short column too). The other positions are checked to hold the same bytes
+    in every row, so the bytes read determine each string."""
+    equal = _equal_width_rows(strings)
+    if equal is None:
+        return None
+    rows, name = equal
+    n, width = rows.shape
+    data = rows.reshape(-1)
+    block = 1 << 16
+    head = rows[:1 << 12]
+    varying = np.flatnonzero(np.any(head != head[0], axis=0))
+    if len(varying) > 2 or np.any((varying < name.start) | (varying >= name.stop)):
+        return None  # (a string_view's length bytes stay constant: one width)
+    constant = np.full(width, 0xFF, np.uint8)
+    constant[varying] = 0
+    template = np.tile(head[0] & constant, block)
+    mask = np.tile(constant, block)
+    for at in range(0, n * width, block * width):  # every row: the same constant bytes
+        part = data[at:at + block * width]
+        if not np.array_equal(part & mask[:len(part)], template[:len(part)]):
+            return None
+    if len(varying) == 0:  # one string
+        return np.zeros(n, np.intp), np.array([bytes(head[0, name]).decode()], dtype=object)
+    key = rows[:, varying[0]]  # the varying bytes, as one number below 2¹⁶
+    if len(varying) == 2:
+        key = (key.astype(np.intp) << 8) | rows[:, varying[1]]
+    found, where = np.unique(key[:len(head)], return_index=True)
+    keys = found[np.argsort(where)]  # in order of first appearance, in the head
+    renumber = np.full(1 << (8 * len(varying)), -1, np.intp)
+    renumber[keys] = np.arange(len(keys))
+    codes = renumber[key]
+    if codes.min() < 0:  # a string first seen beyond the head
+        present = np.bincount(key, minlength=len(renumber)) > 0
+        keys = _seen_early(key, int(np.count_nonzero(present)))
+        if keys is None:
+            return None
+        renumber[keys] = np.arange(len(keys))
+        codes = renumber[key]
+    names = np.repeat(head[:1], len(keys), axis=0)
+    for i, position in enumerate(varying[::-1]):  # the key's bytes back in their place
+        names[:, position] = (keys >> (8 * i)) & 0xFF
+    return codes, np.array([bytes(v[name]).decode() for v in names], dtype=object)
 
 
 def _factorize(values: np.ndarray):
@@ -82,11 +222,17 @@ def _factorize(values: np.ndarray):
     if dense is not None:
         shifted, present, uniques = dense
         codes = shifted if present.all() else (np.cumsum(present) - 1)[shifted]  # 0..n−1: as is
-        # first appearances increase if the ids are sorted, or, generally, iff every code
-        # exceeds the running maximum before it by at most 1
-        if np.all(values[1:] >= values[:-1]) or (codes[0] == 0 and np.all(
-                codes[1:] <= np.maximum.accumulate(codes)[:-1] + 1)):
+        seen = _seen_early(codes, len(uniques))  # few distinct ids: found in a prefix
+        if seen is None:  # (sorted ids were coded above) first appearances increase iff
+            # every code exceeds the running maximum before it by at most 1
+            if codes[0] == 0 and np.all(codes[1:] <= np.maximum.accumulate(codes)[:-1] + 1):
+                return codes, uniques
+        elif np.array_equal(seen, np.arange(len(seen))):
             return codes, uniques
+        else:  # renumber the few codes by their first appearance
+            renumber = np.empty(len(uniques), np.intp)
+            renumber[seen] = np.arange(len(seen))
+            return renumber[codes], uniques[seen]
     if values.dtype == object and len(values):
         # hash the object pointers (ints: fast), then the few distinct objects (equal
         # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
@@ -110,6 +256,20 @@ def _sorted_codes(values: np.ndarray):
         return (np.subtract(values, values[0], dtype=np.intp),  # intp: no int8 overflow
                 np.arange(first, last + 1).astype(values.dtype))
     return np.cumsum(new) - 1, values[new]
+
+
+def _seen_early(codes: np.ndarray, n_codes: int):
+    """The codes 0 … n_codes − 1 in order of first appearance when all of them appear in
+    the first eighth of ``codes`` (few distinct values show up early), else None."""
+    if n_codes > max(len(codes) >> 3, 1 << 12):
+        return None
+    length = 1 << 12
+    while length <= max(len(codes) >> 3, 1 << 12):
+        found, where = np.unique(codes[:length], return_index=True)
+        if len(found) == n_codes:
+            return found[np.argsort(where)]
+        length <<= 3
+    return None
 
 
 def _first_positions(codes: np.ndarray, n_codes: int) -> np.ndarray:

@@ -60,7 +60,19 @@ def tidy_columns(data, columns: list) -> pd.DataFrame:
     native = frame.to_native()
     if isinstance(native, pd.DataFrame):  # e.g. what Dask computes
         return native.reset_index(drop=True)
-    return frame.to_arrow().to_pandas(types_mapper=_arrow_text)
+    return _arrow_table(frame, native).to_pandas(types_mapper=_arrow_text)
+
+
+def _arrow_table(frame, native):
+    """The frame as a pyarrow Table; polars' string columns as they are in its memory
+    (Arrow ``string_view``, no copy: the loaders read short names there or convert)."""
+    if type(native).__module__.split(".")[0] == "polars":
+        import polars as pl
+        import pyarrow as pa
+        return pa.table({name: column.to_arrow(compat_level=pl.CompatLevel.newest())
+                         if column.dtype == pl.String else column.to_arrow()
+                         for name, column in zip(native.columns, native.get_columns())})
+    return frame.to_arrow()
 
 
 def _arrow_text(arrow_type):

@@ -17,7 +17,7 @@ from .annotations import Annotations, _raters
 from .categories import NUMERIC, _checked_categories, _label_codes, _label_notes, _order_given
 from .cells import _check_ranks, _expand_pairs, _refuse_pairs
 from .checks import _check_total, _validate, _whole_counts
-from .codes import _column_codes, _owned
+from .codes import _column_codes, _factorize, _owned
 from .frames import _FOREIGN_FRAMES, _not_a_frame, tidy_columns
 
 
@@ -37,25 +37,40 @@ def long_table(df, item="item", annotator="annotator", label="label", rank=None,
     if len(df) == 0:
         raise AgreementError("the table is empty: at least two annotators must rate an item")
     rows = df.index if rows is None else rows
-    factorized = {}  # one hash pass per column: codes (−1 where missing) and names
+    ids = []  # one hash pass per column: codes (−1 where missing) and names
     for col in (item, annotator):
-        factorized[col] = _column_codes(df[col])
-        bad = np.flatnonzero(factorized[col][0] < 0)
-        if len(bad):
-            raise AgreementError(f"column {col!r} is missing at {_rows(rows, bad)}")
-    labels = df[label]
+        codes, names = _column_codes(df[col])
+        _refuse_missing_ids(codes, col, rows)
+        ids.append((codes, pd.Index(names, name=col)))
+    return _coded_table(*ids, df[label], None if rank is None else df[rank], label,
+                        categories, rows, subject, notes)
+
+
+def _refuse_missing_ids(codes: np.ndarray, col: str, rows) -> None:
+    """An item or annotator id is never missing (codes −1: NaN or None)."""
+    bad = np.flatnonzero(codes < 0)
+    if len(bad):
+        raise AgreementError(f"column {col!r} is missing at {_rows(rows, bad)}")
+
+
+def _coded_table(items: tuple, annotators: tuple, labels: pd.Series, rank, label: str,
+                 categories, rows, subject, notes: tuple,
+                 unique_cells: bool = False) -> Annotations:
+    """Annotations from the ratings' item and annotator (codes, names: pd.Index) and their
+    ``labels`` (``rank``: a rank column or None); ``label`` names the label column in
+    errors, ``rows`` the rows (an index, or the lines of a file); ``unique_cells``: no
+    (item, annotator) can come twice (the cells of a wide table)."""
     if rank is not None and labels.dtype == object:
         _refuse_pairs(labels, rows)
     if rank is None and labels.dtype == object:
         labels, ranks, rowpos = _expand_pairs(labels, rows)
     else:
         rowpos = None
-        ranks = np.ones(len(df), np.int8) if rank is None else _check_ranks(df[rank], rows)
+        ranks = np.ones(len(labels), np.int8) if rank is None else _check_ranks(rank, rows)
     identity = rowpos is None  # no (primary, secondary) cell was expanded
     index = rows if identity else rows[rowpos]
     codes, cats, ordered = _label_codes(labels, categories, label, index)
-    item_codes, item_names = factorized[item]
-    ann_codes, ann_names = factorized[annotator]
+    (item_codes, item_names), (ann_codes, ann_names) = items, annotators
     if not identity:
         item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
     merged = merged_labels(labels.to_numpy(), codes, cats) \
@@ -68,12 +83,11 @@ def long_table(df, item="item", annotator="annotator", label="label", rank=None,
         index = index[rated]
     subject = f"column {label!r}" if subject is None else subject
     out = Annotations(_owned(item_codes, np.int64), _owned(ann_codes, np.int64),
-                      _owned(codes, np.int64), _owned(ranks, np.int8),
-                      pd.Index(item_names, name=item), pd.Index(ann_names, name=annotator),
-                      cats, ordered=ordered,
+                      _owned(codes, np.int64), _owned(ranks, np.int8), item_names,
+                      ann_names, cats, ordered=ordered,
                       notes=notes + _label_notes(cats, subject, n_blank, merged),
                       n_blank=n_blank)
-    _validate(out, index)
+    _validate(out, index, unique_cells)
     return out
 
 
@@ -101,21 +115,66 @@ def wide_table(df, categories=None, file: tuple | None = None,
         values = df.to_numpy()  # one numeric dtype: no Python object per cell
     else:
         values = df.astype(object).to_numpy()
+    values = np.ascontiguousarray(values)  # row-major, as the ratings are read
     present = ~pd.isna(values)
-    r, c = np.nonzero(present)
+    r, c, every_row = _rated_cells(present)  # rating j is cell (r_j, c_j), row-major
+    if len(r) == 0:
+        raise AgreementError("the table is empty: at least two annotators must rate an item")
     cells = pd.MultiIndex(levels=[df.index, df.columns], codes=[r, c],
                           names=["item", "annotator"], verify_integrity=False)
-    long = pd.DataFrame({"item": df.index.to_numpy()[r],
-                         "annotator": df.columns.to_numpy()[c],
-                         "label": values[r, c]}, index=cells)
-    lines = None if file is None else Lines(*file, long["item"].to_numpy(),
-                                            long["annotator"].to_numpy(), records=r)
-    out = long_table(long, categories=categories, rows=lines, notes=notes,
-                     subject="the table's cells")
-    if out.n_items < len(df):  # keep the rows nobody rated: counted, never dropped
-        rows = df.index.get_indexer(out.items)
-        out = replace(out, item=rows[out.item], items=pd.Index(df.index, name="item"))
-    return out
+    lines = None if file is None else Lines(*file, df.index.to_numpy()[r],
+                                            df.columns.to_numpy()[c], records=r)
+    rows = cells if lines is None else lines
+    # the label column as a tidy table would hold it (the same dtype inference)
+    labels = pd.DataFrame({"label": values.ravel()[present.ravel()]}, copy=False)["label"]
+    item_names = _axis_names(df.index, "item", r, rows)
+    annotator_names = _axis_names(df.columns, "annotator", c, rows)
+    if item_names is None or annotator_names is None:  # names pandas hashes as equal
+        long = pd.DataFrame({"item": df.index.to_numpy()[r],
+                             "annotator": df.columns.to_numpy()[c], "label": values[r, c]},
+                            index=cells)
+        out = long_table(long, categories=categories, rows=rows, notes=notes,
+                         subject="the table's cells")
+        if out.n_items < len(df):  # keep the rows nobody rated: counted, never dropped
+            positions = df.index.get_indexer(out.items)
+            out = replace(out, item=positions[out.item],
+                          items=pd.Index(df.index, name="item"))
+        return out
+    # items: every row, in order (a row nobody rated stays an item: counted, never
+    # dropped); annotators: the columns rated, in order of first appearance
+    items = (r, item_names[1] if every_row else pd.Index(df.index, name="item"))
+    order, seen = _factorize(c)
+    codes, names = annotator_names
+    annotators = (order, names[codes[seen]])
+    return _coded_table(items, annotators, labels, None, "label", categories, rows,
+                        "the table's cells", notes, unique_cells=True)
+
+
+def _rated_cells(present: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Row and column of each True cell of ``present``, row-major (``np.nonzero``, from
+    one flat scan and the count of each row), and whether every row has one."""
+    n_rows, n_cols = present.shape
+    flat = np.flatnonzero(present.ravel())
+    per_row = present.view(np.int8) @ np.ones(n_cols, np.int8) if n_cols < 128 else \
+        np.count_nonzero(present, axis=1)
+    r = np.repeat(np.arange(n_rows), per_row)
+    c = r * n_cols
+    np.subtract(flat, c, out=c)
+    return r, c, bool(np.all(per_row))
+
+
+def _axis_names(axis: pd.Index, name: str, position: np.ndarray, rows):
+    """Each place on ``axis`` (the rows or the columns of a wide table) coded into its
+    names as the tidy column ``axis[position]`` would name them (``position``: each
+    rating's place): (codes, names); a missing name (NaN, None) of a rated row or column
+    is refused; None when pandas hashes distinct names of the axis as equal (the tidy
+    column merges them)."""
+    codes, names = _column_codes(pd.DataFrame({name: axis.to_numpy()}, copy=False)[name])
+    if not np.array_equal(codes[codes >= 0], np.arange(len(names))):
+        return None
+    if len(names) < len(axis):  # a name is missing: refused where it is rated
+        _refuse_missing_ids(codes[position], name, rows)
+    return codes, pd.Index(names, name=name)
 
 
 def counts_table(table, categories: Sequence | None = None) -> Annotations:

@@ -36,6 +36,7 @@ import numpy as np
 from .. import stats, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError, rows_text
+from . import _formulas as F
 
 __all__ = ["Prepared", "prepare"]
 
@@ -61,8 +62,9 @@ class Prepared:
 
     @property
     def n_ratings(self) -> int:
-        m = self.counts.sum(axis=1)
-        return int(m.sum()) if self.weights is None else int(self.weights @ m)
+        if self.weights is None:
+            return int(self.counts.sum())
+        return int(self.weights @ F._row_sums(self.counts))
 
     def ratings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The primary ratings of the items used: each one's row in ``counts``, its
@@ -114,7 +116,7 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             f"pick two with annotators=(a, b), use pairwise(data, '{measure}') for every "
             f"pair{pointer}")
     counts = stats.item_counts(ann)
-    m = counts.sum(axis=1)
+    m = F._row_sums(counts)  # m_i (exact: counts stay below 2⁵³)
     full = ann.n_annotators
     if missing == "raise" and np.any(m < full):
         bad = np.flatnonzero(m < full)
@@ -132,7 +134,8 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
                                     "se": _count(used, ann.item_weight)}
     if ann.has_secondary:
         params["labels"] = "primary (secondary labels ignored)"
-    return Prepared(ann, counts[used], used, excluded, params,
+    every = np.all(used)  # every item kept: the counts as they are, no copy
+    return Prepared(ann, counts if every else counts[used], used, excluded, params,
                     None if ann.item_weight is None else ann.item_weight[used])
 
 

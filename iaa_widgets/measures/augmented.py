@@ -711,26 +711,98 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
 
 
 # ------------------------------------------------------------------ Statistic
+# rating patterns of one rated set of annotators that get a block of their own in the
+# Statistic's table; the patterns of the smaller sets share one block of every term
+SET_ROWS = 256
+
+
 def _augmented_statistic(data, p: float = 0.6, **loader_args):
     """κ′'s Statistic at one p: per item x and annotator pair (r, s) its terms of the
     pair sums of §5, R_r R_s (N), Σ_y M_r M_s (ΣAg, §5.1), M_r[y] R_s and M_s[y] R_r
     (the Freq numerators, §5.2), zero for an item rated by fewer than two annotators;
     finish is the pair average of κ′ (§5.3, §6). Items with the same ratings have the
     same terms: the table holds one row per distinct rating pattern
-    (:func:`_patterns`, ``Statistic.rows``) and a zero row for the items left out."""
-    from ..stats import Statistic
+    (:func:`_patterns`, ``Statistic.rows``) and a zero row for the items left out.
+
+    The rows are kept as :class:`~iaa_widgets.stats.statistic.RowBlocks`: the patterns
+    rated by one set S of annotators (:func:`_rated_sets`, sets of at least
+    ``SET_ROWS`` patterns) in the 1 + |S|(|S| − 1)/2 + |S|·K columns their terms take
+    (:func:`_set_block`), the other patterns in all P (2 + 2K) terms (:func:`_terms`)."""
+    from ..stats.statistic import RowBlocks, Statistic
     p = float(_check_p("augmented_kappa", p)[0])
     ann = _check_annotations(data, loader_args)
     t, kept = _ratings(ann)
     pairs = all_pairs(ann.n_annotators)
     first, codes = _patterns(t)
-    table = _terms(t.take(first), p, pairs)
-    rows = np.full(ann.n_items, len(first))  # items left out: the zero row below
-    rows[kept] = codes
-    if len(kept) < ann.n_items:
-        table = _with_zero_row(table)
-    return Statistic({"terms": table}, {"terms": (table.shape[1],)},
+    patterns = t.take(first)
+    order, sets = _rated_sets(patterns)
+    blocks, lo = [], 0
+    for members, size in sets:
+        blocks.append(_set_block(patterns.take(order[lo:lo + size]), p, members, pairs))
+        lo += size
+    if lo < len(order):                                # the patterns of the smaller sets
+        blocks.append((_terms(patterns.take(order[lo:]), p, pairs), None, None))
+    if len(kept) < ann.n_items:                        # items left out: one zero row
+        none = np.zeros(0, dtype=np.int64)
+        blocks.append((np.zeros((1, 0)), none, none))
+    width = len(pairs) * (2 + 2 * t.n_categories)
+    table = RowBlocks(*(tuple(b) for b in zip(*blocks)), width)
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))            # each pattern's row in the table
+    rows = np.full(ann.n_items, len(order))            # items left out: the zero row
+    rows[kept] = position[codes]
+    return Statistic({"terms": table}, {"terms": (width,)},
                      _finish(len(pairs), t.n_categories), ann.item_weight, rows)
+
+
+def _rated_sets(t: _Ratings) -> tuple[np.ndarray, list]:
+    """The items of ``t`` grouped by the set of annotators who rated them (primary
+    labels): (an order of the items that puts the items of each set of at least
+    ``SET_ROWS`` items together, those sets first; those sets as (their annotators in
+    increasing order, number of items)). The other items follow, in no set's block.
+    A set is the bits of an int64: beyond 62 annotators no item is in a set's block."""
+    if t.n_annotators > 62:
+        return np.arange(t.n_items), []
+    bit = np.where(t.rank == 1, np.left_shift(1, t.annotator.astype(np.int64)), 0)
+    key = np.add.reduceat(bit, t.bounds[:-1])          # every kept item has ≥ 2 ratings
+    sets, of_set, size = np.unique(key, return_inverse=True, return_counts=True)
+    own = size >= SET_ROWS
+    of_set = of_set.reshape(-1)
+    order = np.argsort(np.where(own[of_set], of_set, len(sets)), kind="stable")
+    members = [np.flatnonzero((key_s >> np.arange(t.n_annotators)) & 1)
+               for key_s in sets[own]]
+    return order, list(zip(members, size[own]))
+
+
+def _set_block(t: _Ratings, p: float, members: np.ndarray, pairs: np.ndarray):
+    """The terms of :func:`_augmented_statistic` for items all rated by exactly the
+    annotators ``members`` (S), as a block of RowBlocks: R_r R_s is 1 on the pairs
+    within S and 0 elsewhere, so an item's terms are read off its columns
+    [1, Σ_y M_r M_s over the pairs r < s of S, M_r[y] over r in S] (§5.1): N ← 1,
+    ΣAg ← Σ_y M_r M_s, the Freq numerators M_r[y] R_s ← M_r[y] (§5.2) of the pairs
+    within S, all other terms 0. Returns (items × columns, take, cells): column take[c]
+    is term cells[c]."""
+    m, k, n_pairs = t.n_annotators, t.n_categories, len(pairs)
+    inner = all_pairs(len(members))                     # the pairs within S, as members
+    index = np.full((m, m), -1)
+    index[pairs[:, 0], pairs[:, 1]] = np.arange(n_pairs)
+    g = index[members[inner[:, 0]], members[inner[:, 1]]]   # … among all pairs
+    n_in = len(inner)
+    part = np.empty((t.n_items, 1 + n_in + len(members) * k))
+    part[:, 0] = 1.0
+    for lo, hi, s in t.blocks():
+        w = t.dense(_by_kind(p)[None], lo, hi, s).reshape(k, hi - lo, m).transpose(1, 2, 0)
+        w = w[:, members]                                # items × |S| × K: M_r[x, y]
+        part[lo:hi, 1:1 + n_in] = np.einsum("xpy,xpy->xp", w[:, inner[:, 0]],
+                                            w[:, inner[:, 1]])
+        part[lo:hi, 1 + n_in:] = w.reshape(hi - lo, -1)
+    y = np.arange(k)
+    at = 1 + n_in + inner * k                 # column of M_r[0] of each pair's r and s
+    take = np.concatenate([np.zeros(n_in, dtype=np.int64), 1 + np.arange(n_in),
+                           (at[:, 0, None] + y).ravel(), (at[:, 1, None] + y).ravel()])
+    cells = np.concatenate([g, n_pairs + g, (2 * n_pairs + g[:, None] * k + y).ravel(),
+                            (2 * n_pairs + (n_pairs + g[:, None]) * k + y).ravel()])
+    return part, take, cells
 
 
 def _patterns(t: _Ratings) -> tuple[np.ndarray, np.ndarray]:
@@ -780,14 +852,6 @@ def _terms(t: _Ratings, p: float, pairs: np.ndarray):
         return table
     rows, cells, values = (np.concatenate(e) for e in zip(*entries))
     return per_item(rows, cells, t.n_items, width, values)
-
-
-def _with_zero_row(table):
-    """The table with a row of zeros below (dense or CSR)."""
-    if isinstance(table, np.ndarray):
-        return np.vstack([table, np.zeros((1, table.shape[1]))])
-    from scipy import sparse
-    return sparse.vstack([table, sparse.csr_matrix((1, table.shape[1]))], format="csr")
 
 
 def _pair_values(terms: np.ndarray, n_pairs: int, k: int):

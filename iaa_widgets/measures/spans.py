@@ -123,6 +123,15 @@ def _units(spans, annotators) -> _Units:
         frame, annotated = spans.units.reset_index(drop=True), spans.annotated
         cats, notes = getattr(spans, "categories", None), getattr(spans, "notes", ())
     elif isinstance(spans, pd.DataFrame):
+        missing = [c for c in ("annotator", "category", "start", "end")
+                   if c not in spans.columns]
+        if missing:
+            raise AgreementError(
+                f"span_f1: column(s) {missing!r} not found; the table has "
+                f"{list(spans.columns)!r}. It reads columns annotator, category, start, "
+                "end (and optionally item, the document): rename yours with "
+                "df.rename(columns={...}), or pass Continuum.from_frame(df, annotator=..., "
+                "category=..., start=..., end=...)")
         Continuum.from_frame(spans.drop(columns="item", errors="ignore"))  # validates
         frame = spans if "item" in spans.columns else spans.assign(item=0)
         frame = frame.reset_index(drop=True)

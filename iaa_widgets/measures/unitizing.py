@@ -41,12 +41,35 @@ and λ_g = l_g for a gap (a gap is a run of single ticks). ``kind="nominal"`` (u
 categories together; ``kind="binary"`` (|u-α) uses δ_ck = 1 between ∅ and a unit value
 only: the distinction of relevant from irrelevant matter. On items laid end to end
 (:meth:`Continuum.from_items`, every annotator labelling every item) u-α is exactly
-Krippendorff's nominal α of those items.
+Krippendorff's nominal α of those items. On the three-observer worked example of
+Krippendorff (2019: Fig. 12.11, p. 340; figures as quoted by the tests of the R package
+quallmer) u-α is .50998 (printed .510) and |u-α .41360 (printed .413).
 
-Not implemented (they raise NotImplementedError): cu-α (the coding of the units that
-overlap, per category and overall) and the single-category (k)u-α of the 2016 family:
-their expected coincidences need the lengths of the units' pairable parts, whose exact
-definition we could not check against the paper's worked example.
+:func:`cu_alpha` — cu-α of the same paper (2016; 2019 §12.6): the coding of the
+matter where units of different annotators intersect, gaps left out and each tick of a
+unit weighted by the share of the other annotators whose units cover it; per category,
+(k)u-α, the reliability of one value there. Its coincidences l*_ck are the unit × unit block of u-α's l_ck; a unit g (of annotator i)
+enters them with its *pairable length* π_g, the part of it that meets units of the
+m − 1 other annotators, 1/(m − 1) per annotator, so that l*_c. = Σ_{units g of c} π_g::
+
+    π_g    = 1/(m − 1) Σ_{j≠i} Σ_h |ig ∩ jh|            (h: units of annotator j)
+    e*_ck  = l*.. (l*_c. l*_.k − [c = k] Σ_{units g of c} π_g²) / (l*..² − Σ_g π_g²)
+    cu-α   = 1 − Σ_{c≠k} l*_ck / Σ_{c≠k} e*_ck
+    (k)u-α = 1 − (e*_k. / l*_k.) (l*_k. − l*_kk) / (e*_k. − e*_kk)
+
+e* is u-α's expected coincidence over the pairable matter (a unit is not paired with
+itself: π_g² in place of l_g²). We have not seen the paper's nor the book's equations;
+this structure is the one two independent implementations share, citing them as 2016
+eqs. 10–13 (lindanna/unitized_alpha, Python) and 2019 eqs. 36–38 (the R package
+quallmer, ``reliability_alpha_u``); for two annotators all three read π_g as
+|g ∩ the other's units|. With more annotators the two differ from each other and from
+the weighted π_g above (Σ_j |g ∩ units of j|² / (m − 1), resp. |g ∩ the union of the
+others' units|², in place of π_g²) and give .7256 and .7283 on the three-observer
+example, which prints cu-α = .724; the weighted π_g gives .72417. (k)u-α is the binary
+α of value k against the other values on the same coincidences: on items laid end to
+end cu-α is Krippendorff's nominal α and (k)u-α its per-value α. cu-α uses no gaps, so
+it needs no continuum and does not change when every bound is scaled (bounds need not
+be whole ticks).
 
 The pairwise sums run over the pairs of overlapping units of different annotators,
 found by one sort and a ``searchsorted`` (no loop over units or annotator pairs);
@@ -307,7 +330,9 @@ def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> Ag
     begin, L, note = _span(where, c, continuum)
     _, k, s, e, excluded = _units(where, c, by_category=False)
     m, n_cat = c.n_annotators, c.n_categories
-    coinc, lam = _coincidences(k, s, e, m, n_cat, L)
+    k, lengths, p, q, overlap = _intersections(k, s, e)
+    coinc, lam = _coincidences(k, lengths, _unit_coincidences(k, p, q, overlap, m, n_cat),
+                               m, L)
     total = m * L                                           # l.. = mL
     margin = coinc.sum(axis=1)
     # e_ck = l..(l_c. l_.k − [c = k] Σ λ_g) / (l..² − Σ λ_g)   (2016; 2019 eq. 33)
@@ -337,37 +362,125 @@ def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> Ag
         note="; ".join(filter(None, notes)))
 
 
-def _coincidences(k, s, e, m: int, n_cat: int, L: float):
-    """The (1 + K) × (1 + K) coincidences l_ck, value 0 the gap, and λ per value.
-
-    Units × units: the overlaps of units of different annotators, counted in both
-    orders. Unit × gap: each of the m − 1 other annotators covers a unit with its units
-    or its gaps, so l_c∅ = l_c. − Σ_k l_ck with l_c. the total length of c's units.
-    Gap × gap closes the table: l_∅. = mL − Σ_c l_c. (rows sum to the lengths)."""
+def _intersections(k, s, e):
+    """Units sorted by start, their lengths, and the pairs (p, q) of them that overlap
+    with the overlap |p ∩ q|: always units of two annotators, since one annotator's
+    units do not overlap (:func:`_units`)."""
     order = np.argsort(s, kind="stable")
     k, s, e = k[order], s[order], e[order]
-    p, q = _overlapping_pairs(s, e)  # never of one annotator, whose units do not overlap
-    overlap = np.minimum(e[p], e[q]) - s[q]
-    size = n_cat + 1
-    units = np.bincount(np.r_[(k[p] + 1) * size + k[q] + 1, (k[q] + 1) * size + k[p] + 1],
-                        weights=np.r_[overlap, overlap], minlength=size * size)
-    coinc = units.reshape(size, size) / (m - 1)
-    lengths = np.bincount(k, weights=e - s, minlength=n_cat)
-    coinc[1:, 0] = lengths - coinc[1:, 1:].sum(axis=1)
+    p, q = _overlapping_pairs(s, e)
+    return k, e - s, p, q, np.minimum(e[p], e[q]) - s[q]
+
+
+def _unit_coincidences(k, p, q, overlap, m: int, n_cat: int) -> np.ndarray:
+    """l_ck between unit values (K × K): the overlaps of units of different
+    annotators, counted in both orders, over m − 1."""
+    cells = np.bincount(np.r_[k[p] * n_cat + k[q], k[q] * n_cat + k[p]],
+                        weights=np.r_[overlap, overlap], minlength=n_cat * n_cat)
+    return cells.reshape(n_cat, n_cat) / (m - 1)
+
+
+def _coincidences(k, lengths, units: np.ndarray, m: int, L: float):
+    """The (1 + K) × (1 + K) coincidences l_ck, value 0 the gap, and λ per value.
+
+    Units × units: ``units`` (:func:`_unit_coincidences`). Unit × gap: each of the
+    m − 1 other annotators covers a unit with its units or its gaps, so
+    l_c∅ = l_c. − Σ_k l_ck with l_c. the total length of c's units. Gap × gap closes
+    the table: l_∅. = mL − Σ_c l_c. (rows sum to the lengths)."""
+    n_cat = len(units)
+    coinc = np.zeros((n_cat + 1, n_cat + 1))
+    coinc[1:, 1:] = units
+    length_c = np.bincount(k, weights=lengths, minlength=n_cat)
+    coinc[1:, 0] = length_c - units.sum(axis=1)
     coinc[0, 1:] = coinc[1:, 0]
-    gap_length = m * L - lengths.sum()
+    gap_length = m * L - length_c.sum()
     coinc[0, 0] = gap_length - coinc[0, 1:].sum()
     # λ: Σ l_g² over the units of each category; Σ l_g over the gaps = their length
-    lam = np.r_[gap_length, np.bincount(k, weights=(e - s) ** 2, minlength=n_cat)]
+    lam = np.r_[gap_length, np.bincount(k, weights=lengths**2, minlength=n_cat)]
     return coinc, lam
 
 
-def cu_alpha(data, **kwargs):
-    """cu-α (the coding of overlapping units, overall and per category) of
-    Krippendorff et al. (2016): not implemented yet."""
-    raise NotImplementedError(
-        "cu_alpha (cu-α and the per-category (k)u-α of Krippendorff, Mathet, Bouvry & "
-        "Widlöcher 2016) is not implemented: its expected coincidences need the pairable "
-        "lengths of the units, and that definition has not been checked against the "
-        "paper's worked example yet; use u_alpha(kind='nominal' or 'binary') or "
-        "unitizing_alpha (per-category α_U) meanwhile")
+# ---------------------------------------------------------------- cu-α, (k)u-α (2016)
+def cu_alpha(data, **loader_args) -> AgreementResult:
+    """cu-α and, per category, (k)u-α of Krippendorff, Mathet, Bouvry & Widlöcher
+    (2016): see the module docstring for the pairable lengths π_g, the coincidences
+    l*_ck and the expected e*_ck.
+
+    ``data`` and ``loader_args`` as in :func:`u_alpha` (one annotator's units must not
+    overlap; zero-length units are left out and counted in ``excluded``). Only matter
+    where units of two annotators intersect enters: units that meet no other
+    annotator's unit are counted in ``excluded`` ("units meeting no other annotator's
+    unit"), and the parts of units that meet gaps are left out (``params["coverage"]``
+    = l*.. / Σ_c l_c., the share of the units' length that enters). No continuum is
+    needed. ``observed`` and ``expected`` are D_o = Σ_{c≠k} l*_ck / l*.. and
+    D_e = Σ_{c≠k} e*_ck / l*.. (``scale="disagreement"``). ``per_category`` gives, per
+    category, its units, total length l_c., pairable length l*_c., coverage
+    l*_c. / l_c., l*_cc, e*_cc and ``alpha`` = (k)u-α (NaN, noted, when l*_c. = 0 or
+    e*_c. = e*_cc). ``n_items`` counts the units that enter, ``n_ratings`` all units
+    used. With no intersecting units, or one value on all pairable matter, cu-α is
+    0/0: NaN with a note.
+    """
+    where = "cu_alpha"
+    c = _as_continuum(where, data, loader_args)
+    _, k, s, e, excluded = _units(where, c, by_category=False)
+    m, n_cat = c.n_annotators, c.n_categories
+    k, lengths, p, q, overlap = _intersections(k, s, e)
+    l_star = _unit_coincidences(k, p, q, overlap, m, n_cat)             # l*_ck
+    # π_g: the part of unit g that meets other annotators' units, 1/(m − 1) each
+    pairable = (np.bincount(p, weights=overlap, minlength=len(k))
+                + np.bincount(q, weights=overlap, minlength=len(k))) / (m - 1)
+    lam = np.bincount(k, weights=pairable**2, minlength=n_cat)         # Σ_{g of c} π_g²
+    margin = l_star.sum(axis=1)                                         # l*_c. = Σ π_g
+    total = margin.sum()                                                # l*..
+    unpaired = int((pairable == 0).sum())
+    if unpaired:
+        excluded = {**excluded, "units meeting no other annotator's unit": unpaired}
+    notes = []
+    if total > 0:
+        # e*_ck = l*..(l*_c. l*_.k − [c = k] Σ π_g²) / (l*..² − Σ π_g²), where
+        # l*..² > Σ π_g² since pairable matter lies in units of two annotators at least
+        expected = (total * (np.outer(margin, margin) - np.diag(lam))
+                    / (total**2 - lam.sum()))
+        d_o = float((total - np.trace(l_star)) / total)
+        d_e = float((expected.sum() - np.trace(expected)) / total)
+        per_value = _per_value_alpha(l_star, expected)
+        undefined = c.categories[np.isnan(per_value)].tolist()
+        if undefined:
+            notes.append(f"(k)u-α of {undefined!r} is 0/0 (no pairable matter of that "
+                         "value, or no other value on pairable matter): NaN")
+    else:
+        expected = np.zeros_like(l_star)
+        d_o = d_e = float("nan")
+        per_value = np.full(n_cat, np.nan)
+        notes.append("no two annotators' units intersect: cu-α has no pairable matter "
+                     "and is 0/0, undefined")
+    value = _ratio(d_o, d_e)
+    if total > 0 and math.isnan(value):
+        notes.insert(0, "one value on all pairable matter (D_e = 0): cu-α is 0/0, "
+                        "undefined")
+    length_c = np.bincount(k, weights=lengths, minlength=n_cat)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        coverage_c = margin / length_c
+    per_cat = pd.DataFrame({"units": np.bincount(k, minlength=n_cat), "length": length_c,
+                            "pairable": margin, "coverage": coverage_c,
+                            "l_cc": np.diag(l_star), "e_cc": np.diag(expected),
+                            "alpha": per_value},
+                           index=pd.Index(c.categories, name="category"))
+    return AgreementResult(
+        measure="cu_alpha", value=value, observed=d_o, expected=d_e,
+        n_items=len(k) - unpaired, n_annotators=m, n_ratings=len(k),
+        scale="disagreement", excluded=excluded, per_category=per_cat,
+        params={"kind": "nominal", "coverage": float(total / lengths.sum()),
+                "reference": "Krippendorff, Mathet, Bouvry & Widlöcher 2016"},
+        note="; ".join(notes))
+
+
+def _per_value_alpha(coinc: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(k)u-α = 1 − (e_k. / l_k.)(l_k. − l_kk) / (e_k. − e_kk) for every value k: the
+    binary α of k against the other values; NaN where l_k. = 0 or e_k. = e_kk (0/0)."""
+    l_k = coinc.sum(axis=1)
+    off = (expected * (1.0 - np.eye(len(l_k)))).sum(axis=1)          # e_k. − e_kk
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = 1.0 - (expected.sum(axis=1) / l_k) * (l_k - np.diag(coinc)) / off
+    out[(l_k == 0) | (off == 0)] = np.nan
+    return out

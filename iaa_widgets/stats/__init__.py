@@ -7,7 +7,9 @@ category counts, annotator × category marginals, pair contingency tables, coinc
 
 - **per-item tables** T_i, one row per item row of the data (items × cells; dense
   arrays, or scipy CSR beyond ``statistic.DENSE_CELLS`` cells, e.g. the pairs of
-  categories an item's ratings fall in), made by :func:`per_item` from (item, cell,
+  categories an item's ratings fall in, or :class:`RowBlocks`: blocks of consecutive
+  rows stored in the few columns they vary in, e.g. augmented κ's rating patterns of
+  one set of annotators), made by :func:`per_item` from (item, cell,
   value) entries or by :func:`coincidence_table`; an item the measure does not use
   (its missing-data policy) has a row of zeros;
 - a **finish(totals)** that turns their sums Σ_i w_i T_i into (value, observed,
@@ -33,10 +35,10 @@ measure with a Statistic.
 A measure exposes its Statistic as ``measure.statistic(data, **same_kwargs)``:
 :func:`iaa_widgets.bootstrap` uses it and knows no measure by name.
 """
-from .statistic import Statistic, coincidence_table, per_item
+from .statistic import RowBlocks, Statistic, coincidence_table, per_item
 from .tables import (MAX_CELLS, all_pairs, annotator_counts, check_size, coincidences,
                      item_counts, pair_contingencies)
 
 __all__ = ["item_counts", "annotator_counts", "pair_contingencies", "all_pairs",
-           "coincidences", "check_size", "MAX_CELLS", "Statistic", "per_item",
+           "coincidences", "check_size", "MAX_CELLS", "Statistic", "RowBlocks", "per_item",
            "coincidence_table"]

@@ -22,11 +22,22 @@ select its items after the fact. From them, each measure's totals are sums over 
 measure's own ``finish`` (from its Statistic, see :mod:`.statistic`) makes the value:
 the same value as the in-memory path. Standard errors need per-item sums, which do not
 come back: results carry the value (``observed``, ``expected``) and say so in ``note``.
+
+Where the work runs: DuckDB, PySpark and polars run the group-bys and joins as
+narwhals expresses them (DuckDB keeps the per-item tables it reads twice in temporary
+tables, made once). Dask would bring a per-item group-by back as one partition holding
+every item, so there the ratings are spilled to disk in buckets by a hash of the item
+and each bucket is reduced alone, in memory, by the same ``bincount`` tables as the
+in-memory path (:func:`_dask_tables`): peak memory follows the partitions' size, never
+the number of items.
 """
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Sequence
+from uuid import uuid4
 
 import numpy as np
 import pandas as pd
@@ -35,9 +46,13 @@ from ..data import Annotations
 from ..data.categories import _declared_categories, _label_notes
 from ..errors import AgreementError
 from ..results import AgreementResult, PairwiseMatrix
-from .tables import all_pairs
+from .tables import all_pairs, item_counts, pair_contingencies
 
 __all__ = ["SufficientStatistics", "sufficient_statistics"]
+
+# ratings per bucket the Dask path reduces at once (with its partitions' size, what
+# its peak memory follows)
+BUCKET_ROWS = 2_000_000
 
 NOTE = ("computed from sufficient statistics on the data's engine: value only, the "
         "standard error needs per-item sums")
@@ -313,6 +328,10 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
     ``annotators``: keep only these annotators' ratings (in this order; by default
     every annotator, sorted). ``pairs``: also make the annotator-pair contingency
     tables (Cohen, Scott, pairwise), a self-join of the ratings on the item.
+
+    On Dask the ratings are spilled, coded, to a temporary parquet dataset in Dask's
+    ``temporary-directory`` (a few bytes per rating) and reduced bucket by bucket: peak
+    memory follows the partitions' size times the threads, not the number of items.
     """
     import narwhals as nw
     from ..data.frames import _narwhals_frame
@@ -332,8 +351,12 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
         annotators = list(annotators)
         rows = rows.filter(nw.col("a").is_in(annotators))
     blank = _blank(rows.collect_schema()["l"])
+    dask = lf.implementation is nw.Implementation.DASK
+    # Dask counts its items in the per-item pass (a distinct count here would come
+    # back as one partition holding every item id)
+    items = [] if dask else [nw.col("i").n_unique().alias("items")]
     head = _collect(rows.select(  # booleans summed as integers (Spark adds no booleans)
-        nw.col("i").n_unique().alias("items"), nw.len().alias("rows"),
+        *items, nw.len().alias("rows"),
         nw.col("i").is_null().cast(nw.Int64).sum().alias("null_items"),
         nw.col("a").is_null().cast(nw.Int64).sum().alias("null_annotators"),
         blank.cast(nw.Int64).sum().alias("blank"))).iloc[0]
@@ -350,22 +373,7 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
         raise AgreementError(f"only one annotator ({names[0]!r}); agreement needs at least two")
 
     rated = rows.filter(~blank)
-    twice = _collect(rated.group_by("i", "a").agg(nw.len().alias("n"))
-                     .filter(nw.col("n") > 1).select(nw.len().alias("pairs")))["pairs"][0]
-    if twice:
-        raise AgreementError(f"{int(twice)} (item, annotator) pair(s) rated more than once; "
-                             "keep one rating per pair")
-    per_item = rated.group_by("i").agg(nw.len().alias("m"))  # m_i ratings
-    raters_t = _collect(rated.join(per_item, on="i").group_by("m", "a", "l")
-                        .agg(nw.len().alias("n")))
-    by_label = rated.group_by("i", "l").agg(nw.len().alias("n"))  # n_ic
-    counts = by_label.join(per_item, on="i")
-    other = by_label.select(nw.col("i"), nw.col("l").alias("l2"), nw.col("n").alias("n2"))
-    products_t = _collect(counts.join(other, on="i")  # Σ_i n_ic n_ik by m, c, k
-                          .with_columns((nw.col("n") * nw.col("n2")).alias("nn"))
-                          .group_by("m", "l", "l2").agg(nw.col("nn").sum()))
-
-    uniques = raters_t["l"].drop_duplicates().to_numpy(dtype=object)
+    uniques = _collect(rated.select(nw.col("l")).unique())["l"].to_numpy(dtype=object)
     if len(uniques) == 0:
         raise AgreementError(f"column {label!r} holds no label: all are missing")
     cats, ordered = _declared_categories(pd.Series(uniques, dtype=object), categories,
@@ -374,28 +382,175 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
     if len(outside):
         raise AgreementError(f"column {label!r} holds label(s) {outside[:5].tolist()!r} "
                              f"outside the declared categories {list(cats)!r}")
-    k, r = len(cats), len(names)
-    top = int(raters_t["m"].max())
-    products = np.zeros((top + 1, k, k))
-    np.add.at(products, (products_t["m"].to_numpy(int), _codes(cats, products_t["l"]),
-                         _codes(cats, products_t["l2"])), products_t["nn"].to_numpy(float))
-    raters = np.zeros((top + 1, r, k))
-    np.add.at(raters, (raters_t["m"].to_numpy(int), _codes(names, raters_t["a"]),
-                       _codes(cats, raters_t["l"])), raters_t["n"].to_numpy(float))
+    if dask:
+        n_items, twice, raters, products, pair_tables = _dask_tables(
+            rows.with_columns(blank.alias("b")), names, cats, pairs, int(head["rows"]))
+    else:
+        n_items, twice = int(head["items"]), _twice(rated)
+    if twice:
+        raise AgreementError(f"{int(twice)} (item, annotator) pair(s) rated more than once; "
+                             "keep one rating per pair")
+    if not dask:
+        raters, products = _grouped_tables(rated, names, cats)
+        pair_tables = _pair_tables(rated, names, cats) if pairs else None
+    m = np.arange(len(raters))
     totals = raters.sum(axis=1)  # S_mc = Σ_r n_mrc = Σ_{i: m_i = m} n_ic
+    top = int(m[totals.any(axis=1)].max())  # the most ratings an item has
+    raters, totals, products = raters[:top + 1], totals[:top + 1], products[:top + 1]
     sizes = np.zeros(top + 1, np.int64)  # N_m = Σ_c S_mc / m
     sizes[1:] = np.rint(totals[1:].sum(axis=1) / np.arange(1, top + 1))
-    sizes[0] = int(head["items"]) - sizes[1:].sum()  # items whose labels are all blank
-    pair_codes = pair_tables = None
-    if pairs:
-        pair_codes, pair_tables = _pair_tables(rated, names, cats)
+    sizes[0] = n_items - sizes[1:].sum()  # items whose labels are all blank
+    pair_codes = all_pairs(len(names)) if pairs else None
     notes = _label_notes(cats, f"column {label!r}", int(head["blank"]), [])
     return SufficientStatistics(cats, names, ordered, sizes, totals, products, raters,
                                 pair_codes, pair_tables, notes, int(head["blank"]))
 
 
-def _pair_tables(rated, names: pd.Index, cats: pd.Index):
-    """Every annotator pair a < b (codes) and its K × K table over the items both rated:
+def _twice(rated) -> int:
+    """How many (item, annotator) pairs have more than one rating."""
+    import narwhals as nw
+    return int(_collect(rated.group_by("i", "a").agg(nw.len().alias("n"))
+                        .filter(nw.col("n") > 1).select(nw.len().alias("pairs")))["pairs"][0])
+
+
+def _grouped_tables(rated, names: pd.Index, cats: pd.Index):
+    """``annotator_counts`` and ``products`` (R+1 × R × K, R+1 × K × K) as narwhals
+    group-bys and self-joins on the item, run by the frame's engine. The item × label
+    counts n_ic and the items' numbers of ratings m_i are each used twice: on DuckDB
+    they are made once, as temporary tables (:func:`_kept`), rather than recomputed
+    from the ratings by every query that reads them."""
+    import narwhals as nw
+    with _kept() as keep:
+        by_label = keep(rated.group_by("i", "l").agg(nw.len().alias("n")))  # n_ic
+        per_item = keep(by_label.group_by("i").agg(nw.col("n").sum().alias("m")))  # m_i
+        raters_t = _collect(rated.join(per_item, on="i").group_by("m", "a", "l")
+                            .agg(nw.len().alias("n")))
+        counts = by_label.join(per_item, on="i")
+        other = by_label.select(nw.col("i"), nw.col("l").alias("l2"), nw.col("n").alias("n2"))
+        products_t = _collect(counts.join(other, on="i")  # Σ_i n_ic n_ik by m, c, k
+                              .with_columns((nw.col("n") * nw.col("n2")).alias("nn"))
+                              .group_by("m", "l", "l2").agg(nw.col("nn").sum()))
+    k, r = len(cats), len(names)
+    products = np.zeros((r + 1, k, k))
+    np.add.at(products, (products_t["m"].to_numpy(int), _codes(cats, products_t["l"]),
+                         _codes(cats, products_t["l2"])), products_t["nn"].to_numpy(float))
+    raters = np.zeros((r + 1, r, k))
+    np.add.at(raters, (raters_t["m"].to_numpy(int), _codes(names, raters_t["a"]),
+                       _codes(cats, raters_t["l"])), raters_t["n"].to_numpy(float))
+    return raters, products
+
+
+@contextmanager
+def _kept():
+    """``keep(lazy)``: on DuckDB, ``lazy`` computed once into a temporary table of its
+    connection (dropped on exit; DuckDB spills it to disk beyond its memory limit) and
+    read from there; other engines' frames as they are (polars plans shared subqueries
+    once itself)."""
+    import narwhals as nw
+    made = []
+
+    def keep(lazy):
+        if lazy.implementation is not nw.Implementation.DUCKDB:
+            return lazy
+        rel, name = nw.to_native(lazy), f"iaa_kept_{uuid4().hex}"
+        rel.query("kept", f'CREATE TEMPORARY TABLE "{name}" AS SELECT * FROM kept')
+        made.append((rel, name))
+        return nw.from_native(rel.query("kept", f'SELECT * FROM "{name}"'))
+    try:
+        yield keep
+    finally:
+        for rel, name in reversed(made):  # a later table's query reads the earlier ones
+            rel.query("kept", f'DROP TABLE IF EXISTS "{name}"')
+
+
+def _dask_tables(rows, names: pd.Index, cats: pd.Index, pairs: bool, n_rows: int):
+    """The tables on Dask, partitioned until they are small. Each partition's ratings
+    (with their blank flag ``b``) are coded against ``names`` and ``cats`` and written
+    by Dask to a temporary parquet dataset split by a hash of the item into buckets of
+    about ``BUCKET_ROWS`` ratings (every rating of an item then lies in one bucket; the
+    spill costs a few bytes per rating on disk, as Dask's own disk shuffle, without its
+    in-memory buffer); each bucket is then read alone and reduced to its small tables
+    (:func:`_partition_tables`), which add up. Peak memory follows the partitions and
+    the buckets, never the number of items. The directory is made in Dask's
+    ``temporary-directory`` (set it to one the workers share on a cluster of several
+    machines; ratings not read back are refused, never dropped). Returns (items,
+    (item, annotator) pairs rated twice, annotator counts, products, pair tables or
+    None)."""
+    import tempfile
+
+    import dask
+    import narwhals as nw
+    frame = nw.to_native(rows)
+    buckets = max(1, -(-n_rows // BUCKET_ROWS))
+    coded = frame.map_partitions(_coded, names, cats, buckets,
+                                 meta=_coded(frame._meta, names, cats, buckets))
+    with tempfile.TemporaryDirectory(prefix="iaa-sufficient-",
+                                     dir=dask.config.get("temporary-directory", None)) as spill:
+        coded.to_parquet(spill, partition_on=["bucket"], write_index=False)
+        read, parts = zip(*dask.compute(*(dask.delayed(_bucket_tables)(
+            os.path.join(spill, f"bucket={b}"), len(names), len(cats), pairs)
+            for b in range(buckets))))
+    if sum(read) != n_rows:
+        raise AgreementError(f"Dask wrote {n_rows} ratings to {spill} but {sum(read)} were "
+                             "read back: its workers must share that directory (set dask's "
+                             "temporary-directory to one they share)")
+    items, twice, raters, products, tables = zip(*parts)
+    if sum(twice):
+        return sum(items), sum(twice), None, None, None
+    return sum(items), 0, sum(raters), sum(products), sum(tables) if pairs else None
+
+
+def _coded(part: pd.DataFrame, names: pd.Index, cats: pd.Index, buckets: int) -> pd.DataFrame:
+    """A partition's ratings as (item, annotator code, category code; -1 if blank) and
+    the bucket of their item (a hash of its id: the same in every partition)."""
+    small = np.int16 if max(len(names), len(cats)) < 2 ** 15 else np.int32
+    label = np.where(part["b"].to_numpy(bool), -1, cats.get_indexer(part["l"]))
+    bucket = pd.util.hash_pandas_object(part["i"], index=False).to_numpy() % buckets
+    return pd.DataFrame({"i": part["i"], "a": names.get_indexer(part["a"]).astype(small),
+                         "l": label.astype(small), "bucket": bucket.astype(np.int32)},
+                        index=part.index)
+
+
+def _bucket_tables(path: str, r: int, k: int, pairs: bool):
+    """The number of ratings spilled to one bucket and their
+    :func:`_partition_tables` (zeros if the bucket is empty)."""
+    if not os.path.exists(path):
+        return 0, (0, 0, 0.0, 0.0, 0 if pairs else None)
+    part = pd.read_parquet(path, columns=["i", "a", "l"])
+    return len(part), _partition_tables(part, r, k, pairs)
+
+
+def _partition_tables(part: pd.DataFrame, r: int, k: int, pairs: bool):
+    """The small tables of one partition holding every rating of its items (coded by
+    :func:`_coded`): its number of items (those whose labels are all blank too), of
+    (item, annotator) pairs rated twice, annotator counts (R+1 × R × K) and products
+    (R+1 × K × K) by number of ratings m, pair tables (P × K × K) if ``pairs``."""
+    item, distinct = pd.factorize(part["i"])
+    n = len(distinct)
+    rated = part["l"].to_numpy() >= 0
+    item = item[rated]
+    a, label = (part[c].to_numpy()[rated].astype(np.int64) for c in ("a", "l"))
+    key = np.sort(item * r + a)
+    twice = len(np.unique(key[1:][key[1:] == key[:-1]]))
+    if twice:  # m_i may exceed R: no table (the caller refuses the data)
+        return n, twice, 0, 0, None
+    ann = Annotations(item, a, label, np.ones(len(item), np.int8), pd.RangeIndex(n),
+                      pd.RangeIndex(r), pd.RangeIndex(k))
+    x = item_counts(ann)  # n_ic
+    m = x.sum(axis=1)
+    raters = np.bincount((m[item] * r + a) * k + label, minlength=(r + 1) * r * k)
+    order = np.argsort(m, kind="stable")
+    x = x[order].astype(float)  # items by number of ratings (exact: integers < 2**53)
+    bounds = np.searchsorted(m[order], np.arange(r + 2))
+    products = np.stack([x[lo:hi].T @ x[lo:hi]  # Σ_{i: m_i = m} n_ic n_ik, one m ≤ R each
+                         for lo, hi in zip(bounds[:-1], bounds[1:])])
+    tables = pair_contingencies(ann) if pairs else None
+    return n, twice, raters.reshape(r + 1, r, k).astype(float), products, tables
+
+
+def _pair_tables(rated, names: pd.Index, cats: pd.Index) -> np.ndarray:
+    """The K × K table of every annotator pair a < b (codes, in the order of
+    ``all_pairs``) over the items both rated:
     a self-join of the ratings on the item, grouped by the two annotators and labels."""
     import narwhals as nw
     other = rated.select(nw.col("i"), nw.col("a").alias("a2"), nw.col("l").alias("l2"))
@@ -410,7 +565,7 @@ def _pair_tables(rated, names: pd.Index, cats: pd.Index):
     tables = np.zeros((len(pairs), k, k), np.int64)
     np.add.at(tables, (index[a[first], b[first]], _codes(cats, t["l"])[first],
                        _codes(cats, t["l2"])[first]), t["n"].to_numpy(np.int64)[first])
-    return pairs, tables
+    return tables
 
 
 def _blank(dtype):

@@ -7,7 +7,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Statistic", "per_item", "item_pairs", "coincidence_table"]
+__all__ = ["Statistic", "RowBlocks", "per_item", "item_pairs", "coincidence_table"]
 
 # largest dense per-item table (rows × cells); beyond it a table is kept sparse (CSR)
 DENSE_CELLS = 1 << 23
@@ -73,11 +73,76 @@ def coincidence_table(counts: np.ndarray):
     return sparse.vstack(out, format="csr")
 
 
+@dataclass(frozen=True, eq=False)
+class RowBlocks:
+    """A rows × ``n_cells`` table kept as blocks of consecutive rows, each in the few
+    columns its rows vary in: block j is ``parts[j]`` (its rows × d_j, dense or CSR),
+    with column ``take[j][c]`` of it in cell ``cells[j][c]`` (distinct cells; every other
+    cell 0), or column c in cell c where ``take[j]`` is None. A product W @ T is then
+    Σ_j (W[:, block j] @ parts[j]) placed in its cells: it reads Σ_j rows_j · d_j
+    entries instead of rows · cells (augmented κ: the rating patterns of one set of
+    annotators vary in 1 + its pairs + its annotators × K of the P (2 + 2K) terms; 28 %
+    of the entries on the benchmark's 1e5 items × 5 annotators)."""
+
+    parts: tuple
+    take: tuple
+    cells: tuple
+    n_cells: int
+
+    @property
+    def starts(self) -> np.ndarray:
+        """The first row of each block, and the number of rows last."""
+        return np.cumsum([0] + [p.shape[0] for p in self.parts])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return int(self.starts[-1]), self.n_cells
+
+    def product(self, w: np.ndarray) -> np.ndarray:
+        """W @ T for item weights w (B × rows): B × cells."""
+        out = np.zeros((len(w), self.n_cells))
+        bounds = self.starts
+        for j, part in enumerate(self.parts):
+            x = _product(w[:, bounds[j]:bounds[j + 1]], part)      # B × d_j
+            if self.take[j] is None:
+                out += x
+            else:
+                out[:, self.cells[j]] += x[:, self.take[j]]
+        return out
+
+    def rows(self, lo: int, hi: int) -> np.ndarray:
+        """Rows lo … hi − 1 written out, dense."""
+        out = np.zeros((max(0, min(hi, self.shape[0]) - lo), self.n_cells))
+        bounds = self.starts
+        for j, part in enumerate(self.parts):
+            a, b = max(lo, bounds[j]), min(hi, bounds[j + 1])
+            if a >= b:
+                continue
+            x = _rows(part, a - bounds[j], b - bounds[j])
+            if self.take[j] is None:
+                out[a - lo:b - lo] = x
+            else:
+                out[a - lo:b - lo, self.cells[j]] = x[:, self.take[j]]
+        return out
+
+
 def _product(w: np.ndarray, table) -> np.ndarray:
-    """W @ table (resamples × cells) for a dense or CSR table: one matrix product."""
+    """W @ table (resamples × cells) for a dense, CSR or :class:`RowBlocks` table: one
+    matrix product (one per block)."""
     if isinstance(table, np.ndarray):
         return w @ table
+    if isinstance(table, RowBlocks):
+        return table.product(w)
     return np.asarray((table.T @ w.T).T)  # CSR: the product scipy makes sparse × dense
+
+
+def _rows(table, lo: int, hi: int) -> np.ndarray:
+    """Rows lo … hi − 1 of a dense, CSR or :class:`RowBlocks` table, dense."""
+    if isinstance(table, np.ndarray):
+        return table[lo:hi]
+    if isinstance(table, RowBlocks):
+        return table.rows(lo, hi)
+    return table[lo:hi].toarray()
 
 
 def _row_hash(table, coef: np.ndarray) -> np.ndarray:
@@ -104,22 +169,24 @@ def _same_rows(table, rows) -> bool:
 
 def _dense(tables: Mapping[str, Any]) -> dict:
     """CSR tables of few rows made dense up to ``DENSE_CELLS`` cells, as in :func:`per_item`."""
-    return {name: t if isinstance(t, np.ndarray) or t.shape[0] * t.shape[1] > DENSE_CELLS
-            else t.toarray() for name, t in tables.items()}
+    return {name: t if isinstance(t, (np.ndarray, RowBlocks)) or
+            t.shape[0] * t.shape[1] > DENSE_CELLS else t.toarray()
+            for name, t in tables.items()}
 
 
 @dataclass(frozen=True)
 class Statistic:
     """A measure's additive per-item tables on one data set and its ``finish``.
 
-    ``tables``: name → items × cells table (dense array or scipy CSR), one row per item
-    row of the data (zeros for an item the measure does not use, e.g. excluded by its
-    missing-data policy). ``shapes``: name → the shape of one total. ``finish``: totals
-    (each with a leading resample axis) → (value, observed, expected) arrays over that
-    axis. ``weights``: how many items each row stands for (from_contingency cells;
-    None: one each). ``rows``: the table row of each item row, where the measure knows
-    which items have equal tables before building them (augmented κ: items with the
-    same ratings) and builds one row per group; None: row i of the tables is item i's.
+    ``tables``: name → items × cells table (dense array, scipy CSR or
+    :class:`RowBlocks`), one row per item row of the data (zeros for an item the
+    measure does not use, e.g. excluded by its missing-data policy). ``shapes``: name
+    → the shape of one total. ``finish``: totals (each with a leading resample axis) →
+    (value, observed, expected) arrays over that axis. ``weights``: how many items each
+    row stands for (from_contingency cells; None: one each). ``rows``: the table row of
+    each item row, where the measure knows which items have equal tables before
+    building them (augmented κ: items with the same ratings) and builds one row per
+    group; None: row i of the tables is item i's.
     """
 
     tables: Mapping[str, Any]
@@ -170,16 +237,19 @@ class Statistic:
         it, so that Σ_i w_i T_i = Σ_g (Σ_{codes[i] = g} w_i) T_g. None when fewer than
         half the rows repeat, or for weighted rows (from_contingency: few rows already).
         A CSR table of few distinct rows becomes dense up to ``DENSE_CELLS`` cells, as in
-        :func:`per_item` (augmented κ, 37,426 × 100 at a third nonzero: its products
-        0.38 s as CSR, 0.13 s dense, measured). With ``rows`` (tables built per group of
-        items already), the groups' equal rows are merged further where half repeat,
-        else the groups are the distinct rows.
+        :func:`per_item` (a table of 37,426 × 100 at a third nonzero: its products 0.38 s
+        as CSR, 0.13 s dense, measured). With ``rows`` (tables built per group of items
+        already), the groups' equal rows are merged further where half repeat, else the
+        groups are the distinct rows; a :class:`RowBlocks` table is taken as built per
+        distinct group (``rows``; None without), not hashed.
 
         Rows are grouped by a hash of all their tables (random coefficients), then
         checked equal entry by entry (a collision of the hash gives None, never a
         wrong total)."""
         if self.weights is not None:
             return None
+        if any(isinstance(t, RowBlocks) for t in self.tables.values()):
+            return None if self.rows is None else (self.rows, replace(self, rows=None))
         merged = self._merged()
         if self.rows is None:
             return merged
@@ -212,8 +282,7 @@ class Statistic:
         for s in range(0, n_rows, step):
             left = {}
             for name, t in self.tables.items():
-                part = t[s:s + step]
-                part = part if isinstance(part, np.ndarray) else part.toarray()
+                part = _rows(t, s, s + step)
                 left[name] = (total[name] - part.reshape((len(part),) +
                                                          tuple(self.shapes[name])))
             out.append(np.asarray(self.finish(left)[0], dtype=float))

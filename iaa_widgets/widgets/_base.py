@@ -11,41 +11,23 @@ widget (the ``error`` traitlet) rather than lost in a log.
 from __future__ import annotations
 
 import functools
-import math
 import traceback
 from pathlib import Path
 from typing import Any
 
 import anywidget
-import numpy as np
-import pandas as pd
 import traitlets
 
-__all__ = ["IAAWidget", "guarded", "json_safe", "chart_spec"]
+from ..errors import AgreementError
+from ._json import json_safe
+
+__all__ = ["IAAWidget", "guarded", "chart_spec"]
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 _BUNDLE = STATIC / "widgets.js"
 if not _BUNDLE.exists():
     raise ImportError(f"the widgets' front-end bundle {_BUNDLE} is missing: build it with "
                       "`npm ci && npm run build` in js/ (pip install -e . does it too)")
-
-
-def json_safe(value: Any) -> Any:
-    """Plain JSON for a traitlet: numpy scalars to Python numbers, NaN/inf to None,
-    DataFrames to lists of row dicts."""
-    if isinstance(value, pd.DataFrame):
-        return [json_safe(r) for r in value.to_dict(orient="records")]
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [json_safe(v) for v in value]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
-    return value if value is None or isinstance(value, str) else str(value)
 
 
 def _dataset_names(node: Any, found: set[str]) -> set[str]:
@@ -107,6 +89,35 @@ class IAAWidget(anywidget.AnyWidget):
     def set_chart(self, name: str, chart) -> None:
         """Send an Altair chart built on ``alt.NamedData`` to the front-end (embeds it)."""
         self._specs = {**self._specs, name: chart_spec(chart)}
+
+    def wait(self, timeout: float | None = None) -> Any:
+        """Block until the widget shows the numbers of its current traitlets. The base
+        widget computes in its observers, so they already do; a widget that computes
+        in a worker (:class:`GammaExplorer`) waits for it."""
+        return None
+
+    def to_html(self, path=None, *, title: Any = None, timeout: float | None = 60.0):
+        """The widget in its current state as one self-contained HTML page (scripts and
+        styles inline, no CDN: it opens from ``file://`` with no network; see
+        :mod:`iaa_widgets.widgets.export`): written to ``path`` (a path or an open text
+        file) and None returned, or returned as a string when ``path`` is None. Waits
+        (up to ``timeout`` s, see :meth:`wait`) for a running computation first. In the
+        page, hover, tooltips and zoom work; controls that recompute in Python are
+        disabled, and the page says which."""
+        from .export import widget_page
+
+        try:
+            self.wait(timeout)
+        except AgreementError:
+            pass  # the computation failed: the page shows its error, as the widget does
+        document = widget_page(self, title=title)
+        if path is None:
+            return document
+        if hasattr(path, "write"):
+            path.write(document)
+        else:
+            Path(path).write_text(document, encoding="utf-8")
+        return None
 
     def set_rows(self, **datasets) -> None:
         """Replace the rows of named datasets (DataFrames or lists of dicts); the charts

@@ -42,7 +42,8 @@ from ..measures.classic import (bennett_s, cohen_kappa, percent_agreement, scott
 from ..measures.gwet import gwet_ac1
 from ..results import AgreementResult
 from ..stats import Statistic, pair_contingencies
-from ._base import IAAWidget, guarded, json_safe
+from ._base import IAAWidget, guarded
+from ._json import json_safe
 
 __all__ = ["ContingencyMatrix"]
 

@@ -3,14 +3,18 @@
 One lane per annotator with its units as bars coloured by category, the best
 alignment as links between aligned units and hollow markers for empty units; bars
 for γ, γ_cat and every category's γ_k with their 95 % sampling intervals. Sliders for
-α and β (weights of the positional and categorical dissimilarity) and Δ∅ recompute
-everything with :func:`~iaa_widgets.gamma_family`.
+the positional and categorical weights (``alpha`` and ``beta``: α and β of the combined
+dissimilarity d = α·d_pos + β·d_cat, Mathet et al. 2015, §4.2.4; not Krippendorff's α)
+and Δ∅ recompute everything with :func:`~iaa_widgets.gamma_family`. The continuum
+zooms and pans along x (wheel, drag, or the page's buttons); the bars do not.
 
 A recomputation (a best alignment, then one per random sample) can take seconds: it
 runs in one worker thread that reports progress after every sample. Each request
 raises a generation counter; the running computation checks it at every progress
 report and stops as soon as a newer request exists, and the worker then takes the
 newest request only (requests never queue up). The kernel stays free meanwhile.
+In marimo, a cell reading ``mo.ui.anywidget(explorer).value`` runs as soon as a slider
+moves, before the worker has finished: call ``explorer.wait()`` in it.
 """
 from __future__ import annotations
 
@@ -26,7 +30,8 @@ from ..errors import AgreementError
 from ..measures.gamma.coefficients import (GammaFamilyResult, _as_continuum, _check_options,
                                            gamma_family)
 from ..measures.gamma.sampling import SAMPLERS
-from ._base import IAAWidget, json_safe
+from ._base import IAAWidget
+from ._json import json_safe
 
 __all__ = ["GammaExplorer"]
 
@@ -41,10 +46,14 @@ class GammaExplorer(IAAWidget):
     """γ, γ_cat and γ_k of a continuum with its best alignment, recomputed live.
 
     ``continuum``: a :class:`~iaa_widgets.Continuum` or a tidy (annotator, category,
-    start, end) table. ``alpha``, ``beta``, ``delta_empty`` (Δ∅), ``n_samples`` and
-    ``seed`` are traitlets (set from Python or the page); every change starts a new
-    computation that supersedes the running one. ``status`` tells the front-end what
-    is happening (state, samples done, generation, stale computations cancelled).
+    start, end) table. ``alpha`` (the positional weight, α in d = α·d_pos + β·d_cat of
+    Mathet et al. 2015, §4.2.4), ``beta`` (the categorical weight, β there),
+    ``delta_empty`` (Δ∅), ``n_samples`` and ``seed`` are traitlets (set from Python or
+    the page, where the sliders read "positional weight" and "categorical weight");
+    every change starts a new computation that supersedes the running one. ``status``
+    tells the front-end what is happening: ``state``, samples ``done`` of ``wanted``,
+    ``generation``, ``cancelled`` (stale computations cancelled since the widget was
+    made) and ``stale`` (those cancelled since the last finished result: 0 once done).
     ``sampler`` and ``precision`` are fixed at construction (as in
     :func:`~iaa_widgets.gamma_family`); the page shows the sampler and the precision
     reached on δ_e (relative 95 % half-width) next to its target.
@@ -55,8 +64,10 @@ class GammaExplorer(IAAWidget):
     """
 
     _kind = traitlets.Unicode("gamma").tag(sync=True)
-    alpha = traitlets.Float(1.0, help="weight of the positional dissimilarity").tag(sync=True)
-    beta = traitlets.Float(1.0, help="weight of the categorical dissimilarity").tag(sync=True)
+    alpha = traitlets.Float(1.0, help="positional weight: α of d = α·d_pos + β·d_cat "
+                            "(Mathet et al. 2015, §4.2.4)").tag(sync=True)
+    beta = traitlets.Float(1.0, help="categorical weight: β of d = α·d_pos + β·d_cat "
+                           "(Mathet et al. 2015, §4.2.4)").tag(sync=True)
     delta_empty = traitlets.Float(1.0, help="Δ∅, the cost of an empty unit").tag(sync=True)
     n_samples = traitlets.Int(30, help="random continua for the expected disorder").tag(
         sync=True)
@@ -82,7 +93,8 @@ class GammaExplorer(IAAWidget):
         self._finished = 0          # generation of the newest result
         self._failed = -1           # generation whose computation raised
         self._request = None        # (generation, params) waiting for the worker
-        self._cancelled = 0
+        self._cancelled = 0         # stale computations cancelled, ever
+        self._stale = 0             # … since the newest result
         self._closed = False
         super().__init__(alpha=alpha, beta=beta, delta_empty=delta_empty,
                          n_samples=n_samples, seed=seed)
@@ -148,20 +160,22 @@ class GammaExplorer(IAAWidget):
             with self._lock:
                 self._generation += 1          # the running computation is stale too
                 self._failed = self._generation
+                self._request = None
                 self.error = f"AgreementError: {exc}"
+                self._set_status("failed", self._failed, 0, 0)
                 self._lock.notify_all()
             return
-        with self._lock:
+        with self._lock:  # "queued" is sent before the worker can take the request
             self._generation += 1
             gen = self._generation
             self._request = (gen, params)
+            self._set_status("queued", gen, 0, params["n_samples"])
             self._lock.notify_all()
-        self._set_status("queued", gen, 0, params["n_samples"])
 
     def _set_status(self, state: str, gen: int, done: int, wanted: int, **extra) -> None:
         self.set_trait("status", json_safe({
             "state": state, "generation": gen, "done": done, "wanted": wanted,
-            "cancelled": self._cancelled, **extra}))
+            "cancelled": self._cancelled, "stale": self._stale, **extra}))
 
     # ----------------------------------------------------------- worker
     def _loop(self) -> None:
@@ -175,18 +189,29 @@ class GammaExplorer(IAAWidget):
             self._compute(gen, params)
 
     def _progress(self, gen: int, done: int, wanted: int) -> None:
-        if gen != self._generation:
-            raise _Stale
-        self._set_status("sampling", gen, done, wanted)
+        with self._lock:  # a newer request's "queued" is never overwritten by this run
+            if gen != self._generation:
+                raise _Stale
+            self._set_status("sampling", gen, done, wanted)
+
+    def _cancel(self) -> None:
+        """Count a stale computation as cancelled (called with the lock held)."""
+        self._cancelled += 1
+        self._stale += 1
 
     def _compute(self, gen: int, params: dict) -> None:
         t0 = time.perf_counter()
-        self._set_status("aligning", gen, 0, params["n_samples"])
+        with self._lock:
+            if gen != self._generation:
+                self._cancel()
+                return
+            self._set_status("aligning", gen, 0, params["n_samples"])
         try:
             res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
                                **params, **self._fixed)
         except _Stale:
-            self._cancelled += 1
+            with self._lock:
+                self._cancel()
             return
         except Exception as exc:  # shown in the widget, as guarded observers do
             with self._lock:
@@ -198,10 +223,11 @@ class GammaExplorer(IAAWidget):
             return
         with self._lock:
             if gen != self._generation:      # finished, but a newer request exists
-                self._cancelled += 1
+                self._cancel()
                 return
             self._apply(res)
             self._finished = gen
+            self._stale = 0                  # the note on cancelled runs clears when done
             self._set_status("done", gen, res.gamma.n_samples, res.gamma.n_samples,
                              seconds=time.perf_counter() - t0)
             self._lock.notify_all()

@@ -26,7 +26,8 @@ from ..measures.sparse.curves import spa_variance_curve
 from ..measures.sparse.missing import SpaMissingness, SpaMissingnessResult
 from ..measures.sparse.variance import SPA_SCHEMES, spa_weight_curves
 from ..stats import item_counts
-from ._base import IAAWidget, guarded, json_safe
+from ._base import IAAWidget, guarded
+from ._json import json_safe
 
 __all__ = ["SparseAgreementExplorer"]
 

@@ -23,7 +23,8 @@ from ..html import isolate
 from ..measures.augmented import (ITEM_CLASSES, AugmentedSweepResult, _check_thresholds,
                                   augmented_kappa_sweep)
 from ..results import AgreementResult
-from ._base import IAAWidget, guarded, json_safe
+from ._base import IAAWidget, guarded
+from ._json import json_safe
 
 __all__ = ["AugmentedKappaSweep"]
 

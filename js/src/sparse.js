@@ -3,6 +3,7 @@
 // variance of SPA against usable annotations (Figures 6–7) of Nørregaard & Derczynski.
 import { fmt, h, listen, mountChart } from "./base.js";
 import { numberInput, slider } from "./controls.js";
+import { ownClipIds } from "./zoomx.js";
 
 // SPA chart (charts.spa_schemes_chart) with its x axis held at `domain`: every layer's
 // x scale takes that domain and clips what falls outside it.
@@ -128,11 +129,15 @@ export function renderSparse({ model, shell }) {
     root.dataset.fixedX = fixedX ? fixedX.join(",") : "";
     spa.redraw();
   });
+  // a held axis clips the SPA chart: clip paths with ids of this page's own (zoomx.js)
+  const ownClips = () => { if (spa.view) ownClipIds(spa.view); };
+  root.addEventListener("iaa:redraw", ownClips);
   drawCaption();
   drawTable();
   const offs = [
     listen(model, "change:info", drawCaption),
     listen(model, "change:summary", drawTable),
+    () => root.removeEventListener("iaa:redraw", ownClips),
   ];
   return () => {
     offs.forEach((off) => off());

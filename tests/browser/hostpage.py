@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from iaa_widgets.widgets.export import widget_state
+
 STATIC = Path(__file__).resolve().parents[2] / "iaa_widgets" / "static"
 ORIGIN = "http://iaa-host.test"
 
@@ -45,15 +47,22 @@ window.__setFromPython = (name, value) => {{
 widget.render({{ model, el: document.getElementById("host") }});
 </script></body></html>"""
 
-_SKIP = {"layout", "tabbable", "tooltip", "_esm", "_css", "_anywidget_id", "_dom_classes",
-         "_model_module", "_model_module_version", "_model_name", "_view_count",
-         "_view_module", "_view_module_version", "_view_name"}
-
-
-def widget_state(widget) -> dict:
-    """The synced traitlets the front-end reads (JSON)."""
-    state = widget.get_state()
-    return json.loads(json.dumps({k: v for k, v in state.items() if k not in _SKIP}))
+# the accessible name of every control inside `root` (aria-labelledby, aria-label, a
+# <label>, else its text), with its tag and class
+ACCESSIBLE_NAMES = """(root) => {
+  const name = (e) => {
+    const by = e.getAttribute('aria-labelledby');
+    if (by) return by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '')
+      .join(' ').trim();
+    if (e.getAttribute('aria-label')) return e.getAttribute('aria-label').trim();
+    if (e.labels && e.labels.length) return [...e.labels].map((l) => l.textContent).join(' ').trim();
+    return (e.textContent || '').trim();
+  };
+  const controls = root.querySelectorAll(
+    'input, select, button, a[href], textarea, [tabindex]:not([tabindex="-1"]), summary, progress');
+  return [...controls].map((e) => ({ tag: e.tagName.toLowerCase(), cls: e.className,
+                                     name: name(e) }));
+}"""
 
 
 def open_widget(browser, widget, *, html_attrs: str = "", body_attrs: str = "",

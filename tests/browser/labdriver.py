@@ -3,8 +3,8 @@ and by benchmarks/bench_widgets_browser.py; no pytest here).
 
 `Lab` starts one JupyterLab server on loopback (free port, no token, a temporary root
 and settings directory); `LabPage` opens a notebook in it, runs all cells, sends code
-to the kernel and reads Python-side state back as JSON. Facts behind the choices:
-/work/shared/BROWSER_TESTS.md (system Chromium with these flags; `window.jupyterapp`).
+to the kernel and reads Python-side state back as JSON. Facts behind the choices: the
+project's notes on browser tests (system Chromium with these flags; `window.jupyterapp`).
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -43,6 +44,63 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def repo_env(**extra: str) -> dict:
+    """The environment with this work tree first on PYTHONPATH (servers and kernels
+    import the package from it, installed or not), plus ``extra``."""
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path, **extra)
+
+
+def start_server(argv: list[str], *, url: str, log: Path, name: str, env: dict | None = None,
+                 cwd: Path | None = None, timeout: float = 90):
+    """Start a server (``argv``, output to the file ``log``) and wait until ``url``
+    answers, with any HTTP status; returns (process, open log file). A server that exits
+    or does not answer in ``timeout`` seconds is stopped, and the error quotes its log."""
+    out = open(log, "w")
+    proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            out.close()
+            raise RuntimeError(f"{name} did not come up: {Path(log).read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return proc, out
+        except urllib.error.HTTPError:  # an answer: the server is up
+            return proc, out
+        except OSError:
+            time.sleep(0.3)
+
+
+class TempServer:
+    """A server of the tests in a temporary directory of its own (``root``), on a free
+    loopback port (``url``): a subclass prepares the directory, then calls :meth:`start`."""
+
+    def __init__(self, prefix: str):
+        self.tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        self.root = Path(self.tmp.name)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self, argv: list[str], *, path: str, log: str, name: str, env: dict,
+              timeout: float = 90) -> None:
+        """:func:`start_server` in ``root``, answering at ``url + path``, output to the
+        file ``log`` in ``root``; the directory goes if it does not come up."""
+        try:
+            self.proc, self.log = start_server(argv, url=self.url + path, log=self.root / log,
+                                               name=name, env=env, cwd=self.root,
+                                               timeout=timeout)
+        except RuntimeError:
+            self.tmp.cleanup()
+            raise
+
+    def close(self) -> None:
+        stop(self.proc)
+        self.log.close()
+        self.tmp.cleanup()
+
+
 class Lab:
     """A JupyterLab server for the tests: ``with Lab() as lab: lab.url``."""
 
@@ -52,7 +110,6 @@ class Lab:
         self.timeout = timeout
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = None
 
     def __enter__(self) -> "Lab":
         settings = self.root / ".settings"
@@ -60,42 +117,28 @@ class Lab:
         news.mkdir(parents=True, exist_ok=True)
         # the "Jupyter news" notification would cover the page
         (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-        self.log = open(self.root / ".jupyterlab.log", "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-             "--IdentityProvider.token=", "--ServerApp.password=",
-             f"--ServerApp.root_dir={self.root}", f"--LabApp.user_settings_dir={settings}",
-             f"--LabApp.workspaces_dir={self.root / '.workspaces'}",
-             "--LabApp.expose_app_in_browser=True", "--allow-root"],
-            stdout=self.log, stderr=subprocess.STDOUT, cwd=self.root, env=self._env())
-        deadline = time.monotonic() + self.timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited: {self.log_text()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/status", timeout=2):
-                    return self
-            except OSError:
-                time.sleep(0.3)
-        self.__exit__()
-        raise RuntimeError(f"JupyterLab did not answer in {self.timeout} s: {self.log_text()}")
-
-    @staticmethod
-    def _env() -> dict:
-        # kernels import the package from this work tree, installed or not
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH"))
-                                            if p)
-        return env
+        try:
+            self.proc, self.log = start_server(
+                [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+                 f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
+                 "--IdentityProvider.token=", "--ServerApp.password=",
+                 f"--ServerApp.root_dir={self.root}", f"--LabApp.user_settings_dir={settings}",
+                 f"--LabApp.workspaces_dir={self.root / '.workspaces'}",
+                 "--LabApp.expose_app_in_browser=True", "--allow-root"],
+                url=f"{self.url}/api/status", log=self.root / ".jupyterlab.log",
+                name="JupyterLab", env=repo_env(), cwd=self.root, timeout=self.timeout)
+        except RuntimeError:
+            if self._tmp:
+                self._tmp.cleanup()
+            raise
+        return self
 
     def log_text(self) -> str:
         self.log.flush()
         return (self.root / ".jupyterlab.log").read_text()[-3000:]
 
     def __exit__(self, *exc) -> None:
-        if self.proc:
-            stop(self.proc)
+        stop(self.proc)
         self.log.close()
         if self._tmp:
             self._tmp.cleanup()

@@ -10,23 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from hostpage import open_widget
-
-NAMES = """() => {
-  const name = (e) => {
-    const by = e.getAttribute('aria-labelledby');
-    if (by) return by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '')
-      .join(' ').trim();
-    if (e.getAttribute('aria-label')) return e.getAttribute('aria-label').trim();
-    if (e.labels && e.labels.length) return [...e.labels].map((l) => l.textContent).join(' ').trim();
-    return (e.textContent || '').trim();
-  };
-  const root = document.querySelector('.iaa-widget');
-  const controls = root.querySelectorAll(
-    'input, select, button, a[href], textarea, [tabindex]:not([tabindex="-1"]), summary');
-  return [...controls].map((e) => ({ tag: e.tagName.toLowerCase(), cls: e.className,
-                                     name: name(e) }));
-}"""
+from hostpage import ACCESSIBLE_NAMES, open_widget
 
 CHARTS = """() => [...document.querySelectorAll('.iaa-widget .iaa-chart')].map((c) => ({
   role: c.getAttribute('role'), label: c.getAttribute('aria-label') || '' }))"""
@@ -52,8 +36,17 @@ def sparse():
     return SparseAgreementExplorer(crowd_labels(), n_rounds=50)
 
 
-WIDGETS = {"contingency": contingency, "sweep": sweep, "sparse": sparse}
-SUMMARY_WORDS = {"contingency": "Contingency table", "sweep": "κ′", "sparse": "SPA"}
+def gamma():
+    from iaa_widgets.continuum import random_continuum
+    from iaa_widgets.widgets.gamma import GammaExplorer
+    w = GammaExplorer(random_continuum(3, 20, seed=1), n_samples=8, seed=1)
+    w.wait()  # the page shows a finished computation
+    return w
+
+
+WIDGETS = {"contingency": contingency, "sweep": sweep, "sparse": sparse, "gamma": gamma}
+SUMMARY_WORDS = {"contingency": "Contingency table", "sweep": "κ′", "sparse": "SPA",
+                 "gamma": "ontinuum"}
 
 
 @pytest.fixture(scope="module", params=list(WIDGETS))
@@ -66,7 +59,7 @@ def page(request, browser):
 
 
 def test_every_control_has_an_accessible_name(page):
-    controls = page.evaluate(NAMES)
+    controls = page.locator(".iaa-widget").evaluate(ACCESSIBLE_NAMES)
     assert controls, "no controls found"
     nameless = [c for c in controls if not c["name"]]
     assert not nameless, nameless
@@ -116,6 +109,11 @@ def test_controls_work_from_the_keyboard(page):
         page.keyboard.press("ArrowRight")
         page.keyboard.press("+")
         assert page.evaluate("() => window.__saved.matrix") == [[1, 2, 0], [0, 0, 0], [0, 0, 0]]
+    elif page.kind == "gamma":  # the zoom-in button: Enter zooms the lanes' x axis
+        button = page.locator("button.iaa-zoom-in")
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => !document.querySelector('.iaa-zoom-reset')?.disabled")
     else:  # the x-axis option of the SPA chart
         box = page.locator("input.iaa-fix-x")
         box.focus()

@@ -1,7 +1,11 @@
 """GammaExplorer in JupyterLab + headless Chromium: lanes, units, the best alignment's
-links and empty units, γ / γ_cat / γ_k bars; moving α, β or Δ∅ recomputes in a worker
-thread with progress shown, a newer value cancels a stale computation, and the result
-in Python and on the page is what gamma_family gives for the new parameters.
+links and empty units, γ / γ_cat / γ_k bars; moving the positional weight (α), the
+categorical weight (β) or Δ∅ recomputes in a worker thread with progress shown, a newer
+value cancels a stale computation (the note on it clears when done), and the result in
+Python and on the page is what gamma_family gives for the new parameters. The
+continuum zooms and pans along x (wheel, drag, buttons; reset restores the whole
+axis) while the γ bars keep theirs; its legend sits beside the lanes; every control
+has an accessible name, the charts a text summary, and the keyboard's focus shows.
 
 Expected values come from gamma_family (Mathet et al. 2015; Mathet 2017) in this
 process with the same parameters and seed (samples are seeded one by one, so equal
@@ -16,6 +20,8 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets.continuum import random_continuum
 from iaa_widgets.datasets import argument_units
+
+from hostpage import ACCESSIBLE_NAMES, open_widget
 
 XSS = '<img src=x onerror="window.__pwned=1">'
 
@@ -122,9 +128,14 @@ def test_progress_shown_and_stale_computation_cancelled(nb):
     nb.screenshot("gamma_progress.png", w)
     cancelled = nb.python("slow.status['cancelled']")
     w.locator("input.iaa-slider-beta").fill("3")        # newer value: the stale run stops
+    # while the newer value computes, the page says a stale computation was cancelled
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.iaa-gamma')[1].querySelector('.iaa-status-text')"
+        ".textContent.includes('1 stale computation cancelled')", timeout=60_000)
+    nb.screenshot("gamma_stale.png", w)
     wait_done(nb, 1, gen + 2)
     status = nb.python("slow.status")
-    assert status["cancelled"] >= cancelled + 1
+    assert status["cancelled"] >= cancelled + 1 and status["stale"] == 0
     assert status["generation"] == gen + 2
     expected = iaa.gamma_family(random_continuum(4, 80, seed=3), beta=3.0, n_samples=40,
                                 seed=2)
@@ -173,3 +184,191 @@ def test_dark_theme_is_legible(nb):
     # the rules (links, intervals, the rule at the current value) too: black by default
     nb.assert_legible_in_dark(".iaa-gamma", "gamma_dark.png",
                               kinds=("text", "table", "axis", "rule"))
+
+
+# ---------------------------------------------------------------- zoom and pan
+def zoom_state(nb, n=0):
+    """The x domain of widget n's continuum ([low, high]) and whether it is zoomed."""
+    return nb.page.evaluate("""(n) => { const z = document.querySelectorAll('.iaa-gamma')[n]
+      .querySelector('.iaa-zoom'); return { domain: z.dataset.domain.split(',').map(Number),
+      zoomed: z.dataset.zoomed === 'true' }; }""", n)
+
+
+def wait_zoom(nb, previous, n=0):
+    """Wait until widget n's x domain differs from ``previous``; return the new state."""
+    nb.page.wait_for_function(
+        """([n, d]) => { const z = document.querySelectorAll('.iaa-gamma')[n]
+          .querySelector('.iaa-zoom'); return z.dataset.domain !== d.join(','); }""",
+        arg=[n, previous], timeout=10_000)
+    return zoom_state(nb, n)
+
+
+def bars_axis(w):
+    return w.locator(".iaa-chart-bars svg g.role-axis-label text").all_text_contents()
+
+
+def test_zoom_and_pan_change_the_x_domain_and_reset_restores_it(nb, units):
+    w = widget(nb)
+    w.scroll_into_view_if_needed()
+    start = zoom_state(nb)
+    lo, hi = start["domain"]
+    assert not start["zoomed"] and lo <= units.start.min() and hi >= units.end.max()
+    assert w.locator(".iaa-zoom-reset").is_disabled()
+    bars = bars_axis(w)
+    # the wheel over the lanes zooms in around the pointer
+    box = w.locator(".iaa-chart-continuum svg g.units_marks").bounding_box()
+    nb.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    nb.page.mouse.wheel(0, -400)
+    wheel = wait_zoom(nb, start["domain"])
+    assert wheel["zoomed"] and lo <= wheel["domain"][0] < wheel["domain"][1] <= hi
+    width = wheel["domain"][1] - wheel["domain"][0]
+    assert width < 0.8 * (hi - lo)
+    # a drag to the left pans right: same width, larger positions
+    nb.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    nb.page.mouse.down()
+    nb.page.mouse.move(box["x"] + box["width"] / 2 - 120, box["y"] + box["height"] / 2, steps=6)
+    nb.page.mouse.up()
+    drag = wait_zoom(nb, wheel["domain"])
+    assert drag["domain"][0] > wheel["domain"][0]
+    assert drag["domain"][1] - drag["domain"][0] == pytest.approx(width, rel=1e-9)
+    # the buttons: + halves the width around the middle, ▶ moves a quarter of it
+    w.locator(".iaa-zoom-in").click()
+    half = wait_zoom(nb, drag["domain"])
+    mid = sum(drag["domain"]) / 2
+    assert half["domain"] == pytest.approx([mid - width / 4, mid + width / 4], rel=1e-9)
+    w.locator(".iaa-zoom-right").click()
+    right = wait_zoom(nb, half["domain"])
+    assert right["domain"] == pytest.approx([d + width / 8 for d in half["domain"]], rel=1e-9)
+    shown = w.locator(".iaa-zoom-shown").text_content()
+    assert shown.startswith(f"showing {right['domain'][0]:.0f} to {right['domain'][1]:.0f}")
+    # the lanes' axis follows, the γ bars' axis does not
+    ticks = [float(t.replace(",", "")) for t in
+             w.locator(".iaa-chart-continuum svg g.role-axis-label text").all_text_contents()
+             if t.replace(",", "").replace(".", "").isdigit()]
+    assert ticks and right["domain"][0] <= min(ticks) and max(ticks) <= right["domain"][1]
+    assert bars_axis(w) == bars
+    assert "Zoomed: showing" in w.locator(".iaa-chart-continuum").get_attribute("aria-label")
+    nb.screenshot("gamma_zoomed.png", w)
+    # a slider move keeps the zoom and still recomputes
+    gen = nb.python("w.status['generation']")
+    w.locator("input.iaa-slider-beta").fill("1.5")
+    wait_done(nb, 0, gen + 1)
+    assert nb.python("w.result.gamma.params['beta']") == 1.5
+    assert zoom_state(nb)["domain"] == pytest.approx(right["domain"], rel=1e-12)
+    # reset shows the whole continuum again
+    w.locator(".iaa-zoom-reset").click()
+    back = wait_zoom(nb, right["domain"])
+    assert back == start
+    assert w.locator(".iaa-zoom-reset").is_disabled()
+    assert bars_axis(w) == bars
+    nb.execute("w.beta = 1.0")
+    wait_done(nb, 0, gen + 2)
+
+
+def test_clip_paths_belong_to_their_own_chart(nb):
+    # the lanes are clipped to the plot when zoomed; vega numbers clip paths per copy of
+    # its code (one per widget): each id must be unique on the page and each chart must
+    # refer to its own paths only
+    found = nb.page.evaluate("""() => {
+      const ids = [...document.querySelectorAll('clipPath')].map((c) => c.id);
+      const refs = [...document.querySelectorAll('.iaa-gamma [clip-path]')].map((e) => {
+        const id = e.getAttribute('clip-path').match(/#([^)]+)/)[1];
+        const path = document.getElementById(id);
+        return path && path.closest('.iaa-gamma') === e.closest('.iaa-gamma');
+      });
+      return { ids, refs };
+    }""")
+    assert found["refs"] and all(found["refs"])
+    assert len(found["ids"]) == len(set(found["ids"])), found["ids"]
+
+
+# ---------------------------------------------------------------- legend
+def test_legend_of_categories_sits_beside_the_lanes(nb, units):
+    w = widget(nb)
+    legend = w.locator(".iaa-chart-continuum svg g.role-legend").bounding_box()
+    lanes = w.locator(".iaa-chart-continuum svg g.units_marks").bounding_box()
+    bars = w.locator(".iaa-chart-bars").bounding_box()
+    assert legend["x"] >= lanes["x"] + lanes["width"] - 1            # right of the lanes
+    assert legend["y"] < lanes["y"] + lanes["height"] and \
+        legend["y"] + legend["height"] > lanes["y"]                    # at their height
+    assert legend["y"] + legend["height"] < bars["y"]                 # not over the bars
+    names = w.locator(".iaa-chart-continuum svg g.role-legend-label text").all_text_contents()
+    assert sorted(names) == sorted(units.categories.astype(str))
+
+
+# ---------------------------------------------------------------- accessibility
+
+@pytest.fixture(scope="module")
+def bare(browser, units):
+    """The widget on a bare page (hostpage.py: its synced state, no kernel)."""
+    w = iaa.GammaExplorer(units, n_samples=12, seed=1)
+    w.wait(120)
+    page = open_widget(browser, w, viewport=(1200, 1000))
+    page.wait_for_function("() => document.querySelector('.iaa-widget').dataset.clipIds")
+    yield page
+    page.close()
+    w.close()
+
+
+def test_every_control_has_an_accessible_name(bare):
+    controls = bare.locator(".iaa-gamma").evaluate(ACCESSIBLE_NAMES)
+    assert len(controls) >= 10, controls      # 3 sliders, 2 numbers, 5 zoom buttons (…)
+    assert not [c for c in controls if not c["name"]], controls
+    by_class = {(c["cls"].split() or ["?"])[-1]: c["name"] for c in controls}
+    # the weights are named for what they do, with Mathet et al.'s letter (not "α" alone)
+    assert by_class["iaa-slider-alpha"] == "positional weight (α in Mathet et al. 2015)"
+    assert by_class["iaa-slider-beta"] == "categorical weight (β in Mathet et al. 2015)"
+    label = bare.locator("label:has(input.iaa-slider-alpha) .iaa-control-label").text_content()
+    assert label == "positional weight"
+    assert by_class["iaa-zoom-reset"].startswith("reset zoom")
+
+
+def test_charts_are_images_with_a_summary(bare, units):
+    charts = bare.evaluate("""() => [...document.querySelectorAll('.iaa-gamma .iaa-chart')]
+      .map((c) => ({ role: c.getAttribute('role'), label: c.getAttribute('aria-label') }))""")
+    assert [c["role"] for c in charts] == ["img", "img"]
+    lanes, bars = charts[0]["label"], charts[1]["label"]
+    assert lanes.startswith(f"Continuum of {units.n_units} units by 3 annotators "
+                            "(annotator A, annotator B, annotator C)")
+    assert "unitary alignments drawn as links" in lanes
+    assert "The x axis zooms with the wheel" in lanes
+    assert bars.startswith("Agreement bars (95 % sampling intervals over random continua): γ ")
+    # the numbers are gamma_family's for the same parameters and seed (Mathet 2015, 2017)
+    expected = iaa.gamma_family(units, n_samples=12, seed=1)
+    g, gc = expected.gamma, expected.gamma_cat
+    assert f"γ {g.value:.3f} ({g.ci[0]:.3f} to {g.ci[1]:.3f})" in bars
+    assert f"γ_cat {gc.value:.3f} ({gc.ci[0]:.3f} to {gc.ci[1]:.3f})" in bars
+    claim = expected.gamma_k.per_category.loc["claim"]
+    assert f"γ_k: claim {claim['value']:.3f}" in bars
+    assert f"{expected.alignment.members.shape[0]} unitary alignments drawn as links" in lanes
+
+
+def test_keyboard_focus_is_visible_and_zoom_works_from_the_keyboard(bare, artifacts):
+    bare.locator("input.iaa-slider-alpha").focus()
+    reached = []
+    for _ in range(8):  # sliders, number inputs, then the zoom buttons
+        bare.keyboard.press("Tab")
+        reached.append(bare.evaluate("""() => { const e = document.activeElement;
+          const s = getComputedStyle(e);
+          return { cls: e.className, inWidget: !!e.closest('.iaa-gamma'),
+                   visible: e.matches(':focus-visible'), style: s.outlineStyle,
+                   width: parseFloat(s.outlineWidth) }; }"""))
+    assert all(r["inWidget"] for r in reached), reached
+    for r in reached:
+        assert r["visible"] and r["style"] != "none" and r["width"] >= 2, r
+    assert "iaa-zoom-button iaa-zoom-in" in [r["cls"] for r in reached]
+    bare.locator(".iaa-zoom-in").focus()
+    before = bare.evaluate("() => document.querySelector('.iaa-zoom').dataset.domain")
+    bare.keyboard.press("Enter")
+    bare.wait_for_function("(d) => document.querySelector('.iaa-zoom').dataset.domain !== d",
+                           arg=before)
+    lo, hi = map(float, before.split(","))
+    now = [float(v) for v in bare.evaluate(
+        "() => document.querySelector('.iaa-zoom').dataset.domain").split(",")]
+    assert now == pytest.approx([lo + (hi - lo) / 4, hi - (hi - lo) / 4], rel=1e-9)
+    bare.locator(".iaa-gamma").screenshot(path=str(artifacts / "a11y_focus_gamma.png"))
+    bare.locator(".iaa-zoom-reset").focus()
+    bare.keyboard.press("Enter")
+    bare.wait_for_function("() => document.querySelector('.iaa-zoom').dataset.zoomed === 'false'")
+    # the reset button is disabled now: the keyboard's focus stays in the zoom controls
+    assert bare.evaluate("() => document.activeElement.classList.contains('iaa-zoom-in')")

@@ -5,43 +5,12 @@ Screenshots go to tests/artifacts/."""
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from iaa_widgets.cli import main
 from iaa_widgets.data import Annotations
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 CHARTS = ("chart-coefficients", "chart-pairwise", "chart-per-category", "chart-items")
-
-
-@pytest.fixture(scope="module")
-def offline(browser):
-    """A page factory: a fresh context whose network is off, every request that is not
-    a file:// one refused and recorded, console errors and dialogs recorded."""
-    contexts = []
-
-    def open_(path):
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
-        contexts.append(context)
-        log = {"requests": [], "errors": [], "dialogs": []}
-
-        def refuse(route):
-            log["requests"].append(route.request.url)
-            route.abort()
-
-        context.route(lambda url: not url.startswith("file:"), refuse)
-        context.set_offline(True)
-        page = context.new_page()
-        page.on("console", lambda m: log["errors"].append(m.text) if m.type == "error"
-                else None)
-        page.on("pageerror", lambda e: log["errors"].append(f"pageerror: {e}"))
-        page.on("dialog", lambda d: (log["dialogs"].append(d.message), d.dismiss()))
-        page.goto(path.resolve().as_uri())
-        return page, log
-
-    yield open_
-    for context in contexts:
-        context.close()
 
 
 def _rendered(page, ident: str) -> None:

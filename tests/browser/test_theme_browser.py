@@ -29,6 +29,8 @@ MARKERS = {  # host: (html attributes, body attributes) of its dark and light th
     "colab": (('theme="dark"', ""), ('theme="light"', "")),
     "marimo-class": (('class="dark"', ""), ('class="light"', "")),
     "marimo-data-theme": (('data-theme="dark"', ""), ('data-theme="light"', "")),
+    # marimo 0.25 marks its theme on <body> (seen in test_marimo_browser.py)
+    "marimo-body-class": (("", 'class="dark dark-theme"'), ("", 'class="light light-theme"')),
 }
 
 COLOURS = """() => {

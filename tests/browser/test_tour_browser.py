@@ -7,17 +7,16 @@ installed the package already, and the kernel imports this work tree (PYTHONPATH
 """
 from __future__ import annotations
 
-import os
+import json
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from labdriver import REPO, LabPage, free_port, stop
+from labdriver import REPO, LabPage, TempServer, repo_env
 
 TOUR = "00_tour.ipynb"
 
@@ -50,52 +49,31 @@ WIDGETS_DRAWN = """(n) => {
 }"""
 
 
-class LabFromScript:
+class LabFromScript(TempServer):
     """`bash dev/lab.sh` with a free port, no token and private settings, as a user
     would run it; `open_file` is the page it asks the browser to open."""
 
     def __init__(self, timeout: float = 90):
-        self.tmp = tempfile.TemporaryDirectory(prefix="iaa-tour-")
-        root = Path(self.tmp.name)
+        super().__init__("iaa-tour-")
+        root = self.root
         news = root / "settings" / "@jupyterlab" / "apputils-extension"
         news.mkdir(parents=True)
         (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-        # the notebooks are the repository's own files: never autosave outputs into them
-        docmanager = root / "settings" / "@jupyterlab" / "docmanager-extension"
-        docmanager.mkdir(parents=True)
-        (docmanager / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, IAA_SKIP_INSTALL="1", PYTHON=sys.executable,
-                   JUPYTER_RUNTIME_DIR=str(root / "runtime"),
-                   PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
-                                                          os.environ.get("PYTHONPATH")) if p))
-        self.log = open(root / "lab.log", "w")
-        self.proc = subprocess.Popen(
-            ["bash", str(REPO / "dev" / "lab.sh"), "--no-browser", f"--port={self.port}",
-             "--ServerApp.port_retries=0", "--IdentityProvider.token=",
-             "--ServerApp.password=", f"--LabApp.user_settings_dir={root / 'settings'}",
-             f"--LabApp.workspaces_dir={root / 'workspaces'}",
-             "--LabApp.expose_app_in_browser=True"],
-            stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=root)
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.close()
-                raise RuntimeError("dev/lab.sh did not bring JupyterLab up: "
-                                   + (root / "lab.log").read_text()[-3000:])
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/status", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.3)
+        # dev/lab.sh serves working copies (here in a temporary directory): JupyterLab
+        # may save outputs into them, never into the repository's notebooks
+        self.copies = root / "copies"
+        self.committed = {p.name: p.read_bytes() for p in (REPO / "notebooks").glob("*.ipynb")}
+        env = repo_env(IAA_SKIP_INSTALL="1", PYTHON=sys.executable,
+                       IAA_NOTEBOOKS=str(self.copies), JUPYTER_RUNTIME_DIR=str(root / "runtime"))
+        self.start(["bash", str(REPO / "dev" / "lab.sh"), "--no-browser", f"--port={self.port}",
+                    "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+                    "--ServerApp.password=", f"--LabApp.user_settings_dir={root / 'settings'}",
+                    f"--LabApp.workspaces_dir={root / 'workspaces'}",
+                    "--LabApp.expose_app_in_browser=True"],
+                   path="/api/status", log="lab.log", name="dev/lab.sh's JupyterLab", env=env,
+                   timeout=timeout)
         # exec: the script's pid is the server's; it writes the page that opens the tour
         self.open_file = root / "runtime" / f"jpserver-file-to-run-{self.proc.pid}-open.html"
-
-    def close(self) -> None:
-        stop(self.proc)
-        self.log.close()
-        self.tmp.cleanup()
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +84,11 @@ def lab_from_script():
 
 
 def test_lab_script_serves_the_notebooks_on_loopback_only(lab_from_script):
-    import json
     with urllib.request.urlopen(f"{lab_from_script.url}/api/contents") as r:
         names = {c["name"] for c in json.load(r)["content"]}
-    assert TOUR in names and "01_tutorial_measures.ipynb" in names  # root is notebooks/
+    assert TOUR in names and "01_tutorial_measures.ipynb" in names  # copies of notebooks/
+    assert {p.name for p in lab_from_script.copies.glob("*.ipynb")} == set(
+        lab_from_script.committed)
     out = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
     listening = [line.split()[3] for line in out.splitlines()[1:]
                  if line.split()[3].endswith(f":{lab_from_script.port}")]
@@ -147,6 +126,17 @@ def test_tour_opens_and_runs_with_every_widget_rendered(lab_from_script, browser
         page.page.wait_for_url(f"**/lab/tree/{TOUR}", timeout=60_000)
         assert run_all_and_check_widgets(page, TOUR) >= 4  # one of each widget class
         page.screenshot("tour_end.png")
+        # saving the run tour writes its outputs into the copy, not into notebooks/
+        page.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        copy = lab_from_script.copies / TOUR
+        deadline = time.monotonic() + 30
+        while not (saved := any(c.get("outputs") for c in json.loads(copy.read_text())["cells"])):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert saved, "the run tour was not saved into its working copy"
+        now = {p.name: p.read_bytes() for p in (REPO / "notebooks").glob("*.ipynb")}
+        assert now == lab_from_script.committed, "a committed notebook changed"
     finally:
         page.close()
 
