@@ -82,6 +82,22 @@ def test_panel_interval_is_the_jackknife_of_the_measure_functions():
         assert panel[key]["ci_method"] == "jackknife Wald 95%"
 
 
+def test_panel_interval_stays_in_the_coefficients_range():
+    # 12 items, A_o = 0.75: the Wald interval of A_o would reach 1.006 and κ's 1.028
+    # (seen in an exported page); they are cut at 1, and A_o's at 0, as gwet_ac1 and
+    # irrCAC cut theirs at 1
+    w = iaa.ContingencyMatrix([[5, 1], [2, 4]], categories=["a", "b"])
+    panel = {row["key"]: row for row in w.coefficients}
+    z = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
+    for key in ("percent_agreement", "cohen_kappa", "gwet_ac1", "krippendorff_alpha"):
+        v, se = panel[key]["value"], panel[key]["se"]
+        assert v + z * se > 1, key  # the uncut interval would leave the range
+        assert panel[key]["ci"] == pytest.approx([v - z * se, 1.0], abs=1e-12), key
+    tiny = iaa.ContingencyMatrix([[1, 1], [1, 0]], categories=["a", "b"])
+    a_o = {row["key"]: row for row in tiny.coefficients}["percent_agreement"]
+    assert a_o["value"] - z * a_o["se"] < 0 and a_o["ci"][0] == 0.0
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_finish_on_the_table_equals_the_measure_functions(seed):
     rng = np.random.default_rng(seed)

@@ -57,11 +57,13 @@ class _Coefficient(NamedTuple):
     kwargs: Mapping = MappingProxyType({})
     disagreement: bool = False     # finish gives (value, D_o, D_e) rather than A_o, A_e
     benchmarked: bool = False      # read against the benchmark scale in the panel
+    lowest: float = -math.inf      # the coefficient's smallest value (its largest is 1)
 
 
 # key -> coefficient; the panel lists them in this order
 _COEFFICIENTS = {
-    "percent_agreement": _Coefficient("A_o (observed agreement)", percent_agreement),
+    "percent_agreement": _Coefficient("A_o (observed agreement)", percent_agreement,
+                                      lowest=0.0),
     "bennett_s": _Coefficient("S (Bennett)", bennett_s),
     "scott_pi": _Coefficient("π (Scott)", scott_pi),
     "cohen_kappa": _Coefficient("κ (Cohen)", cohen_kappa, benchmarked=True),
@@ -349,7 +351,10 @@ class ContingencyMatrix(IAAWidget):
             (value, observed, expected), se = coefficients[key]
             ok = math.isfinite(value) and math.isfinite(se)
             row = {"key": key, "label": c.label, "name": key, "value": value, "se": se,
-                   "ci": (value - z * se, value + z * se) if ok else None,
+                   # a Wald interval cut to the coefficient's range (as gwet_ac1 and
+                   # irrCAC cut at 1): no A_o above 1 or below 0, no κ above 1
+                   "ci": (max(c.lowest, value - z * se), min(1.0, value + z * se))
+                   if ok else None,
                    "ci_method": f"jackknife Wald {LEVEL:.0%}" if ok else None,
                    "expected": 1 - expected if c.disagreement else expected, "band": None}
             if c.benchmarked and ok and -1 <= value <= 1:
