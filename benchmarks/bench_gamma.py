@@ -52,11 +52,15 @@ def fresh_import_seconds(module: str) -> float:
     return float(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else float("nan")
 
 
-def peer(c, n_samples: int, timeout: float):
+def run_peer(script: str, frame, args: list, timeout: float, python: str = sys.executable,
+             header: bool = False) -> dict:
+    """Run the peer's ``script`` in its own interpreter on ``frame`` (written to a
+    temporary CSV whose path is its first argument, then ``args``); the JSON of its last
+    line, or {"error": …} / {"timeout": …}."""
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-        c.to_frame().to_csv(f, header=False, index=False)
+        frame.to_csv(f, header=header, index=False)
     try:
-        out = subprocess.run([sys.executable, "-c", PEER, f.name, str(n_samples)],
+        out = subprocess.run([python, "-c", script, f.name, *map(str, args)],
                              capture_output=True, text=True, timeout=timeout)
         if out.returncode != 0:
             return {"error": out.stderr.strip().splitlines()[-1]}
@@ -86,7 +90,8 @@ def main():
         t = time.perf_counter()
         gamma(c, n_samples=args.samples, seed=0, n_jobs=2)
         t_two = time.perf_counter() - t
-        p = {"skipped": True} if args.no_peer else peer(c, args.samples, args.timeout)
+        p = {"skipped": True} if args.no_peer else run_peer(PEER, c.to_frame(),
+                                                                  [args.samples], args.timeout)
         if "time" in p:
             same = abs(p["observed"] - ours.observed) < 1e-5
             peer_s, peer_g = f"{p['time']:.2f}", f"{p['gamma']:.4f}"

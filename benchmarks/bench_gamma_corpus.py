@@ -19,11 +19,8 @@ observed disorders agree per document (1e-5; pygamma works in float32).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -33,6 +30,7 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 sys.path.insert(0, ROOT)
 from iaa_widgets.continuum import random_continuum  # noqa: E402
 from iaa_widgets.measures.gamma.corpus import gamma_corpus  # noqa: E402
+from bench_gamma import run_peer  # noqa: E402  (benchmarks/ is the script's directory)
 
 PEER = r"""
 import json, sys, time, logging
@@ -64,21 +62,6 @@ def make_corpus(docs: int, annotators: int, units: int) -> pd.DataFrame:
         f["document"] = f"doc{d:04d}"
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
-
-
-def peer(df: pd.DataFrame, python: str, samples: int, docs: int, timeout: float):
-    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-        df.to_csv(f, index=False)
-    try:
-        out = subprocess.run([python, "-c", PEER, f.name, str(samples), str(docs)],
-                             capture_output=True, text=True, timeout=timeout)
-        if out.returncode != 0:
-            return {"error": out.stderr.strip().splitlines()[-1]}
-        return json.loads(out.stdout.strip().splitlines()[-1])
-    except subprocess.TimeoutExpired:
-        return {"timeout": timeout}
-    finally:
-        os.unlink(f.name)
 
 
 def pooled(observed, expected, units):
@@ -113,7 +96,8 @@ def main():
     if not os.path.exists(args.peer_python):
         print(f"pygamma-agreement: skipped ({args.peer_python} not found)")
         return
-    p = peer(df, args.peer_python, args.samples, peer_docs, args.timeout)
+    p = run_peer(PEER, df, [args.samples, peer_docs], args.timeout, python=args.peer_python,
+                 header=True)
     if "time" not in p:
         print(f"pygamma-agreement: {p}")
         return

@@ -24,7 +24,6 @@ the wide frame for the "wide" rows (the pivot) is not timed for either side.
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
@@ -34,29 +33,9 @@ from iaa_widgets import Annotations
 from iaa_widgets.measures.classic import fleiss_kappa
 from iaa_widgets.measures.gwet import gwet_ac1, gwet_ac2
 
-K, RATERS = 5, 10
+from bench_classic import K, make_tidy, timed  # the same ratings and timer (benchmarks/)
 
-
-def make_tidy(n_items: int, missing: float = 0.1, seed: int = 0) -> pd.DataFrame:
-    """Each item has a true class that each rater reports with probability 0.7, else a
-    uniformly random class; ``missing`` of the ratings are left out."""
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(1, K + 1, n_items)
-    x = np.where(rng.random((n_items, RATERS)) < 0.7, truth[:, None],
-                 rng.integers(1, K + 1, (n_items, RATERS)))
-    rows, cols = np.nonzero(rng.random((n_items, RATERS)) >= missing)
-    names = np.array([f"rater_{j}" for j in range(RATERS)], dtype=object)
-    return pd.DataFrame({"item": rows, "annotator": names[cols], "label": x[rows, cols]})
-
-
-def best(fn, repeat: int):
-    """Best (wall, CPU) time of ``repeat`` runs and the last result."""
-    t, out = (np.inf, np.inf), None
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        out = fn()
-        t = min(t, (time.perf_counter() - wall, time.process_time() - cpu))
-    return t, out
+RATERS = 10
 
 
 MEASURES = {  # name: (ours on Annotations, irrCAC's weights and method)
@@ -95,8 +74,8 @@ def main():
     args = ap.parse_args()
     peer_items = args.peer_items or args.items
     warnings.filterwarnings("ignore")  # irrCAC's pandas deprecation warnings
-    full = make_tidy(args.items)
-    small = full if peer_items == args.items else make_tidy(peer_items, seed=1)
+    full = make_tidy(RATERS, args.items)
+    small = full if peer_items == args.items else make_tidy(RATERS, peer_items, seed=1)
     scale = args.items / peer_items
     print(f"{RATERS} raters, {K} categories, 10 % missing: ours at {args.items:,} items "
           f"({len(full):,} ratings), irrCAC at {peer_items:,} items; best of "
@@ -107,8 +86,8 @@ def main():
         data = made(full)
         peer_data = data if small is full else made(small)
         for name, (ours, weights, method) in MEASURES.items():
-            (wall, cpu), r = best(lambda: ours(load(data)), args.repeat)
-            (p_wall, p_cpu), est = best(
+            (wall, cpu), r = timed(lambda: ours(load(data)), args.repeat)
+            (p_wall, p_cpu), est = timed(
                 lambda: irrcac(peer_input(peer_data), weights, method), 1)
             check = r if small is full else ours(load(peer_data))
             for mine, theirs in ((check.value, est["coefficient_value"]),

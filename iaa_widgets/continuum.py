@@ -19,7 +19,7 @@ import pandas as pd
 from . import validate
 from .errors import AgreementError, rows_text
 
-__all__ = ["Continuum", "read_continuum_csv", "random_continuum"]
+__all__ = ["Continuum", "as_continuum", "read_continuum_csv", "random_continuum"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +134,7 @@ class Continuum:
                                  "at or after its start")
         ann_codes, ann_names = _codes(df[annotator], annotators, "annotator")
         if len(ann_names) < 2:
-            raise AgreementError(f"γ needs at least two annotators, the continuum has "
+            raise AgreementError(f"agreement needs at least two annotators, the continuum has "
                                  f"{len(ann_names)} ({list(ann_names)!r})")
         cat_codes, cat_names = _codes(df[category], categories, "category")
         declared = categories is not None or pd.api.types.is_numeric_dtype(df[category])
@@ -158,6 +158,20 @@ class Continuum:
         item = ann.item.astype(float)
         return cls.from_codes(ann.annotator, ann.label, item, item + 1.0,
                               ann.annotators, ann.categories, ann.ordered)
+
+
+def as_continuum(where: str, data, loader_args: dict) -> Continuum:
+    """A :class:`Continuum`, or one read from a tidy DataFrame with ``loader_args``
+    (:meth:`Continuum.from_frame`); anything else is refused, named for ``where``."""
+    if isinstance(data, Continuum):
+        if loader_args:
+            raise AgreementError(f"{where}: loader options {sorted(loader_args)} apply to "
+                                 "a DataFrame, not to a Continuum")
+        return data
+    if isinstance(data, pd.DataFrame):
+        return Continuum.from_frame(data, **loader_args)
+    raise AgreementError(f"{where}: expected a Continuum or a DataFrame (annotator, "
+                         f"category, start, end), got {type(data).__name__}")
 
 
 def _codes(values: pd.Series, declared: Sequence | None, what: str):

@@ -201,3 +201,12 @@ def test_result_chart_save_inlines_vega(tmp_path):
     elements = _Elements((tmp_path / "x.html").read_text(encoding="utf-8"))
     assert elements.named("script") and not any("src" in s for s in elements.named("script"))
     assert not elements.named("link") and not elements.named("img")
+
+
+def test_wrongly_typed_arguments_are_named():
+    w, _, _ = _contingency()
+    with pytest.raises(AgreementError, match=r"to_html: path must be a file path.*got 123"):
+        w.to_html(123)
+    for timeout in ("5", -1):
+        with pytest.raises(AgreementError, match="to_html: timeout must be"):
+            w.to_html(timeout=timeout)

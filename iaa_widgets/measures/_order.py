@@ -34,7 +34,7 @@ def require_order(categories, ordered: bool, what: str) -> None:
         raise AgreementError(
             f"{what} uses the order of the categories, but no order was given for "
             f"{_shown(categories)}: text labels and unordered Categoricals carry none "
-            f"(sorted as text, 'high' < 'low' < 'medium'); {DECLARE}")
+            f"(as text they sort by spelling, e.g. 'high' < 'low' < 'medium'); {DECLARE}")
 
 
 def require_declared(categories, ordered: bool, what: str) -> None:

@@ -85,7 +85,7 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
-from ..continuum import Continuum
+from ..continuum import Continuum, as_continuum
 from ..errors import AgreementError
 from ..results import AgreementResult
 
@@ -96,16 +96,7 @@ KINDS = ("nominal", "binary")
 
 # ---------------------------------------------------------------- input
 def _as_continuum(where: str, data, loader_args) -> Continuum:
-    if isinstance(data, Continuum):
-        if loader_args:
-            raise AgreementError(f"{where}: loader options {sorted(loader_args)} apply to "
-                                 "a DataFrame, not to a Continuum")
-        c = data
-    elif isinstance(data, pd.DataFrame):
-        c = Continuum.from_frame(data, **loader_args)
-    else:
-        raise AgreementError(f"{where}: expected a Continuum or a DataFrame (annotator, "
-                             f"category, start, end), got {type(data).__name__}")
+    c = as_continuum(where, data, loader_args)
     if c.n_annotators < 2:
         raise AgreementError(f"{where}: agreement needs at least two annotators, the "
                              f"continuum has {c.n_annotators}")

@@ -11,6 +11,7 @@ widget (the ``error`` traitlet) rather than lost in a log.
 from __future__ import annotations
 
 import functools
+import os
 import traceback
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .. import validate
 from ..errors import AgreementError
 from ._json import json_safe
 
@@ -106,6 +108,12 @@ class IAAWidget(anywidget.AnyWidget):
         disabled, and the page says which."""
         from .export import widget_page
 
+        where = f"{type(self).__name__}.to_html"
+        if not (path is None or isinstance(path, (str, os.PathLike)) or hasattr(path, "write")):
+            validate.fail(where, "path", "a file path, an open text file or None (the page "
+                          "returned as a string)", path)
+        if timeout is not None:
+            timeout = validate.real(where, "timeout", timeout, minimum=0)
         try:
             self.wait(timeout)
         except AgreementError:

@@ -44,7 +44,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ...continuum import Continuum
+from ...continuum import Continuum, as_continuum
 from ... import validate
 from ...errors import AgreementError
 from ...results import AgreementResult, Charted
@@ -230,15 +230,7 @@ class GammaFamilyResult(Charted):
 
 # ---------------------------------------------------------------- entry points
 def _as_continuum(data, loader_args) -> Continuum:
-    if isinstance(data, Continuum):
-        if loader_args:
-            raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame")
-        c = data
-    elif isinstance(data, pd.DataFrame):
-        c = Continuum.from_frame(data, **loader_args)
-    else:
-        raise AgreementError(f"expected a Continuum or a DataFrame (annotator, category, "
-                             f"start, end), got {type(data).__name__}")
+    c = as_continuum("γ", data, loader_args)
     placed = c.units_per_annotator() > 0
     if placed.sum() < 2:  # an annotator without units counts, but two must place some
         raise AgreementError(f"γ needs units from at least two annotators; only "
