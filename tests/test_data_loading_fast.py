@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.data.codes import _column_codes, _factorize, _few_strings, \
-    _fixed_width_codes
+    _fixed_width_codes, _inline_view_codes
 from iaa_widgets.measures._prepare import prepare
 
 pa = pytest.importorskip("pyarrow")
@@ -69,6 +69,50 @@ def test_string_views_coded_as_arrow(values, fixed):
         pa.chunked_array([pa.array(col.array).cast(pa.string_view())])))
     assert (_fixed_width_codes(pa.array(view.array)) is not None) == fixed
     codes, uniques = _column_codes(view)
+    ref_codes, ref_uniques = arrow_reference(col)
+    np.testing.assert_array_equal(codes, ref_codes)
+    assert list(uniques) == ref_uniques
+
+
+def as_view(col: pd.Series) -> pd.Series:
+    """The same strings as Arrow string_view, polars' strings."""
+    return pd.Series(pd.arrays.ArrowExtensionArray(
+        pa.chunked_array([pa.array(col.array).cast(pa.string_view())])))
+
+
+@pytest.mark.parametrize("col, inline", [
+    (strings(["PER", "LOC", "ORG", "MISC"]), True),             # labels: one byte tells
+    (strings(["B-PER", "B-LOC", "I-PER", "I-LOC", "O"]), True),  # two bytes tell
+    (strings([f"l{i}" for i in range(300)]), False),            # too many values
+    (strings(["short", "twelve_bytes"]), True),                 # 12 bytes: still inline
+    (strings(["short", "thirteen_byte"]), False),               # 13: not in the view
+    (pd.Series(["PER", "LOC"] * (N // 2) + ["ORG"], dtype="str"), False),  # seen late
+    (pd.Series(["PER", "LOC"] * (N // 2) + ["PERSON_LONG_NAME"], dtype="str"), False),
+    (pd.Series(["PER", "LOC"] * (N // 2) + ["PEX"], dtype="str"), False),  # same byte 4
+    (strings(["PER", "LOC", "ORG", "MISC"]).iloc[9:], True),   # a slice: Arrow's offset
+    (pd.Series(list(strings(["PER", "LOC"]))[:-1] + [None], dtype="str"), False),  # a null
+])
+def test_short_string_views_coded_as_arrow(col, inline):
+    # the reference is Arrow's dictionary encoding of the same strings as plain strings
+    view = as_view(col)
+    assert (_inline_view_codes(pa.array(view.array)) is not None) == inline
+    codes, uniques = _column_codes(view)
+    ref_codes, ref_uniques = arrow_reference(col)
+    np.testing.assert_array_equal(codes, ref_codes)
+    assert list(uniques) == ref_uniques
+
+
+def test_string_views_with_padding_that_is_not_zero_are_hashed():
+    # Arrow asks inline strings to be zero padded; equal strings whose views differ in
+    # their padding must still be one value (the look-up of views steps aside)
+    col = strings(["PER", "LOC"])
+    view = pa.array(col.array).cast(pa.string_view())
+    raw = np.frombuffer(view.buffers()[1], np.uint8).copy().reshape(-1, 16)
+    raw[1::2, 15] = 7  # garbage after every other string
+    dirty = pa.Array.from_buffers(pa.string_view(), len(view),
+                                  [None, pa.py_buffer(raw.tobytes())] + view.buffers()[2:])
+    assert _inline_view_codes(dirty) is None
+    codes, uniques = _column_codes(pd.Series(pd.arrays.ArrowExtensionArray(dirty)))
     ref_codes, ref_uniques = arrow_reference(col)
     np.testing.assert_array_equal(codes, ref_codes)
     assert list(uniques) == ref_uniques
@@ -255,3 +299,22 @@ def test_string_view_columns_take_arrow_encoding():
     ref_codes, ref_uniques = arrow_reference(plain)
     np.testing.assert_array_equal(codes, ref_codes)
     assert list(uniques) == ref_uniques
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_object_strings_coded_as_pandas(shared):
+    # Python string objects, shared by the rows (a column made from a list of labels:
+    # the pointers are hashed) or one object per row (strings read from a file: hashed
+    # directly); the reference is pd.factorize of the same objects
+    rng = np.random.default_rng(4)
+    words = np.array([f"doc-{i}" for i in range(3000)] + [None, np.nan], dtype=object)
+    values = words[rng.integers(0, len(words), N)]
+    if not shared:
+        values = np.array([None if v is None else v if isinstance(v, float) else
+                           "".join(v) for v in values], dtype=object)
+    ids = {id(v) for v in values[:1 << 12]}
+    assert (len(ids) <= len(words)) == shared  # None and NaN are shared objects anyway
+    codes, uniques = _factorize(values)
+    ref_codes, ref_uniques = pd.factorize(values)
+    np.testing.assert_array_equal(codes, ref_codes)
+    assert list(uniques) == list(ref_uniques)

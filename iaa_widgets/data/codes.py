@@ -1,6 +1,6 @@
 """Integer codes of a column: one hash pass per column, Arrow's dictionary encoding for
 Arrow-backed strings (or its result without a hash table of the column: few fixed-width
-names, few values), a dense look-up table or the steps of sorted ids for integers (and
+names, few values, few short values of polars' strings read in their views), a dense look-up table or the steps of sorted ids for integers (and
 for floats that are whole numbers)."""
 from __future__ import annotations
 
@@ -80,27 +80,33 @@ def _column_codes(col: pd.Series):
     chunks, no Python object per row), or, faster and with the same result, a look-up
     of few fixed-width names (:func:`_fixed_width_codes`) or in the few values of the
     first rows (:func:`_few_strings`); polars' strings (``string_view``) are read in place
-    by the first, else converted to plain strings; any other column goes through
+    by the first or :func:`_inline_view_codes`, else converted to plain strings; any other
+    column goes through
     :func:`_factorize`."""
     if _arrow_strings(col):
         import pyarrow as pa  # pandas keeps these strings in Arrow: pyarrow is installed
-        strings = pa.chunked_array(pa.array(col.array))
-        coded = None
-        if strings.num_chunks == 1:  # one buffer of bytes, read as it is
-            coded = _fixed_width_codes(strings.chunk(0))
-        if coded is None and pa.types.is_string_view(strings.type):  # polars' strings
-            strings = strings.cast(pa.large_string())
-        coded = coded or _few_strings(strings)
-        if coded is not None:
-            return coded
-        encoded = strings.dictionary_encode()
-        if encoded.num_chunks == 0:
-            return np.empty(0, np.intp), np.empty(0, dtype=object)
-        codes = pa.chunked_array([c.indices for c in encoded.chunks]).fill_null(-1)
-        return (np.asarray(codes.to_numpy(), dtype=np.intp),
-                np.asarray(encoded.chunk(encoded.num_chunks - 1).dictionary.to_pylist(),
-                           dtype=object))  # the chunks share one dictionary, the last complete
+        return _arrow_codes(pa.chunked_array(pa.array(col.array)))
     return _factorize(col.to_numpy())
+
+
+def _arrow_codes(strings):
+    """Codes (−1 for nulls) and distinct values of an Arrow string column (chunked)."""
+    import pyarrow as pa
+    coded = None
+    if strings.num_chunks == 1:  # one buffer of bytes, read as it is
+        coded = _fixed_width_codes(strings.chunk(0)) or _inline_view_codes(strings.chunk(0))
+    if coded is None and pa.types.is_string_view(strings.type):  # polars' strings
+        strings = strings.cast(pa.large_string())
+    coded = coded or _few_strings(strings)
+    if coded is not None:
+        return coded
+    encoded = strings.dictionary_encode()
+    if encoded.num_chunks == 0:
+        return np.empty(0, np.intp), np.empty(0, dtype=object)
+    codes = pa.chunked_array([c.indices for c in encoded.chunks]).fill_null(-1)
+    return (np.asarray(codes.to_numpy(), dtype=np.intp),
+            np.asarray(encoded.chunk(encoded.num_chunks - 1).dictionary.to_pylist(),
+                       dtype=object))  # the chunks share one dictionary, the last complete
 
 
 def _plain_strings(arrow_type) -> bool:
@@ -210,6 +216,60 @@ def _fixed_width_codes(strings):
     return codes, np.array([bytes(v[name]).decode() for v in names], dtype=object)
 
 
+def _inline_view_codes(strings):
+    """Codes and distinct values of a long ``string_view`` column (polars' strings), no
+    nulls, whose few distinct values (at most 256) all appear in its first 4096 rows and
+    are at most 12 bytes long, as labels are: such a string lies whole in its 16-byte view
+    (its length, then its bytes, zero padded), so equal views are equal strings. One or
+    two bytes of the view that tell those values apart index a look-up table, and every
+    row's view is checked equal to the view of the value it was given (a row that is
+    another string, a longer one too, fails the check: None, as for any other column)."""
+    import pyarrow as pa
+    n = len(strings)
+    if n < 1 << 16 or strings.null_count or not pa.types.is_string_view(strings.type):
+        return None
+    raw = strings.buffers()[1]
+    words = np.frombuffer(raw, np.uint64, 2 * n, 16 * strings.offset).reshape(n, 2)
+    head, first = np.unique(words[:1 << 12], axis=0, return_index=True)
+    head = head[np.argsort(first)]  # in order of first appearance
+    values = head.view(np.uint8).reshape(len(head), 16)
+    lengths = values[:, :4].copy().view(np.int32)[:, 0]
+    if len(head) > 256 or lengths.max() > 12:
+        return None
+    positions = _telling_bytes(values)
+    if positions is None:
+        return None
+    rows = np.frombuffer(raw, np.uint8, 16 * n, 16 * strings.offset).reshape(n, 16)
+    key, table = rows[:, positions[0]], np.full(1 << (8 * len(positions)), -1, np.intp)
+    head_key = values[:, positions[0]].astype(np.intp)
+    if len(positions) == 2:
+        key = (key.astype(np.intp) << 8) | rows[:, positions[1]]
+        head_key = (head_key << 8) | values[:, positions[1]]
+    table[head_key] = np.arange(len(head))
+    codes = table[key]
+    if codes.min() < 0 or not (np.array_equal(head[:, 0][codes], words[:, 0]) and
+                               np.array_equal(head[:, 1][codes], words[:, 1])):
+        return None
+    names = [bytes(v[4:4 + k]).decode() for v, k in zip(values, lengths)]
+    if len(set(names)) < len(names):  # padding that is not zero: views differ, strings not
+        return None
+    return codes, np.array(names, dtype=object)
+
+
+def _telling_bytes(values: np.ndarray):
+    """One byte position, else two, at which the distinct rows of ``values`` (uint8, one
+    row per value) all differ; None if no pair does."""
+    k, width = values.shape
+    for p in range(width):
+        if len(np.unique(values[:, p])) == k:
+            return (p,)
+    for p in range(width):
+        for q in range(p + 1, width):
+            if len(np.unique(values[:, p].astype(np.intp) << 8 | values[:, q])) == k:
+                return (p, q)
+    return None
+
+
 def _factorize(values: np.ndarray):
     """``pd.factorize`` (codes in order of first appearance); sorted integer ids are
     coded from their steps, and integer ids whose first appearances come in increasing
@@ -234,15 +294,27 @@ def _factorize(values: np.ndarray):
             renumber[seen] = np.arange(len(seen))
             return renumber[codes], uniques[seen]
     if values.dtype == object and len(values):
-        # hash the object pointers (ints: fast), then the few distinct objects (equal
-        # values at different addresses merge there; None/NaN become −1 as in pd.factorize)
-        values = np.ascontiguousarray(values)  # a sliced or reversed column is strided
-        ptr_codes, ptrs = pd.factorize(np.frombuffer(memoryview(values), dtype=np.intp))
-        value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
-        if np.array_equal(value_codes, np.arange(len(ptrs))):  # one object per value
-            return ptr_codes, uniques
-        return value_codes[ptr_codes], uniques
+        return _object_codes(values)
     return pd.factorize(values)
+
+
+def _object_codes(values: np.ndarray):
+    """``pd.factorize`` of Python objects. Where the first rows share few objects (a
+    column made from a list of labels), the object pointers are hashed (ints: fast),
+    then the few distinct objects (equal values at different addresses merge there;
+    None/NaN become −1 as in pd.factorize); where each row is its own object (strings
+    read from a file), hashing the pointers would double the work: the objects are
+    hashed directly."""
+    values = np.ascontiguousarray(values)  # a sliced or reversed column is strided
+    pointers = np.frombuffer(memoryview(values), dtype=np.intp)
+    head = 1 << 12
+    if len(pd.unique(pointers[:head])) > 2 * len(pd.unique(values[:head])):
+        return pd.factorize(values)  # rows do not share their objects
+    ptr_codes, ptrs = pd.factorize(pointers)
+    value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
+    if np.array_equal(value_codes, np.arange(len(ptrs))):  # one object per value
+        return ptr_codes, uniques
+    return value_codes[ptr_codes], uniques
 
 
 def _sorted_codes(values: np.ndarray):
