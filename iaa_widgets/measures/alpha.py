@@ -30,7 +30,8 @@ from .. import validate
 from ..data import as_annotations, noted
 from ..errors import AgreementError
 from ..results import AgreementResult
-from ..stats import Statistic, coincidence_table, coincidences, item_counts
+from ..stats import Statistic, coincidence_table, coincidences, item_counts, \
+    item_counts_for_pairs
 from ._order import by_label, require_declared, require_order
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
@@ -279,8 +280,8 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     """
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
     ann = as_annotations(data)
-    o, m = coincidences(item_counts(ann), return_sizes=True,  # m_i: values per item
-                        weights=ann.item_weight)                # from_contingency: per cell
+    o, m = coincidences(item_counts_for_pairs(ann), return_sizes=True,  # m_i: values per item
+                        weights=ann.item_weight)  # from_contingency: per cell
     times = np.ones(len(m), np.int64) if ann.item_weight is None else ann.item_weight
     pairable = m >= 2
     if not pairable.any():
