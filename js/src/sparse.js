@@ -6,8 +6,11 @@ import { numberInput, slider } from "./controls.js";
 import { ownClipIds } from "./zoomx.js";
 
 // SPA chart (charts.spa_schemes_chart) with its x axis held at `domain`: every layer's
-// x scale takes that domain and clips what falls outside it.
+// x scale takes that domain and clips what falls outside it. Its labels move with the
+// rounds (and past a held axis): the view's size follows them on every update, where
+// Vega would size it once, at the first run, and cut what later moves past its edge.
 function fixedXSpec(spec, domain) {
+  spec.autosize = { type: "pad", resize: true };
   if (!domain) return spec;
   for (const layer of spec.layer || []) {
     const x = layer.encoding && layer.encoding.x;

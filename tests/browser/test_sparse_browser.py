@@ -197,3 +197,40 @@ def test_every_line_in_figures_6_and_7_is_labelled(nb):
                 A, B = boxes[a], boxes[b]
                 assert A["y"] + A["height"] <= B["y"] + 0.5 or B["y"] + B["height"] <= A["y"] + 0.5
     nb.screenshot("sparse_variance_labels.png", w.locator(".iaa-chart-variance"))
+
+
+def spa_text_overflow(nb) -> list:
+    """The SPA chart's texts that reach past its SVG's right edge: (text, how far, px)."""
+    return nb.page.evaluate("""() => {
+      const svg = document.querySelector('.iaa-sparse .iaa-chart-spa svg');
+      const edge = svg.getBoundingClientRect().right;
+      return [...svg.querySelectorAll('g.mark-text text')]
+        .map((t) => [t.textContent, t.getBoundingClientRect().right - edge])
+        .filter(([, over]) => over > 0.5);
+    }""")
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_spa_labels_are_never_cut(nb, fixed):
+    # the labels right of the rounds ("0.5501 · sd 0.0161") move with them: after the
+    # drop slider moves (the rounds spread wider or narrower than at the first drawing),
+    # with the x axis following the rounds or held, every label lies inside the chart
+    w = widget(nb)
+    if fixed:
+        w.locator("input.iaa-fix-x").check()
+        nb.page.wait_for_function(
+            "() => document.querySelector('.iaa-sparse').dataset.fixedX", timeout=20_000)
+    for drop in ("0.9", "0.05", "0.7"):
+        before = int(w.get_attribute("data-revision"))
+        w.locator("input.iaa-slider-drop").fill(drop)
+        nb.page.wait_for_function(
+            "(r) => Number(document.querySelector('.iaa-sparse').dataset.revision) > r",
+            arg=before, timeout=30_000)
+        nb.page.wait_for_timeout(300)
+        assert nb.python("w.drop") == float(drop)
+        assert len(chart_labels(nb)) == len(SPA_SCHEMES)
+        assert spa_text_overflow(nb) == [], (drop, fixed)
+    nb.screenshot(f"sparse_labels_{'fixed' if fixed else 'free'}.png", w.locator(".iaa-chart-spa"))
+    if fixed:
+        w.locator("input.iaa-fix-x").uncheck()
+    nb.execute("w.drop = 0.6")
