@@ -437,10 +437,11 @@ _POWERS_OF_TEN = ("indexof(format(datum.value, '.0e'), '1e') === 0 ? "
 
 @_html_safe
 def spa_variance_chart(variance, drop=None, *, width: int = 300,
-                       height: int = 200) -> alt.HConcatChart:
+                       height: int = 200) -> alt.VConcatChart:
     """Figure 6 (variance of SPA against the mean number of usable annotations, log
-    scale) beside Figure 7 (variance minus that of "flat"); a rule marks the current
-    missingness (``drop`` rows: n_usable, label)."""
+    scale) above Figure 7 (variance minus that of "flat"): one above the other, each
+    panel's line labels (the widget's) have room on its right in a notebook's width; a
+    rule marks the current missingness (``drop`` rows: n_usable, label)."""
     color = alt.Color("scheme:N", sort=_scheme_order(), title=None, legend=None)
     x = alt.X("n_usable:Q", title="usable annotations")
     tip = ["scheme:N", alt.Tooltip("n_usable:Q", format=".0f"),
@@ -458,7 +459,7 @@ def spa_variance_chart(variance, drop=None, *, width: int = 300,
             x=alt.X("n_usable:Q"), tooltip=["label:N"])
         left.append(rule)
         right.append(rule)
-    return alt.hconcat(
+    return alt.vconcat(
         alt.layer(*left, title="Figure 6: variance").properties(width=width, height=height),
         alt.layer(*right, title="Figure 7: difference from flat").properties(
             width=width, height=height))

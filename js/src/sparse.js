@@ -33,7 +33,7 @@ function fixedXSpec(spec, domain) {
 // that lines ending close together (e.g. "edges" and "inverse variance, uniform" under
 // uniform labels, which coincide) still get readable labels.
 function labelledVarianceSpec(spec) {
-  for (const panel of spec.hconcat || []) {
+  for (const panel of spec.vconcat || []) {
     const line = (panel.layer || []).find((l) => l.mark && (l.mark === "line" || l.mark.type === "line"));
     if (!line) continue;
     const field = line.encoding.y.field;

@@ -234,3 +234,17 @@ def test_spa_labels_are_never_cut(nb, fixed):
     if fixed:
         w.locator("input.iaa-fix-x").uncheck()
     nb.execute("w.drop = 0.6")
+
+
+def test_figures_6_and_7_fit_the_notebook(nb):
+    # every text of Figures 6–7 (axes, titles, the lines' labels) lies inside the
+    # notebook's output area, none cut at its right edge
+    over = nb.page.evaluate("""() => {
+      const chart = document.querySelector('.iaa-sparse .iaa-chart-variance');
+      const area = chart.closest('.jp-OutputArea-output') || document.body;
+      const edge = area.getBoundingClientRect().right;
+      return [...chart.querySelectorAll('svg text')]
+        .map((t) => [t.textContent, t.getBoundingClientRect().right - edge])
+        .filter(([, over]) => over > 0.5);
+    }""")
+    assert over == []
