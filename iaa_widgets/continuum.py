@@ -199,6 +199,9 @@ def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
     if not (isinstance(delimiter, str) and delimiter):
         validate.fail("read_continuum_csv", "delimiter", "a non-empty text such as ',' or ';'",
                       delimiter)
+    if not (isinstance(path, (str, PathLike)) or hasattr(path, "read")):
+        validate.fail("read_continuum_csv", "path", "a CSV file's path or an open text file "
+                      "(a table of units in memory: Continuum.from_frame)", path)
     try:
         df = pd.read_csv(path, header=None, sep=delimiter, dtype=str, skipinitialspace=True,
                          keep_default_na=False)

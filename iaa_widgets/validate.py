@@ -23,7 +23,18 @@ __all__ = ["fail", "boolean", "integer", "real", "probability", "confidence", "s
 
 def fail(where: str, name: str, what: str, value: Any) -> NoReturn:
     """Raise the one message every validator uses."""
-    raise AgreementError(f"{where}: {name} must be {what}, got {value!r}")
+    raise AgreementError(f"{where}: {name} must be {what}, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """The value as the message shows it: its repr, or for a table or any value whose
+    repr spans lines or runs long, its type (and shape)."""
+    text = repr(value)
+    if "\n" not in text and len(text) <= 80:
+        return text
+    shape = getattr(value, "shape", None)
+    size = f" of shape {' × '.join(map(str, shape))}" if isinstance(shape, tuple) else ""
+    return f"a {type(value).__name__}{size}"
 
 
 def _is_bool(value) -> bool:

@@ -344,3 +344,12 @@ def test_spark_local(spark):
     stats = sufficient_statistics(spark.createDataFrame(num))
     for metric in ("ordinal", "interval"):
         same(stats.krippendorff_alpha(metric), iaa.krippendorff_alpha(num, metric=metric))
+
+
+def test_unhashable_labels_are_refused_by_name():
+    # lists cannot be grouped by an engine: an AgreementError naming them, not pandas'
+    # "unhashable type" from inside the group-by
+    df = pd.DataFrame({"item": [0, 0, 1, 1], "annotator": ["a", "b"] * 2,
+                       "label": [["x"], ["x"], ["y"], ["x"]]})
+    with pytest.raises(AgreementError, match=r"label\(s\) \[\['x'\]"):
+        iaa.sufficient_statistics(df)

@@ -271,3 +271,14 @@ def test_refused_widget_leaves_no_error_behind(widget, data, option, monkeypatch
         widget(data, **option)
     gc.collect()
     assert raised == []
+
+
+def test_a_table_passed_where_a_parameter_is_expected_is_named_by_its_type():
+    # a DataFrame's repr spans lines: the message names its type and shape instead;
+    # a short value keeps its repr
+    import pandas as pd
+    with pytest.raises(AgreementError, match=r"path must be a CSV file's path or an open "
+                       r"text file .*got a DataFrame of shape 2 × 1$"):
+        iaa.read_continuum_csv(pd.DataFrame({"a": [1, 2]}))
+    with pytest.raises(AgreementError, match=r"got 5$"):
+        iaa.read_continuum_csv(5)

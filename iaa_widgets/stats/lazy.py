@@ -34,6 +34,7 @@ the number of items.
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -378,6 +379,11 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
         raise AgreementError(f"column {label!r} holds no label: all are missing")
     cats, ordered = _declared_categories(pd.Series(uniques, dtype=object), categories,
                                          uniques)
+    unhashable = [u for u in uniques if not isinstance(u, Hashable)]
+    if unhashable:  # the engines group by the labels
+        raise AgreementError(f"column {label!r} holds label(s) {unhashable[:5]!r} that cannot "
+                             "be grouped (lists, dicts, sets); give each label as text, a "
+                             "number, or several choices as a frozenset")
     outside = uniques[cats.get_indexer(uniques) < 0]
     if len(outside):
         raise AgreementError(f"column {label!r} holds label(s) {outside[:5].tolist()!r} "
