@@ -119,3 +119,31 @@ def test_thousands_of_categories_are_not_refused():
     result = iaa.krippendorff_alpha(df)
     assert result.value == pytest.approx(pair_alpha(df), abs=1e-12)
     assert result.per_category.shape[0] == len(np.unique(x))
+
+
+@pytest.mark.parametrize("metric", ["nominal", "interval", "ordinal"])
+def test_bootstrap_with_many_categories_equals_recomputing(metric):
+    # α's Statistic from the sparse counts (K + 1 cells an item for a fixed δ; the
+    # coincidences for ordinal): the same resamples (same seed) as recomputing α on each
+    df = ratings(5, n_items=150)
+    ann = Annotations.from_long(df)
+    ours = iaa.bootstrap(iaa.krippendorff_alpha, ann, n_resamples=30, seed=1, metric=metric)
+    again = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d, metric).value, ann,
+                          n_resamples=30, seed=1)
+    np.testing.assert_allclose(ours.values, again.values, rtol=0, atol=1e-12)
+
+
+def test_bootstrap_with_thousands_of_categories():
+    # 5,000 labels over 5e4 items: a resample's totals are K + 1 numbers, not K² (the
+    # items × K² table and its b × K² products took gigabytes); the estimate is α
+    rng = np.random.default_rng(12)
+    n, r, k = 50_000, 5, 5_000
+    truth = rng.integers(0, k, n)
+    x = np.where(rng.random((n, r)) < 0.6, truth[:, None], rng.integers(0, k, (n, r)))
+    df = pd.DataFrame({"item": np.repeat(np.arange(n), r), "annotator": np.tile(np.arange(r), n),
+                       "label": x.ravel()})
+    boot = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=0)
+    assert boot.estimate == pytest.approx(pair_alpha(df), abs=1e-12)
+    assert boot.ci[0] < boot.estimate < boot.ci[1]
+    stat = iaa.krippendorff_alpha.statistic(df)
+    assert stat.shapes == {"observed": (1,), "n_c": (len(np.unique(x)),)}

@@ -32,6 +32,7 @@ from ..errors import AgreementError
 from ..results import AgreementResult
 from ..stats import Statistic, coincidence_table, coincidences, item_counts, \
     item_counts_for_pairs
+from ..stats.statistic import entry_pairs, per_item
 from ._order import by_label, require_declared, require_order
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
@@ -243,10 +244,17 @@ def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None)
                             function=True)
     o, category_values = _coincidence_input(o, metric, category_values)
     n_c = o.sum(axis=-1)  # n_c = Σ_k o_ck
-    n = n_c.sum(axis=-1)
     delta, unit = _delta(metric, n_c, category_values)
-    observed = (o * delta).sum(axis=(-2, -1))                                 # Σ o_ck δ_ck
-    expected = (n_c[..., :, None] * n_c[..., None, :] * delta).sum(axis=(-2, -1))  # Σ n_c n_k δ
+    return _alpha_of(n_c, (o * delta).sum(axis=(-2, -1)), delta, unit)  # Σ o_ck δ_ck
+
+
+def _alpha_of(n_c, observed, delta, unit):
+    """α, D_o and D_e from the pairable values per category n_c (..., K), Σ o_ck δ_ck and
+    δ in its unit (Krippendorff 2011: D_o = Σ o_ck δ_ck / n, D_e = Σ n_c n_k δ_ck /
+    (n(n − 1)), α = 1 − D_o/D_e)."""
+    n = n_c.sum(axis=-1)
+    # Σ n_c n_k δ_ck as products (no array of n_c's leading axes × K × K)
+    expected = np.sum(np.matmul(n_c[..., None, :], delta)[..., 0, :] * n_c, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         d_o = np.where(n > 0, observed / n, np.nan)
         d_e = np.where(n > 1, expected / (n * (n - 1)), np.nan)
@@ -319,14 +327,39 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
 
 
 def _alpha_statistic(data, metric: Metric = "nominal") -> Statistic:
-    """α's Statistic: per pairable item its coincidences n_ic (n_ik − [c = k]) / (m_i − 1)
-    (Krippendorff 2011); finish is :func:`alpha_from_coincidences` of their sum."""
+    """α's Statistic. Ordinal (δ depends on the resample's n_c): per pairable item its
+    coincidences n_ic (n_ik − [c = k]) / (m_i − 1) (Krippendorff 2011), finished by
+    :func:`alpha_from_coincidences` of their sum. Every other metric (δ fixed): per
+    pairable item its share of Σ o_ck δ_ck, (n_i δ n_iᵀ − n_i · diag δ) / (m_i − 1), and
+    its values n_ic: K + 1 cells an item instead of K² (a resample's totals no larger
+    than the categories, however many there are)."""
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
     ann = as_annotations(data)
     values = category_values(ann, metric)
     k = ann.n_categories
-    return Statistic({"o": coincidence_table(item_counts(ann))}, {"o": (k, k)},
-                     lambda tot: alpha_from_coincidences(tot["o"], metric, values),
+    if isinstance(metric, str) and metric == "ordinal":
+        return Statistic({"o": coincidence_table(item_counts(ann))}, {"o": (k, k)},
+                         lambda tot: alpha_from_coincidences(tot["o"], metric, values),
+                         ann.item_weight)
+    delta, unit = _delta(metric, np.zeros(k), values)
+    counts = item_counts_for_pairs(ann)  # dense, or CSR for many categories
+    if isinstance(counts, np.ndarray):
+        row, cat = np.nonzero(counts)
+        n_ic = counts[row, cat].astype(float)
+    else:
+        entries = counts.tocoo()  # by item (canonical CSR)
+        row, cat, n_ic = entries.row, entries.col, entries.data.astype(float)
+    n = ann.n_items
+    m = np.bincount(row, weights=n_ic, minlength=n)
+    g = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)  # 1/(m_i − 1), 0 if unpairable
+    keep = g[row] > 0
+    row, cat, n_ic = row[keep], cat[keep], n_ic[keep]
+    a, b = entry_pairs(row, n)  # the ordered pairs of categories within each item
+    observed = g * np.bincount(row[a], weights=n_ic[a] * (n_ic[b] - (a == b)) *
+                               delta[cat[a], cat[b]], minlength=n)  # Σ_ck o_ick δ_ck
+    return Statistic({"observed": observed[:, None], "n_c": per_item(row, cat, n, k, n_ic)},
+                     {"observed": (1,), "n_c": (k,)},
+                     lambda tot: _alpha_of(tot["n_c"], tot["observed"][..., 0], delta, unit),
                      ann.item_weight)
 
 

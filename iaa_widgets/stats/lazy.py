@@ -97,15 +97,15 @@ class SufficientStatistics:
         """:func:`~iaa_widgets.krippendorff_alpha` (any metric) from the coincidences
         o_ck = Σ_{m ≥ 2} (Σ_{m_i = m} n_ic n_ik − [c = k] Σ_{m_i = m} n_ic) / (m − 1)
         (Krippendorff 2011)."""
-        from ..measures.alpha import _metric_name, krippendorff_alpha
+        from ..measures.alpha import _metric_name, alpha_from_coincidences, category_values
         m = np.arange(len(self.sizes))
         two = m >= 2
         k = len(self.categories)
         o = np.zeros((k, k))
         for size in np.flatnonzero(two):  # one term per number of ratings m (≤ R)
             o += (self.products[size] - np.diag(self.totals[size])) / (size - 1)
-        finish = krippendorff_alpha.statistic(self._stand_in(), metric=metric).finish
-        value, d_o, d_e = (float(x[0]) for x in finish({"o": o[None]}))
+        value, d_o, d_e = (float(x) for x in alpha_from_coincidences(
+            o, metric, category_values(self._stand_in(), metric)))
         excluded = {"items with a single rating (unpairable)": int(self.sizes[1:2].sum()),
                     "items with no rating": int(self.sizes[0])}
         return self._result("krippendorff_alpha", value, d_o, d_e, two,

@@ -7,7 +7,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Statistic", "RowBlocks", "per_item", "item_pairs", "coincidence_table"]
+__all__ = ["Statistic", "RowBlocks", "per_item", "item_pairs", "entry_pairs",
+           "coincidence_table"]
 
 # largest dense per-item table (rows × cells); beyond it a table is kept sparse (CSR)
 DENSE_CELLS = 1 << 23
@@ -37,12 +38,19 @@ def item_pairs(counts: np.ndarray):
     """Every ordered pair of categories present together in an item: (row, c, k) for
     the nonzero n_ic, n_ik of each row of ``counts`` (Σ_i |S_i|² entries, no loop)."""
     row, cat = np.nonzero(counts)
-    size = np.bincount(row, minlength=len(counts))
+    a, b = entry_pairs(row, len(counts))
+    return row[a], cat[a], cat[b]
+
+
+def entry_pairs(row: np.ndarray, n_rows: int):
+    """Indices (a, b) of every ordered pair of entries in the same row, each entry with
+    itself too, for entries sorted by ``row``."""
+    size = np.bincount(row, minlength=n_rows)
     start = np.cumsum(size) - size
-    a = np.repeat(np.arange(len(row)), size[row])               # each nonzero, |S_i| times
+    a = np.repeat(np.arange(len(row)), size[row])               # each entry, |S_i| times
     b = start[row[a]] + np.arange(len(a)) - np.repeat(np.cumsum(size[row]) - size[row],
                                                        size[row])  # … with each of its row
-    return row[a], cat[a], cat[b]
+    return a, b
 
 
 def coincidence_table(counts: np.ndarray):
