@@ -107,18 +107,23 @@ def test_weighted_rows_and_anonymous_counts_take_the_sparse_path():
     assert iaa.krippendorff_alpha(anonymous).value == pytest.approx(pair_alpha(df), abs=1e-12)
 
 
+def thousands_of_labels(seed, text=False) -> pd.DataFrame:
+    """5e4 items × 5 annotators, labels among 5,000 (as text if ``text``)."""
+    rng = np.random.default_rng(seed)
+    n, r, k = 50_000, 5, 5_000
+    truth = rng.integers(0, k, n)
+    x = np.where(rng.random((n, r)) < 0.6, truth[:, None], rng.integers(0, k, (n, r))).ravel()
+    return pd.DataFrame({"item": np.repeat(np.arange(n), r), "annotator": np.tile(np.arange(r), n),
+                         "label": [f"label {v}" for v in x] if text else x})
+
+
 def test_thousands_of_categories_are_not_refused():
     # 5,000 labels over 5e4 items: the dense items × categories table (2.5e8 cells) was
     # refused; the sparse one holds one entry per category present in an item
-    rng = np.random.default_rng(11)
-    n, r, k = 50_000, 5, 5_000
-    truth = rng.integers(0, k, n)
-    x = np.where(rng.random((n, r)) < 0.6, truth[:, None], rng.integers(0, k, (n, r)))
-    df = pd.DataFrame({"item": np.repeat(np.arange(n), r), "annotator": np.tile(np.arange(r), n),
-                       "label": [f"label {v}" for v in x.ravel()]})
+    df = thousands_of_labels(11, text=True)
     result = iaa.krippendorff_alpha(df)
     assert result.value == pytest.approx(pair_alpha(df), abs=1e-12)
-    assert result.per_category.shape[0] == len(np.unique(x))
+    assert result.per_category.shape[0] == df["label"].nunique()
 
 
 @pytest.mark.parametrize("metric", ["nominal", "interval", "ordinal"])
@@ -136,14 +141,9 @@ def test_bootstrap_with_many_categories_equals_recomputing(metric):
 def test_bootstrap_with_thousands_of_categories():
     # 5,000 labels over 5e4 items: a resample's totals are K + 1 numbers, not K² (the
     # items × K² table and its b × K² products took gigabytes); the estimate is α
-    rng = np.random.default_rng(12)
-    n, r, k = 50_000, 5, 5_000
-    truth = rng.integers(0, k, n)
-    x = np.where(rng.random((n, r)) < 0.6, truth[:, None], rng.integers(0, k, (n, r)))
-    df = pd.DataFrame({"item": np.repeat(np.arange(n), r), "annotator": np.tile(np.arange(r), n),
-                       "label": x.ravel()})
+    df = thousands_of_labels(12)
     boot = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=0)
     assert boot.estimate == pytest.approx(pair_alpha(df), abs=1e-12)
     assert boot.ci[0] < boot.estimate < boot.ci[1]
     stat = iaa.krippendorff_alpha.statistic(df)
-    assert stat.shapes == {"observed": (1,), "n_c": (len(np.unique(x)),)}
+    assert stat.shapes == {"observed": (1,), "n_c": (df["label"].nunique(),)}
