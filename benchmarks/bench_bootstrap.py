@@ -2,7 +2,7 @@
 
 Data: 1e5 items × 5 annotators, 4 ordered categories, 10 % of ratings missing, a
 secondary label on a fifth of the ratings (augmented κ reads them, the others not).
-``Statistic``: ``iaa.bootstrap(name, data, n_resamples=1000, seed=0)`` (pairwise:
+``Statistic``: ``iaa.bootstrap(data, name, n_resamples=1000, seed=0)`` (pairwise:
 ``iaa.pairwise(data, name, ci="percentile", n_resamples=1000, seed=0)``), item weights
 on the measure's per-item tables, counted per distinct item row where items repeat
 (``Statistic.distinct``). ``row``: the reference path, each resample rebuilt and the
@@ -91,7 +91,7 @@ def warm_up(selected) -> float:
     small = data(300)
     start = time.perf_counter()
     for name, kwargs in selected:
-        iaa.bootstrap(name, small, n_resamples=2, seed=0, **kwargs)
+        iaa.bootstrap(small, name, n_resamples=2, seed=0, **kwargs)
     return time.perf_counter() - start
 
 
@@ -150,10 +150,10 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|")
     for name, kwargs in selected:
         fn = getattr(iaa, name)
-        t_stat, c_stat, m_stat, fast = timed(lambda: iaa.bootstrap(name, ann,
+        t_stat, c_stat, m_stat, fast = timed(lambda: iaa.bootstrap(ann, name,
                                                                    n_resamples=1000, seed=0,
                                                                    **kwargs))
-        t_row, _, _, slow = timed(lambda: iaa.bootstrap(lambda d, **kw: fn(d, **kw), ann,
+        t_row, _, _, slow = timed(lambda: iaa.bootstrap(ann, lambda d, **kw: fn(d, **kw),
                                                      n_resamples=args.row_resamples, seed=0,
                                                      **kwargs))
         diff = np.nanmax(np.abs(fast.values[:args.row_resamples] - slow.values))

@@ -13,9 +13,14 @@ bare ``np.bincount`` over the codes (``np.bincount(item * K + label)``, the item
 category table and nothing more). Peak memory of α on 1e7 ratings is measured in a
 fresh subprocess (ru_maxrss), beside the krippendorff package's.
 
+Row orders (issue 32): the 9e6 ratings of 10 × 1e6 as users hand them over, grouped by
+item, grouped by annotator (per-annotator exports concatenated) and shuffled; nominal α
+ours (tidy table → value) against the krippendorff package with its pivot, in each order
+(``--orders``: this section only). Goal ≥ 10× in every order.
+
 The bootstrap of every measure is timed by ``bench_bootstrap.py``.
 
-    PYTHONPATH=. python benchmarks/bench_classic.py [--quick] [--budget 30]
+    PYTHONPATH=. python benchmarks/bench_classic.py [--quick] [--budget 30] [--orders]
 """
 from __future__ import annotations
 
@@ -162,17 +167,45 @@ def memory_child(who: str, n_raters: int, n_items: int) -> None:
                       "peak_mb": round(peak), "how": how}))
 
 
+# ------------------------------------------------------------------ row orders
+def row_orders(df: pd.DataFrame) -> dict:
+    """The same ratings grouped by item (as made), by annotator and shuffled."""
+    return {"grouped by item": df,
+            "grouped by annotator": df.sort_values(["annotator", "item"], kind="stable",
+                                                   ignore_index=True),
+            "shuffled": df.sample(frac=1.0, random_state=0, ignore_index=True)}
+
+
+def time_row_orders(n_raters: int = 10, n_items: int = 1_000_000, repeat: int = 3) -> None:
+    """Nominal α, ours and the krippendorff package incl. its pivot, in each row order."""
+    df = make_tidy(n_raters, n_items)
+    print(f"\n== row orders: α nominal on {len(df):,} ratings (integer item ids), ours best "
+          f"of {repeat}, krippendorff best of 2")
+    for name, d in row_orders(df).items():
+        (t, c), v = timed(lambda: iaa.krippendorff_alpha(d).value, repeat)
+        (tp, cp), vp = timed(lambda: kripp_alpha(d), 2)
+        print(f"  {name:<22} ours {t:7.3f} s (CPU {c:6.3f})  krippendorff {tp:7.3f} s "
+              f"(CPU {cp:6.3f})  {agreement(vp, v):<10} ours {tp / t:5.1f}× faster "
+              f"(CPU {cp / c:5.1f}×; goal ≥ 10×)")
+
+
 # ------------------------------------------------------------------ main
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="the two small sizes only")
     ap.add_argument("--budget", type=float, default=30.0,
                     help="skip a peer whose extrapolated time exceeds this many seconds")
+    ap.add_argument("--orders", action="store_true", help="the row-order section only")
     ap.add_argument("--memory-child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_child:
         memory_child(args.memory_child[0], int(args.memory_child[1]),
                      int(args.memory_child[2]))
+        return
+    if args.orders:
+        with open("/proc/loadavg") as f:
+            print(f"load average at start: {f.read().split()[:3]}")
+        time_row_orders()
         return
     sizes = [(5, 1_000), (5, 100_000)] + ([] if args.quick else [(10, 1_000_000)])
     with open("/proc/loadavg") as f:
@@ -215,6 +248,7 @@ def main(argv=None):
                   f"{t_core / t_bin:.2f}× (CPU {c_core / c_bin:.2f}×; goal ≤ 3×)")
             print(f"  loading: Annotations.from_long {t_load:.4f} s (CPU {c_load:.4f} s)")
     if not args.quick:
+        time_row_orders()
         print("\n== peak memory, 10 raters × 1e6 items (1e7 ratings), fresh subprocess")
         for who in ("ours", "krippendorff"):
             m = peak_memory(who, 10, 1_000_000)

@@ -9,7 +9,10 @@ equal on the subsample. Finn's coefficient, Robinson's A and Janson–Olsson's �
 timed on the same ratings, whose one category per distinct value makes an items ×
 categories table larger than the dense-table limit: they go through the shared ANOVA
 core (ratings in long form) and no longer hit it (no peer in Python to time against).
-Run: ``python benchmarks/bench_icc.py [--items N]``.
+The bootstrap of ICC(A,1) and of W goes through their Statistics (issue 32): ICC's per-item
+ANOVA tables, W's resample weights with its ranks recomputed per resample (exact);
+``--resamples`` (default 50) on the full data, timed from the loaded Annotations.
+Run: ``python benchmarks/bench_icc.py [--items N] [--resamples B]``.
 """
 from __future__ import annotations
 
@@ -29,9 +32,13 @@ def tidy(n_items: int, n_raters: int, seed: int = 0) -> pd.DataFrame:
                          "label": grid.ravel()})
 
 
+CPU = {}  # function name → CPU seconds (process time) of its last timed call
+
+
 def timed(fn, *args, **kwargs):
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     out = fn(*args, **kwargs)
+    CPU[getattr(fn, "__name__", "")] = time.process_time() - c
     return out, time.perf_counter() - t
 
 
@@ -44,7 +51,10 @@ def main() -> None:
     ap.add_argument("--raters", type=int, default=10)
     ap.add_argument("--pingouin-items", type=int, default=1_000_000)
     ap.add_argument("--friedman-items", type=int, default=10_000)
+    ap.add_argument("--resamples", type=int, default=50)
     a = ap.parse_args()
+    with open("/proc/loadavg") as f:
+        print(f"load average at start: {f.read().split()[:3]}")
     import pingouin as pg
     import scipy.stats  # noqa: F401  (loaded before timing, as pingouin loads it)
 
@@ -54,11 +64,13 @@ def main() -> None:
     fscale = a.items / a.friedman_items
 
     _, t_ours_full = timed(icc_table, full)
+    cpu_icc = CPU["icc_table"]
     ours_sub, t_ours_sub = timed(icc_table, sub)
     ref, t_pg_sub = timed(pg.intraclass_corr, sub, targets="item", raters="annotator",
                           ratings="label")
     assert np.allclose(ours_sub["ICC"], ref["ICC"], atol=1e-9)
     _, t_w_full = timed(kendall_w, full)
+    cpu_w = CPU["kendall_w"]
     small = full[full["item"] < a.friedman_items]
     w_sub, t_w_sub = timed(kendall_w, small)
     # pingouin.friedman: the raters are the "subjects" (blocks), the items the conditions;
@@ -69,7 +81,8 @@ def main() -> None:
     print(f"{a.raters} raters × {a.items:,} items ({len(full):,} ratings), end to end from a "
           "tidy DataFrame; values checked equal to pingouin's")
     pg_full = t_pg_sub * scale
-    print(f"ICC, all six forms (icc_table): ours {t_ours_full:.2f} s; pingouin "
+    print(f"ICC, all six forms (icc_table): ours {t_ours_full:.2f} s (CPU {cpu_icc:.2f} s); "
+          f"pingouin "
           f"{t_pg_sub:.2f} s on {a.pingouin_items:,} items"
           + (f" (→ ~{pg_full:.1f} s scaled)" if scale != 1 else "")
           + f"; ratio {pg_full / t_ours_full:.0f}× "
@@ -89,11 +102,17 @@ def main() -> None:
           f"categories = {a.items * ann.n_categories:,} cells, dense limit {MAX_CELLS:,}; "
           f"load {t_load:.2f} s): "
           + ", ".join(f"{name} {t:.2f} s" for name, t in anova.items()))
-    print(f"Kendall's W: ours {t_w_full:.2f} s; pingouin.friedman {t_fr_sub:.2f} s on "
-          f"{a.friedman_items:,} items (→ ~{t_fr_sub * fscale:.1f} s scaled linearly; it "
-          f"overflows at 1e6 items); ratio ~{t_fr_sub * fscale / t_w_full:.0f}× "
+    print(f"Kendall's W: ours {t_w_full:.2f} s (CPU {cpu_w:.2f} s); pingouin.friedman "
+          f"{t_fr_sub:.2f} s on {a.friedman_items:,} items (→ ~{t_fr_sub * fscale:.1f} s "
+          f"scaled linearly; it overflows at 1e6 items); ratio ~{t_fr_sub * fscale / t_w_full:.0f}× "
           f"(like for like on {a.friedman_items:,} items: ours {t_w_sub:.3f} s, "
           f"{t_fr_sub / t_w_sub:.0f}×)")
+    import iaa_widgets as iaa
+    for name in ("icc", "kendall_w"):
+        boot, t = timed(iaa.bootstrap, ann, name, n_resamples=a.resamples, seed=0)
+        print(f"bootstrap of {name} through its Statistic, {a.resamples} resamples of "
+              f"{a.items:,} items: {t:.2f} s wall, {CPU['bootstrap']:.2f} s CPU; "
+              f"interval [{boot.ci[0]:.4f}, {boot.ci[1]:.4f}]")
 
 
 if __name__ == "__main__":

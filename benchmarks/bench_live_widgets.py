@@ -23,6 +23,11 @@ re-embedded from the kernel (what a widget without named datasets would pay).
   trip while γ is being recomputed (the kernel stays free), the time a newer value
   takes to stop the stale computation, and the whole recomputation.
 
+- GammaExplorer on the tour's continuum (argument_units, 30 samples; issue 35): from a
+  slider move to the first new γ on the page (the quick estimate from
+  gamma.QUICK_SAMPLES random continua) and to the refined γ (all 30), against the same
+  widget with the quick estimate turned off (QUICK_SAMPLES = 30), in one run.
+
     PYTHONPATH=. python benchmarks/bench_live_widgets.py [--moves 30] [--only contingency]
         [--compare d157d95]
 """
@@ -109,6 +114,57 @@ STATE_CHANGE = """async ([value]) => {
   }
   return performance.now() - t0;
 }"""
+
+
+GAMMA_TOUR = """
+import iaa_widgets as iaa
+from iaa_widgets import datasets
+from iaa_widgets.widgets import gamma as _gamma
+_gamma.QUICK_SAMPLES = {quick}
+w = iaa.GammaExplorer(datasets.argument_units(), seed=1)
+w
+"""
+# slider → the first new γ on the page, and → the γ of all the samples (state done)
+FIRST_GAMMA = """async ([value]) => {
+  const root = document.querySelector('.iaa-gamma');
+  const input = root.querySelector('input.iaa-slider-alpha');
+  const cell = () => root.querySelector('.iaa-gamma-summary tr[data-key="gamma"] .iaa-value');
+  const before = cell().dataset.value;
+  const generation = Number(root.dataset.generation);
+  input.value = String(value);
+  const t0 = performance.now();
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  const limit = t0 + 60000;
+  let first = null;
+  while (true) {
+    const now = performance.now();
+    if (now > limit) throw new Error('no new γ within 60 s');
+    if (first === null && cell().dataset.value !== before) first = now - t0;
+    if (Number(root.dataset.generation) > generation && root.dataset.state === 'done') {
+      return [first === null ? now - t0 : first, now - t0];
+    }
+    await new Promise(r => setTimeout(r, 2));
+  }
+}"""
+
+
+def gamma_answer_bench(browser, lab, moves: int, quick: int):
+    """Slider → first new γ and → refined γ (ms) on the tour's continuum."""
+    page = open_page(browser, lab, f"gamma_tour_{quick}.ipynb", GAMMA_TOUR.format(quick=quick),
+                     ".iaa-gamma")
+    pg = page.page
+    pg.wait_for_function("() => document.querySelector('.iaa-gamma').dataset.state === 'done'",
+                         timeout=300_000)
+    first, refined = [], []
+    for k in range(moves + 2):  # two warm-up moves
+        value = round(1.1 + 0.1 * (k % 30), 1)  # on the slider's grid, never 1.0
+        a, b = pg.evaluate(FIRST_GAMMA, [value])
+        if k >= 2:
+            first.append(a)
+            refined.append(b)
+    assert page.python("w.error") == "", page.python("w.error")
+    page.close()
+    return first, refined
 
 
 def open_page(browser, lab, name, code, cls):
@@ -206,7 +262,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--gamma-moves", type=int, default=5)
-    ap.add_argument("--only", choices=["sweep", "sparse", "contingency", "gamma"],
+    ap.add_argument("--only", choices=["sweep", "sparse", "contingency", "gamma", "gamma-tour"],
                     action="append", help="run only these (repeatable); default: all")
     ap.add_argument("--compare", metavar="REV", help="also time the ContingencyMatrix of "
                     "this git revision (e.g. d157d95, before it recomputed only finish)")
@@ -239,6 +295,14 @@ def main() -> None:
                 print(summary(f"ContingencyMatrix{f' at {rev}' if rev else ''}, 1e5 items: "
                               "click → number (goal ≤ 150 ms)", times))
                 print(summary("  of which Python recompute (kernel)", python), flush=True)
+        if "gamma-tour" in only:
+            from iaa_widgets.widgets.gamma import QUICK_SAMPLES
+            for quick, name in ((QUICK_SAMPLES, f"quick estimate from {QUICK_SAMPLES}"),
+                                (30, "no quick estimate")):
+                first, refined = gamma_answer_bench(browser, lab, args.gamma_moves, quick)
+                print(summary(f"GammaExplorer, tour's continuum ({name}): slider → first "
+                              "new γ (goal ≤ 150 ms)", first))
+                print(summary("  slider → γ of all 30 samples", refined), flush=True)
         gamma = gamma_bench(browser, lab, args.gamma_moves) if "gamma" in only else None
         browser.close()
     if gamma is None:

@@ -8,7 +8,7 @@ counts (it computes 1 − D_o, which is SPA with "annotations" weights, on the w
 for the curves a plain per-round loop (numpy over items, one round at a time) timed on
 a few rounds and scaled to 3,000. No peer library implements SPA or its curves.
 
-    PYTHONPATH=. python benchmarks/bench_sparse.py [n_items]
+    PYTHONPATH=. python benchmarks/bench_sparse.py [n_items] [n_annotators]
 """
 import sys
 import time
@@ -82,8 +82,8 @@ def loop_curve(x, n_rounds, n_points, rng):
     return out
 
 
-def main(n_items: int = 1_000_000):
-    table = sparse_table(n_items)
+def main(n_items: int = 1_000_000, n_annotators: int = 30):
+    table = sparse_table(n_items, n_annotators)
     t_load, ann = best_of(lambda: Annotations.from_long(table), repeat=1)
     print(f"SPA: {n_items:,} items, {ann.n_ratings:,} ratings (1–6 per item), "
           f"{ann.n_annotators} annotators, {ann.n_categories} categories")
@@ -136,4 +136,5 @@ def main(n_items: int = 1_000_000):
 
 
 if __name__ == "__main__":
-    main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000)
+    main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000,
+         int(sys.argv[2]) if len(sys.argv) > 2 else 30)

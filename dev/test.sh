@@ -25,12 +25,28 @@ python -m pip install --quiet -e ".[test]"
 # irrCAC (a test-only peer) pins scipy==1.12 and pandas<3; its code runs on current ones,
 # so it goes in without its pins rather than downgrading what users get
 python -m pip install --quiet --no-deps "irrCAC==0.4.4"
+# crowd-kit (the annotator models' test-only peer) would pull in transformers for a module
+# the tests never import: it goes in alone; what it uses is in the test extra already
+python -m pip install --quiet --no-deps "crowd-kit==1.4.2"
+# the notebooks as the tests execute them, with their outputs: the documentation site
+# shows these copies (dev/docs.sh)
+export IAA_EXECUTED_NOTEBOOKS=${IAA_EXECUTED_NOTEBOOKS:-$PWD/build/executed-notebooks}
 set +e
-python -m pytest "$@"
+# tests/site checks the built documentation site: it runs below, once the site is built
+python -m pytest --ignore=tests/site "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure here" >&2
+fi
+# The documentation site (dev/docs.sh, its own virtual environment), then its browser
+# test; on a full run only (no pytest arguments; IAA_SKIP_DOCS=1 skips it)
+if [ "$#" -eq 0 ] && [ "${IAA_SKIP_DOCS:-0}" != 1 ]; then
+  set +e
+  bash dev/docs.sh && python -m pytest tests/site
+  docs=$?
+  set -e
+  [ "$rc" -ne 0 ] || rc=$docs
 fi
 # γ's cross-checks against pygamma-agreement (test-only peer): it needs older numpy and
 # numba, so it gets a virtual environment of its own (IAA_SKIP_PYGAMMA=1 skips it)

@@ -9,26 +9,24 @@ from .errors import AgreementError
 from .data import Annotations, as_annotations, read_csv
 from .labels import LookAlikeLabelsWarning
 from .results import AgreementResult
-from .measures.classic import (bennett_s, cohen_kappa, conger_kappa, davies_fleiss_kappa,
-                               fleiss_kappa, percent_agreement, scott_pi, specific_agreement)
-from .measures.gwet import gwet_ac1, gwet_ac2
+from .measures import _registry
+from .measures import classic as _classic, gwet as _gwet  # noqa: F401 (light: loaded now)
 from .measures.pairwise import pairwise
-from .measures.alpha import alpha_from_coincidences, krippendorff_alpha, set_distances
+from .measures.alpha import alpha_from_coincidences, set_distances
 from .resampling import BootstrapResult, bootstrap
-from .measures.augmented import augmented_kappa, augmented_kappa_sweep
+from .measures.augmented import augmented_kappa_sweep
 from .measures.sparse import (SparseAgreementResult, spa_item_variance, spa_variance_curve,
-                              spa_weight_curves, sparse_agreement, sparse_kappa)
+                              spa_weight_curves)
 
 __version__ = "0.1.0"
 
-# Parts that import heavy dependencies (scipy, anywidget, altair) load on first use,
-# so that `import iaa_widgets` stays fast: public name -> module that defines it.
+# Every coefficient (iaa.cohen_kappa, iaa.icc …) comes from the registry of measures
+# (measures/_registry.py), its module loaded on first use. The other parts that import
+# heavy dependencies (scipy, anywidget, altair) load on first use too, so that
+# `import iaa_widgets` stays fast: public name -> module that defines it.
 _LAZY: dict[str, str] = {
     "Continuum": ".continuum",
     "read_continuum_csv": ".continuum",
-    "gamma": ".measures.gamma.coefficients",
-    "gamma_cat": ".measures.gamma.coefficients",
-    "gamma_k": ".measures.gamma.coefficients",
     "gamma_family": ".measures.gamma.coefficients",
     "GammaResult": ".measures.gamma.coefficients",
     "GammaKResult": ".measures.gamma.coefficients",
@@ -39,28 +37,22 @@ _LAZY: dict[str, str] = {
     "AugmentedKappaSweep": ".widgets.sweep",
     "SparseAgreementExplorer": ".widgets.sparse",
     "GammaExplorer": ".widgets.gamma",
+    "ProjectExplorer": ".widgets.explorer",
+    "disagreements": ".explore",
+    "leave_one_out": ".explore",
+    "annotator_profile": ".explore",
+    "label_usage": ".explore",
+    "label_confusion": ".explore",
+    "consensus_confusion": ".explore",
+    "read_adjudication": ".io.adjudication",
+    "write_adjudication": ".io.adjudication",
     "spa_missingness": ".measures.sparse.missing",
     "SpaMissingness": ".measures.sparse.missing",
-    "tolerance_agreement": ".measures.tolerance",
-    "mean_pearson_r": ".measures.correlation",
-    "mean_spearman_rho": ".measures.correlation",
-    "finn_coefficient": ".measures.anova",
-    "robinson_a": ".measures.anova",
-    "janson_olsson_iota": ".measures.anova",
-    "maxwell_re": ".measures.maxwell",
-    "light_kappa": ".measures.light",
-    "hubert_kappa": ".measures.light",
-    "kappa_max": ".measures.light",
-    "unitizing_alpha": ".measures.unitizing",
-    "u_alpha": ".measures.unitizing",
-    "cu_alpha": ".measures.unitizing",
-    "icc": ".measures.icc",
     "icc_table": ".measures.icc",
-    "kendall_w": ".measures.kendall",
     "per_label": ".measures.multilabel",
-    "span_f1": ".measures.spans",
     "benchmark": ".measures.benchmarking",
     "Benchmark": ".measures.benchmarking",
+    "read": ".io.detect",
     "read_label_studio": ".io.label_studio",
     "read_prodigy": ".io.prodigy",
     "read_doccano": ".io.doccano",
@@ -75,6 +67,12 @@ _LAZY: dict[str, str] = {
     "write_report": ".report",
     "sufficient_statistics": ".stats.lazy",
     "SufficientStatistics": ".stats.lazy",
+    "majority_vote": ".models",
+    "MajorityVoteResult": ".models",
+    "dawid_skene": ".models",
+    "DawidSkeneResult": ".models",
+    "mace": ".models",
+    "MaceResult": ".models",
 }
 
 
@@ -88,8 +86,30 @@ def __getattr__(name):
         return getattr(import_module(_LAZY[name], __name__), name)
     if name in _SUBMODULES:
         return import_module(f".{name}", __name__)
+    if name == "__all__":  # every public name: the registry's coefficients included
+        return sorted(_EAGER | set(_LAZY) | set(_registry.names()))
+    measure = _registry.find(name) if not name.startswith("_") else None
+    if measure is not None:
+        globals()[name] = measure.function  # found once
+        return measure.function
     raise AttributeError(f"module 'iaa_widgets' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES) | set(_registry.names()))
+
+
+def coefficients(data=None):
+    """Every coefficient of the package as a DataFrame, one row each (name, family, the
+    data it needs, annotators, intervals, missing-data policies, source); given ``data``,
+    which apply and why the others do not (see
+    :func:`iaa_widgets.measures._registry.coefficients`)."""
+    return _registry.coefficients(data)
+
+
+# the public names defined above (``__all__`` adds _LAZY's and the registry's)
+_EAGER = {"AgreementError", "Annotations", "as_annotations", "read_csv",
+          "LookAlikeLabelsWarning", "AgreementResult", "pairwise", "alpha_from_coincidences",
+          "set_distances", "BootstrapResult", "bootstrap", "augmented_kappa_sweep",
+          "SparseAgreementResult", "spa_item_variance", "spa_variance_curve",
+          "spa_weight_curves", "coefficients"}

@@ -68,6 +68,14 @@ def _finite(x) -> float | None:
     return None if x is None or not math.isfinite(float(x)) else float(x)
 
 
+def _cut(measure: str, low: float, high: float) -> tuple[float, float, bool]:
+    """An interval cut to the range of the registered coefficient ``measure`` (as the
+    report and ContingencyMatrix cut theirs), and whether it was cut."""
+    from .measures import _registry
+    m = _registry.find(measure, load=False)
+    return (low, high, False) if m is None else _registry.cut(m, low, high)
+
+
 @register(AgreementResult)
 @_html_safe
 def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
@@ -77,13 +85,19 @@ def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
         ("observed D_o", "expected D_e")
     rows = [(o, 0.0, result.observed, "component"), (e, 0.0, result.expected, "component"),
             (result.measure, 0.0, result.value, "coefficient")]
-    if result.ci is not None:
-        label = f"interval ({result.ci_method})" if result.ci_method else "interval"
-        rows.append((label, result.ci[0], result.ci[1], "interval"))
+    notes = [f"interval: {result.ci_method}"] if result.ci is not None and \
+        result.ci_method else []
+    if result.ci is not None:  # its method in the subtitle: an axis label would be cut
+        low, high, cut = _cut(result.measure, *result.ci)
+        rows.append(("interval", low, high, "interval"))
+        notes += [f"interval cut to the coefficient's range (was {result.ci[0]:.4f} to "
+                  f"{result.ci[1]:.4f})"] if cut else []
     df = pd.DataFrame([{"quantity": q, "start": _finite(s), "end": _finite(t), "kind": k}
                        for q, s, t, k in rows])
     title = f"{result.measure} = {result.value:.4f}" if _finite(result.value) is not None \
         else f"{result.measure} = NaN"
+    if notes:
+        title = alt.Title(title, subtitle=notes)
     return alt.Chart(df, title=title, width=width).mark_bar().encode(
         y=alt.Y("quantity:N", sort=[r[0] for r in rows], title=None,
                 axis=alt.Axis(labelLimit=240)),

@@ -2,7 +2,8 @@
 
 ``iaa report labels.csv -o report.html`` reads the ratings (CSV through
 :func:`~iaa_widgets.read_csv`, the tools' exports through the readers of
-:mod:`iaa_widgets.io`, chosen by the file's extension or ``--format``) and writes
+:mod:`iaa_widgets.io`, chosen by the file's extension, else its content (see
+:func:`iaa_widgets.read`), or ``--format``) and writes
 :func:`iaa_widgets.report.report_html` to one self-contained HTML file.
 
 Exit codes: 0 written; 2 the input or an option was refused (an AgreementError, a file
@@ -37,8 +38,8 @@ def _format_of(path: str, given: str | None) -> str:
     ext = os.path.splitext(path)[1].lower()
     if ext in _BY_EXTENSION:
         return _BY_EXTENSION[ext]
-    raise AgreementError(f"cannot tell the format of {path!r} from its extension "
-                         f"{ext or '(none)'!r}; pass --format, one of {', '.join(FORMATS)}")
+    from .io.detect import detect_format  # by content: .json, .jsonl, folders, zips
+    return detect_format(path)
 
 
 def read_ratings(path: str, fmt: str | None = None, *, item: str = "item",
@@ -79,8 +80,16 @@ def _typed(categories: Sequence[str] | None) -> list | None:
     return list(categories)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line (status 2) instead of the usage
+    block: "iaa report: error: …; see iaa report --help"."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="iaa", description="Inter-annotator agreement.")
+    parser = _Parser(prog="iaa", description="Inter-annotator agreement.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rep = commands.add_parser(
         "report", help="every applicable coefficient with intervals, in one HTML file",
@@ -91,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
                                   "tool's export")
     rep.add_argument("-o", "--output", required=True, help="the HTML file to write")
     rep.add_argument("--format", choices=FORMATS, default=None,
-                     help="the input's format (default: from its extension)")
+                     help="the input's format (default: from its extension, else its content)")
     rep.add_argument("--item", default="item", help="CSV column of the items (default item)")
     rep.add_argument("--annotator", default="annotator",
                      help="CSV column of the annotators (default annotator)")
@@ -130,7 +139,7 @@ def _report(args) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    args = _parser().parse_args(argv)  # usage errors: argparse exits with 2
+    args = _parser().parse_args(argv)  # usage errors: one line, exit status 2
     try:
         if args.command == "report":
             _report(args)

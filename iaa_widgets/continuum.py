@@ -60,6 +60,10 @@ class Continuum:
     @property
     def bounds(self) -> tuple[float, float]:
         """(first start, last end) of all units."""
+        if self.n_units == 0:  # a reader's document where nobody placed a unit
+            raise AgreementError(f"the continuum is empty: none of the annotators "
+                                 f"{list(self.annotators)!r} placed a unit, so it has no "
+                                 "bounds and no agreement to measure")
         return float(self.start.min()), float(self.end.max())
 
     def units_per_annotator(self) -> np.ndarray:

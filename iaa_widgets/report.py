@@ -5,20 +5,25 @@ The page (:func:`report_html`, written by :func:`write_report`) holds, in sectio
 with these ids:
 
 - ``data``: items, annotators, categories, ratings, and the notes of the data;
-- ``coefficients``: each coefficient of :data:`COEFFICIENTS` (and Krippendorff's α
-  under each metric of :func:`alpha_metrics`) with its analytic interval where the
-  measure has one and, with ``n_resamples > 0``, a bootstrap percentile interval over
-  items (:func:`iaa_widgets.bootstrap`, through the measure's Statistic); the
-  coefficients that do not apply, each with the measure's own reason;
+- ``coefficients``: each coefficient registered with ``report=True``
+  (:mod:`iaa_widgets.measures._registry`; one row per metric of :func:`alpha_metrics`
+  for a measure that takes a metric) with its analytic interval where the measure has
+  one and, with ``n_resamples > 0``, a bootstrap percentile interval over items
+  (:func:`iaa_widgets.bootstrap`, through the measure's Statistic); intervals are cut to
+  each coefficient's range (a note names those cut); the coefficients that do not
+  apply, each with the measure's own reason (:func:`iaa_widgets.coefficients`' logic);
 - ``pairwise``: Cohen's κ for every pair of annotators (with bootstrap intervals);
 - ``per-category``: Fleiss' per-category κ_k and the specific agreement of each category;
 - ``per-item``: each item's ratings and share of agreeing pairs, least agreement first.
 
+A part that cannot be made for these data (a coefficient, its bootstrap, a table or a
+chart) is listed as not applicable with the reason, and the rest is written.
 Everything from the data is text (:mod:`iaa_widgets.html`); the page embeds its charts
 with the bundled vega (no CDN, no network).
 """
 from __future__ import annotations
 
+import inspect
 import os
 from dataclasses import dataclass
 from typing import Callable
@@ -30,32 +35,14 @@ from . import charts, stats, validate
 from .data import Annotations, as_annotations
 from .errors import AgreementError
 from .html import page, text
-from .measures import classic
+from .measures import _registry, classic
 from .measures._formulas import item_agreement
-from .measures.alpha import krippendorff_alpha
 from .measures.pairwise import pairwise
 from .resampling import bootstrap
 from .results import AgreementResult
 
-__all__ = ["COEFFICIENTS", "alpha_metrics", "Coefficient", "coefficients", "item_table",
+__all__ = ["alpha_metrics", "Coefficient", "coefficients", "coefficient_table", "item_table",
            "report_html", "write_report"]
-
-# the coefficients with an analytic interval, in the order of the report; each takes
-# confidence= (Gwet's AC1 joins when its module is present)
-COEFFICIENTS: dict[str, Callable[..., AgreementResult]] = {
-    "percent_agreement": classic.percent_agreement,
-    "bennett_s": classic.bennett_s,
-    "scott_pi": classic.scott_pi,
-    "cohen_kappa": classic.cohen_kappa,
-    "fleiss_kappa": classic.fleiss_kappa,
-    "davies_fleiss_kappa": classic.davies_fleiss_kappa,
-}
-try:
-    from .measures.gwet import gwet_ac1
-except ImportError:  # an install without Gwet's coefficients
-    pass
-else:
-    COEFFICIENTS["gwet_ac1"] = gwet_ac1
 
 # per-item table: rows shown at most (least agreement first), the rest counted
 MAX_ITEMS = 500
@@ -79,76 +66,110 @@ def alpha_metrics(ann: Annotations, metric: str | None = None) -> list[str]:
 
 @dataclass(frozen=True)
 class Coefficient:
-    """One row of the report: the coefficient's ``name`` (with its metric), its result
-    and bootstrap (None when not asked), or ``refused``: why it does not apply."""
+    """One row of the report: the coefficient's ``name`` (with its metric), its registry
+    entry ``measure``, its result and bootstrap (None when not asked, or when the
+    bootstrap is undefined on these data: ``boot_refused`` says why), or ``refused``:
+    why the coefficient does not apply."""
 
     name: str
     result: AgreementResult | None = None
     boot: object | None = None
     refused: str = ""
+    boot_refused: str = ""
+    measure: _registry.Measure | None = None
+
+
+def _takes(fn: Callable, name: str) -> bool:
+    return name in inspect.signature(fn).parameters
 
 
 def coefficients(ann: Annotations, *, metric: str | None = None, confidence: float = 0.95,
                  n_resamples: int = 1000, seed=0) -> list[Coefficient]:
-    """Every coefficient of :data:`COEFFICIENTS` and α under :func:`alpha_metrics` on
-    ``ann``, each with its bootstrap (``n_resamples`` > 0) at level ``confidence``. A
-    coefficient whose measure refuses the data (an AgreementError: e.g. Cohen's κ on
-    three annotators) is kept with the measure's reason in ``refused``; α under a
-    ``metric`` the caller named is not: its refusal (e.g. "ordinal" with no declared
+    """Every coefficient registered with ``report=True`` on ``ann`` (one per metric of
+    :func:`alpha_metrics` for a measure that takes ``metric``), each with its bootstrap
+    (``n_resamples`` > 0) at level ``confidence``. A coefficient that does not apply
+    (:func:`iaa_widgets.measures._registry.attempt`: e.g. Cohen's κ on three annotators)
+    is kept with the reason in ``refused``, and a bootstrap that is undefined (e.g. every
+    resample of single-category data) with its reason in ``boot_refused``; only a
+    ``metric`` the caller named and the data refuse (e.g. "ordinal" with no declared
     order) is raised."""
-    jobs = [(name, fn, {}, {"confidence": confidence}) for name, fn in COEFFICIENTS.items()]
-    jobs += [(f"krippendorff_alpha ({m})", krippendorff_alpha, {"metric": m}, {})
-             for m in alpha_metrics(ann, metric)]
     out = []
-    for name, fn, kwargs, extra in jobs:
-        try:
-            result = fn(ann, **kwargs, **extra)
-        except AgreementError as err:
-            if metric is not None and fn is krippendorff_alpha:
-                raise
-            out.append(Coefficient(name, refused=str(err)))
-            continue
-        boot = None
-        if n_resamples:
-            boot = bootstrap(fn, ann, n_resamples=n_resamples, seed=seed, level=confidence,
-                             **kwargs)
-        out.append(Coefficient(name, result, boot))
+    for m in _registry.measures(report=True):
+        variants = [(f"{m.name} ({x})", {"metric": x}) for x in alpha_metrics(ann, metric)] \
+            if _takes(m.function, "metric") else [(m.name, {})]
+        for name, kwargs in variants:
+            level = {"confidence": confidence} if _takes(m.function, "confidence") else {}
+            result, reason = _registry.attempt(m, ann, **kwargs, **level)
+            if result is None:
+                if metric is not None and "metric" in kwargs:
+                    raise AgreementError(reason)
+                out.append(Coefficient(name, refused=reason, measure=m))
+                continue
+            boot, why = None, ""
+            if n_resamples:
+                try:
+                    boot = bootstrap(ann, m.function, n_resamples=n_resamples, seed=seed,
+                                     confidence=confidence, **kwargs)
+                except AgreementError as err:
+                    why = " ".join(str(err).split())
+            out.append(Coefficient(name, result, boot, boot_refused=why, measure=m))
     return out
 
 
-def coefficient_table(rows: list[Coefficient]) -> pd.DataFrame:
-    """The applicable coefficients: value, observed and expected (dis)agreement, the
-    analytic and bootstrap intervals, items used and excluded, and the note."""
+# the columns of (dis)agreement: a result's observed and expected go under its scale
+_COMPONENTS = {"agreement": ("observed agreement A_o", "expected agreement A_e"),
+               "disagreement": ("observed disagreement D_o", "expected disagreement D_e")}
+
+
+def coefficient_table(rows: list[Coefficient], notes: tuple = ()) -> pd.DataFrame:
+    """The applicable coefficients: value, observed and expected agreement (A_o, A_e) or
+    disagreement (D_o, D_e) each in its own columns, the analytic and bootstrap
+    intervals cut to the coefficient's range (``cut`` names those cut), items used and
+    excluded, and the note without the data's own ``notes`` (the data section says
+    them once)."""
     records = []
     for c in rows:
         if c.result is None:
             continue
         r = c.result
-        ci = r.ci or (np.nan, np.nan)
-        boot = (c.boot.ci if c.boot is not None else (np.nan, np.nan))
-        records.append({
-            "coefficient": c.name, "value": r.value,
-            "observed": r.observed, "expected": r.expected, "scale": r.scale,
-            "analytic low": ci[0], "analytic high": ci[1],
-            "analytic method": r.ci_method or "none",
-            "bootstrap low": boot[0], "bootstrap high": boot[1],
-            "items": r.n_items,
-            "excluded": ", ".join(f"{v} {k}" for k, v in r.excluded.items()),
-            "note": r.note})
-    return pd.DataFrame.from_records(records, columns=[
-        "coefficient", "value", "observed", "expected", "scale", "analytic low",
-        "analytic high", "analytic method", "bootstrap low", "bootstrap high", "items",
-        "excluded", "note"])
+        record = {"coefficient": c.name, "value": r.value}
+        for scale, (o, e) in _COMPONENTS.items():
+            record[o], record[e] = (r.observed, r.expected) if r.scale == scale else \
+                (np.nan, np.nan)
+        cut = []
+        for kind, ci in (("analytic", r.ci), ("bootstrap", c.boot.ci if c.boot else None)):
+            low, high, was_cut = _registry.cut(c.measure, *(ci or (np.nan, np.nan)))
+            record[f"{kind} low"], record[f"{kind} high"] = low, high
+            cut += [kind] if was_cut else []
+        record |= {"analytic method": r.ci_method or "none", "items": r.n_items,
+                   "excluded": ", ".join(f"{v} {k}" for k, v in r.excluded.items()),
+                   "note": "; ".join(part for part in r.note.split("; ")
+                                     if part and part not in notes),
+                   "cut": " and ".join(cut)}
+        records.append(record)
+    columns = ["coefficient", "value", *_COMPONENTS["agreement"],
+               *_COMPONENTS["disagreement"], "analytic low", "analytic high",
+               "analytic method", "bootstrap low", "bootstrap high", "items", "excluded",
+               "note", "cut"]
+    return pd.DataFrame.from_records(records, columns=columns)
 
 
-def _notes(table: pd.DataFrame, column: str, heading: str) -> str:
-    """The non-empty texts of ``column`` as a list under ``heading``, one per coefficient."""
-    shown = table.loc[table[column].astype(bool), ["coefficient", column]]
-    if shown.empty:
+def _notes(pairs, heading: str) -> str:
+    """(coefficient, text) pairs as a list under ``heading``: one entry per distinct
+    text, naming every coefficient it holds for (one note per fact)."""
+    by_text: dict[str, list[str]] = {}
+    for name, value in pairs:
+        if value:
+            by_text.setdefault(str(value), []).append(str(name))
+    if not by_text:
         return ""
     return f"<h3>{text(heading)}</h3><ul>" + "".join(
-        f"<li><b>{text(name)}</b>: {text(value)}</li>" for name, value in shown.itertuples(
-            index=False)) + "</ul>"
+        f"<li><b>{text(', '.join(names))}</b>: {text(value)}</li>"
+        for value, names in by_text.items()) + "</ul>"
+
+
+def _column_notes(table: pd.DataFrame, column: str, heading: str) -> str:
+    return _notes(zip(table["coefficient"], table[column]), heading)
 
 
 def _interval_rows(table: pd.DataFrame, bootstrapped: bool) -> pd.DataFrame:
@@ -193,7 +214,10 @@ def item_table(ann: Annotations, max_items: int | None = None) -> pd.DataFrame:
 # ------------------------------------------------------------------ the page
 def _fmt(v) -> str:
     if isinstance(v, (float, np.floating)):
-        return "—" if np.isnan(v) else f"{v:.4f}"
+        if np.isnan(v):
+            return "—"
+        shown = f"{v:.4f}"
+        return "0.0000" if shown == "-0.0000" else shown  # a tiny negative is no sign
     return str(v)
 
 
@@ -206,8 +230,34 @@ def _section(ident: str, heading: str, body: str) -> str:
     return f'<section id="{ident}">\n<h2>{text(heading)}</h2>\n{body}\n</section>\n'
 
 
-def _chart_div(ident: str) -> str:
+def _not_applicable(what: str, reason) -> str:
+    reason = " ".join(str(reason).split())
+    return f"<p class='note'>{text(what)}: not applicable: {text(reason)}</p>"
+
+
+def _chart(specs: dict, ident: str, what: str, build: Callable) -> str:
+    """The chart ``build()`` embedded at ``ident``, or, when it cannot be drawn (Altair's
+    limit of rows for a chart embedded in a page, or a refusal of the data), a note
+    saying why."""
+    from altair import MaxRowsError
+    try:
+        specs[ident] = build().to_dict()
+    except MaxRowsError:
+        from altair import data_transformers
+        limit = data_transformers.options.get("max_rows", 5000)
+        return _not_applicable(what, f"its data has more than {limit:,} rows, the most "
+                               "Altair embeds in a page; the table above holds every value")
+    except AgreementError as err:
+        return _not_applicable(what, err)
     return f'<div id="{ident}" class="iaa-chart"></div>'
+
+
+def _part(what: str, make: Callable, *args) -> str:
+    """``make(*args)``, or a note that the part does not apply and why."""
+    try:
+        return make(*args)
+    except AgreementError as err:
+        return _not_applicable(what, err)
 
 
 def report_html(data, *, title: str = "agreement report", metric: str | None = None,
@@ -232,10 +282,12 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
 
     rows = coefficients(ann, metric=metric, confidence=confidence, n_resamples=n_resamples,
                         seed=seed)
-    body.append(_coefficient_section(rows, confidence, n_resamples, seed, specs))
-    body.append(_pairwise_section(ann, confidence, n_resamples, seed, specs))
+    body.append(_coefficient_section(rows, ann, confidence, n_resamples, seed, specs))
+    body.append(_section("pairwise", "Pairwise Cohen's κ", _part(
+        "Pairwise Cohen's κ", _pairwise, ann, confidence, n_resamples, seed, specs)))
     body.append(_category_section(ann, confidence, specs))
-    body.append(_item_section(ann, max_items, specs))
+    body.append(_section("per-item", "Per item", _part(
+        "The per-item table", _items, ann, max_items, specs)))
     from . import __version__
     body.append(f"<footer><p>made by iaa_widgets {text(__version__)}: confidence "
                 f"{confidence:g}, {int(n_resamples)} bootstrap resamples (seed "
@@ -262,84 +314,95 @@ def _data_section(ann: Annotations) -> str:
     return _section("data", "Data", _table(facts) + cats + notes)
 
 
-def _coefficient_section(rows, confidence, n_resamples, seed, specs) -> str:
-    table = coefficient_table(rows)
+def _ranges(rows) -> str:
+    """The ranges intervals are cut to, one entry per range: [0, 1] for A_o, at most 1
+    for the chance-corrected coefficients, …"""
+    by_range: dict[tuple, list[str]] = {}
+    for c in rows:
+        if c.result is not None:
+            by_range.setdefault(c.measure.range, []).append(c.name)
+    return "; ".join(
+        f"{'at most ' + format(hi, 'g') if lo == -np.inf else f'[{lo:g}, {hi:g}]'} for "
+        f"{', '.join(names)}" for (lo, hi), names in by_range.items())
+
+
+def _coefficient_section(rows, ann, confidence, n_resamples, seed, specs) -> str:
+    table = coefficient_table(rows, ann.notes)
     how = (f"Intervals at {confidence:.0%}: the measure's analytic interval (its method "
            "named), and a bootstrap percentile interval over items from "
            f"{int(n_resamples)} resamples (seed {seed})." if n_resamples else
            f"Intervals at {confidence:.0%}: the measure's analytic interval (its method "
            "named); no bootstrap was asked for (--bootstrap 0).")
-    body = (f"<p>{text(how)}</p>"
-            + _table(table.drop(columns=["analytic method", "excluded", "note"])))
+    how += (" Every interval is cut to its coefficient's range (" + _ranges(rows) + ")."
+            if len(table) else "")
+    shown = table.drop(columns=["analytic method", "excluded", "note", "cut"])
+    body = f"<p>{text(how)}</p>" + _table(shown.dropna(axis=1, how="all"))
     if len(table):
-        specs["chart-coefficients"] = charts.coefficients_chart(
-            _interval_rows(table, bool(n_resamples))).to_dict()
-        body += _chart_div("chart-coefficients")
-    body += (_notes(table, "analytic method", "Analytic intervals")
-             + _notes(table, "excluded", "Items left out")
-             + _notes(table, "note", "Notes"))
-    refused = [c for c in rows if c.refused]
-    if refused:
-        body += "<h3>Not applicable to this data</h3><ul>" + "".join(
-            f"<li><b>{text(c.name)}</b>: {text(c.refused)}</li>" for c in refused) + "</ul>"
+        body += _chart(specs, "chart-coefficients", "The chart of the coefficients",
+                       lambda: charts.coefficients_chart(
+                           _interval_rows(table, bool(n_resamples))))
+    cut = table.loc[table["cut"].astype(bool)]
+    body += (_column_notes(table, "analytic method", "Analytic intervals")
+             + _notes(zip(cut["coefficient"], "interval cut to the coefficient's range: "
+                          + cut["cut"]), "Intervals cut")
+             + _column_notes(table, "excluded", "Items left out")
+             + _column_notes(table, "note", "Notes")
+             + _notes(((c.name, f"no bootstrap interval: {c.boot_refused}") for c in rows
+                       if c.boot_refused), "Bootstrap not applicable")
+             + _notes(((c.name, c.refused) for c in rows if c.refused),
+                      "Not applicable to this data"))
     return _section("coefficients", "Coefficients", body)
 
 
-def _pairwise_section(ann, confidence, n_resamples, seed, specs) -> str:
+def _pairwise(ann, confidence, n_resamples, seed, specs) -> str:
     if ann.anonymous or ann.n_annotators < 2:
-        return _section("pairwise", "Pairwise Cohen's κ",
-                        "<p>Not applicable: the annotators of this data are not known "
-                        "(per-item counts) or there is only one.</p>")
+        raise AgreementError("the annotators of this data are not known (per-item counts) "
+                             "or there is only one")
     boot = {"ci": "percentile", "n_resamples": n_resamples, "seed": seed,
-            "level": confidence} if n_resamples else {}
-    try:
-        m = pairwise(ann, "cohen_kappa", **boot)
-    except AgreementError as err:
-        return _section("pairwise", "Pairwise Cohen's κ", f"<p>Not applicable: {text(err)}</p>")
+            "confidence": confidence} if n_resamples else {}
+    m = pairwise(ann, "cohen_kappa", **boot)
     frame = pd.DataFrame(m).rename(index=str, columns=str).rename_axis(index=None,
                                                                         columns=None)
     body = _table(frame, index=True)
     if n_resamples:
         low = pd.DataFrame(m.attrs["ci_low"], index=frame.index, columns=frame.columns)
         high = pd.DataFrame(m.attrs["ci_high"], index=frame.index, columns=frame.columns)
-        cells = low.map(_fmt) + " … " + high.map(_fmt)
+        cells = (low.map(_fmt) + " … " + high.map(_fmt)).mask(low.isna() & high.isna())
         body += (f"<p>{text(f'Bootstrap percentile intervals at {confidence:.0%}:')}</p>"
                  + _table(cells, index=True))
     shared = pd.DataFrame(m.attrs["n_items"], index=frame.index, columns=frame.columns)
+    shared = shared.astype(object).mask(np.eye(len(shared), dtype=bool), "—")  # no pair
     body += "<p>Items each pair rated:</p>" + _table(shared, index=True)
-    specs["chart-pairwise"] = m.chart().to_dict()
-    return _section("pairwise", "Pairwise Cohen's κ", body + _chart_div("chart-pairwise"))
+    return body + _chart(specs, "chart-pairwise", "The pairwise chart", m.chart)
 
 
 def _category_section(ann, confidence, specs) -> str:
-    body = ""
-    try:
-        fleiss = classic.fleiss_kappa(ann, confidence=confidence)
-    except AgreementError as err:
-        body += f"<p>Fleiss' per-category κ: not applicable: {text(err)}</p>"
-    else:
-        body += ("<h3>Fleiss' κ of each category (Fleiss 1971, κ_j)</h3>"
-                 + _table(fleiss.per_category.rename(index=str), index=True))
-        specs["chart-per-category"] = charts.per_category_chart(fleiss, "kappa").to_dict()
-        body += _chart_div("chart-per-category")
-    try:
-        specific = classic.specific_agreement(ann, positive=ann.categories[0])
-    except AgreementError as err:
-        body += f"<p>Specific agreement: not applicable: {text(err)}</p>"
-    else:
-        body += ("<h3>Specific agreement of each category</h3>"
-                 + _table(specific.per_category.rename(index=str), index=True))
-    return _section("per-category", "Per category", body)
+    def fleiss():
+        result = classic.fleiss_kappa(ann, confidence=confidence)
+        return ("<h3>Fleiss' κ of each category (Fleiss 1971, κ_j)</h3>"
+                + _table(result.per_category.rename(index=str), index=True)
+                + _chart(specs, "chart-per-category", "The per-category chart",
+                         lambda: charts.per_category_chart(result, "kappa")))
+
+    def specific():
+        result = classic.specific_agreement(ann, positive=ann.categories[0])
+        counts = result.per_category.rename(index=str)
+        whole = [c for c in ("agreements", "opportunities") if c in counts  # counts: no .0000
+                 and np.all(np.mod(counts[c], 1) == 0)]
+        return ("<h3>Specific agreement of each category</h3>"
+                + _table(counts.astype(dict.fromkeys(whole, "int64")), index=True))
+    return _section("per-category", "Per category",
+                    _part("Fleiss' per-category κ", fleiss)
+                    + _part("Specific agreement", specific))
 
 
-def _item_section(ann, max_items, specs) -> str:
+def _items(ann, max_items, specs) -> str:
     _, agree = _item_terms(ann)
     shown = item_table(ann, max_items)
     rated_once = int(np.isnan(agree).sum())
     body = (f"<p>{text(f'{len(shown)} of {len(agree)} items shown, least agreement first')}"
             + (text(f'; {rated_once} item(s) rated once have no pair to agree (—)')
                if rated_once else "") + ".</p>")
-    specs["chart-items"] = charts.item_agreement_chart(
-        charts.item_agreement_rows(agree)).to_dict()
-    body += _chart_div("chart-items") + _table(shown)
-    return _section("per-item", "Per item", body)
+    body += _chart(specs, "chart-items", "The per-item chart", lambda: (
+        charts.item_agreement_chart(charts.item_agreement_rows(agree))))
+    return body + _table(shown)

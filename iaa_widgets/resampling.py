@@ -2,7 +2,7 @@
 
 Each resample draws ``n_items`` items with replacement (a drawn item keeps all its
 ratings; an item drawn twice counts as two items) and recomputes the measure. The
-interval is the **percentile** interval: the (1 − level)/2 and (1 + level)/2
+interval is the **percentile** interval: the (1 − confidence)/2 and (1 + confidence)/2
 quantiles of the resampled values (Efron & Tibshirani 1993, *An Introduction to
 the Bootstrap*, ch. 13), or the **BCa** interval (ch. 14) from leave-one-item-out
 values. The standard error is their standard deviation (ddof = 1). Resamples where the
@@ -21,28 +21,19 @@ Any other callable is called on each rebuilt resample (one vectorised gather).
 A value may be a table (annotator × annotator): :func:`resampled` and
 :func:`intervals` work per cell, and the measure offers them as its own ``ci=``.
 
-Speed (1,000 resamples of 1e5 items, benchmarks/bench_bootstrap.py). Every measure
-draws the same item codes for the same seed, ``rng.integers(0, n, n)`` per resample, so
-that measures compared on one seed see the same resamples and the row-resampling
-reference is plain. Their counting is made cache-sized (:func:`_weight_blocks`), and
-items with equal tables are counted per distinct row (``Statistic.distinct``), which
-replaces the items × cells product by a product over a few hundred rows; what remains
-is the draws themselves (1e8 integers, about 0.3 s of CPU) and gathering and counting
-them (about 0.35 s). The draws, and the gather of the drawn items' rows, are made on a
-second thread, one group of resamples ahead of the counting (:func:`_drawn_ahead`, the
-same stream), so that on two cores they cost no wall time beside it. Drawing a multinomial per distinct row instead would skip the
-item draws, but gives each measure its own random stream (its rows differ), so one
-seed would no longer mean the same resamples across measures: not done. The products
-run on one BLAS thread (:func:`_one_blas_thread`: a second one busy-waits through the
-counting). A measure that knows which items share their tables builds one row per group
-(``Statistic.rows``, augmented κ: one per rating pattern, 37,426 for 1e5 items) instead of
-a row per item to be merged afterwards, and keeps rows that vary in few of its cells as
-``stats.statistic.RowBlocks`` (augmented κ: the patterns of one set of annotators in
-31 of its 100 terms), which shrinks the product W @ T to the entries that vary.
+How it stays fast (figures in benchmarks/README.md, "Bootstrap over Statistics"): every
+measure draws the same item codes for the same seed, ``rng.integers(0, n, n)`` per
+resample, so that measures compared on one seed see the same resamples; the draws are
+counted in cache-sized blocks (:func:`_weight_blocks`), per distinct row of the
+measure's tables where items repeat them (``Statistic.distinct``, ``Statistic.rows``,
+``stats.statistic.RowBlocks``), and made on a second thread one group ahead of the
+counting (:func:`_drawn_ahead`); the products run on one BLAS thread
+(:func:`_one_blas_thread`).
 """
 from __future__ import annotations
 
-import sys
+import inspect
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -85,6 +76,11 @@ class BootstrapResult(Charted):
         return float(self.estimate)
 
     @property
+    def confidence(self) -> float:
+        """The interval's level, as ``bootstrap(confidence=…)`` names it (= ``level``)."""
+        return self.level
+
+    @property
     def n_excluded(self) -> int:
         return int(sum(self.excluded.values()))
 
@@ -103,16 +99,28 @@ class BootstrapResult(Charted):
 
 
 def _resolve(measure) -> tuple[Callable, str]:
-    if isinstance(measure, str):  # a public name: the package above is loaded already
-        fn = getattr(sys.modules[__package__], measure, None)
-        if not callable(fn):
-            validate.fail("bootstrap", "measure", "a function or the name of a public "
-                          "measure of iaa_widgets", measure)
-        return fn, measure
+    if isinstance(measure, str):  # a coefficient of the registry
+        from .measures import _registry
+        if _registry.find(measure) is None:
+            validate.fail("bootstrap", "measure", "a function or the name of a coefficient "
+                          "of iaa_widgets (iaa.coefficients())", measure)
+        return _registry.find(measure).function, measure
     if not callable(measure):
         validate.fail("bootstrap", "measure", "a function or the name of a public measure "
                       "of iaa_widgets", measure)
     return measure, getattr(measure, "__name__", type(measure).__name__)
+
+
+def _measure_like(x) -> bool:
+    return isinstance(x, str) or callable(x)
+
+
+def _takes(fn, name: str) -> bool:
+    """Whether ``fn`` names a parameter ``name``."""
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _value(result) -> float:
@@ -138,16 +146,13 @@ def _weight_blocks(rng: np.random.Generator, stat, n_resamples: int, codes=None)
     each item among the distinct ones), the counts of the drawn items' codes, i.e. how
     often each distinct row was drawn: the same totals from a far smaller W.
 
-    The draws (1e8 ``rng.integers`` in 0.3 s of CPU), and with ``codes`` the gather of
-    the drawn items' codes, are made on a second thread, one group ahead of the
-    counting (:func:`_drawn_ahead`). Counting costs as much: one ``bincount`` over the
-    b · n bins of a whole block (33 MB for 1e5 items) misses the cache on every
-    increment, so the draws are made and counted for as few resamples at once as keep
-    the bins within ``COUNT_BINS`` (one resample of 1e5 items, many of small data; the
-    same stream), each written straight into the float block.
-    Drawing the weights directly as Multinomial(n, 1/n) counts would need no counting,
-    but numpy draws a multinomial as n − 1 conditional binomials: 5.6 s for the same
-    1,000 (measured), and a different random stream from the rows' reference.
+    The draws, and with ``codes`` the gather of the drawn items' codes, are made on a
+    second thread, one group ahead of the counting (:func:`_drawn_ahead`). The draws of
+    as few resamples at once as keep the bins of one ``bincount`` within
+    ``COUNT_BINS`` are counted together (one resample of a large data set, many of a
+    small one; the same stream), each written straight into the float block. (A
+    Multinomial(n, 1/n) draw of the weights would need no counting, but numpy draws it
+    as n − 1 conditional binomials, slower, and from another random stream.)
 
     Rows of ``from_contingency`` data stand for ``weights`` items each, so N = Σ w draws
     from N items fall on the rows as Multinomial(N, w / N), drawn as such (no row per
@@ -178,9 +183,8 @@ def _drawn_ahead(rng: np.random.Generator, n: int, shapes: list, codes=None):
     """``rng.integers(0, n, shape)`` for each of ``shapes`` in turn (the stream of
     :func:`_draws`), or with ``codes`` the codes of the drawn items, each made on a
     second thread while the caller counts the one before: numpy draws and gathers
-    without holding the GIL, so on two cores they cost no wall time beside the counting
-    (1,000 resamples of 1e5 items: 0.3 s of draws and 0.2 s of gathering their codes
-    there, 0.2 s of counting and the products here). Exactly these draws are made, in
+    without holding the GIL, so on two cores they cost no wall time beside the counting.
+    Exactly these draws are made, in
     this order, so a generator passed as the seed is left where drawing them in turn
     would leave it."""
     from concurrent.futures import ThreadPoolExecutor  # loads on first use only
@@ -242,12 +246,8 @@ def resampled(stat, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
 
 def _one_blas_thread():
     """One BLAS thread for the products W @ T of :func:`resampled`: the counting between
-    them runs on one core, and OpenBLAS's second thread busy-waits meanwhile, taking the
-    core that other processes need. Augmented κ (37,426 distinct rows × 100 cells, 1,000
-    resamples of 1e5 items, measured): two threads 0.81–0.89 s wall and 1.6 s CPU on an
-    idle machine, 1.19 s wall beside one busy process; one thread 0.92 s and 1.0 s CPU,
-    0.93 s beside it (its table then dense, before ``RowBlocks``). The second core now
-    draws the next resamples (:func:`_drawn_ahead`)."""
+    them runs on one core, and a second BLAS thread would busy-wait meanwhile on the core
+    that draws the next resamples (:func:`_drawn_ahead`)."""
     from threadpoolctl import threadpool_limits  # loads on first use only
     return threadpool_limits(1, user_api="blas")
 
@@ -314,18 +314,23 @@ def intervals(values: np.ndarray, estimate, level: float, method: str = "percent
             (len(flat) - n_ok).reshape(shape))
 
 
-def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 0.95,
-              method: str = "percentile", **measure_kwargs) -> BootstrapResult:
+def bootstrap(data, measure, n_resamples: int = 1000, seed=None, confidence: float = 0.95,
+              interval: str = "percentile", **measure_kwargs) -> BootstrapResult:
     """Bootstrap a measure over items: estimate, percentile interval, standard error.
 
+    Data first, as :func:`scipy.stats.bootstrap`: ``bootstrap(data, measure)``.
     ``measure``: a function of the data (returning a result with ``.value`` or a
-    number) or the name of a public measure of :mod:`iaa_widgets`.
-    ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"`` for α). ``seed`` makes
-    the resamples reproducible (anything ``numpy.random.default_rng`` accepts).
-    ``method``: "percentile" (any measure) or "bca" (a measure with a Statistic, whose
-    leave-one-item-out values are its totals minus one item's tables: every categorical
-    measure). Those measures are resampled through their Statistic with the same values
-    as recomputing them on each resample; any other function is called per resample.
+    number) or the name of a coefficient (``iaa.coefficients()``).
+    ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"`` for α), and none of
+    bootstrap's own names is a measure's parameter. ``seed`` makes the resamples
+    reproducible (anything ``numpy.random.default_rng`` accepts). ``confidence``: the
+    level of the interval. ``interval``: "percentile" (any measure) or "bca" (a measure
+    with a Statistic, whose leave-one-item-out values are its totals minus one item's
+    tables: every categorical measure). Those measures are resampled through their
+    Statistic with the same values as recomputing them on each resample; any other
+    function is called per resample. Former names, each for one more release with a
+    DeprecationWarning: the order ``bootstrap(measure, data)``, ``level=`` and
+    ``method=``.
     A measure whose value is a table (an annotator × annotator matrix) takes its own
     ``ci=`` instead, through :func:`resampled` and :func:`intervals`.
 
@@ -335,14 +340,25 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     data the items are drawn as usual and their category counts kept. Other cases are
     expanded into one row per item, or refused above ``EXPANSION_LIMIT`` ratings.
     """
+    if _measure_like(data) and not _measure_like(measure):  # the former order
+        warnings.warn("bootstrap(measure, data) is deprecated and will be removed in the "
+                      "next release; pass the data first: bootstrap(data, measure)",
+                      DeprecationWarning, stacklevel=2)
+        data, measure = measure, data
     fn, name = _resolve(measure)
+    confidence = validate.renamed("bootstrap", "level", "confidence",
+                                  measure_kwargs.pop("level", validate.RENAMED), confidence)
+    if "method" in measure_kwargs and not _takes(fn, "method"):
+        interval = validate.renamed("bootstrap", "method", "interval",
+                                    measure_kwargs.pop("method"), interval)
+    method = interval
     n_resamples = validate.integer("bootstrap", "n_resamples", n_resamples, minimum=2)
-    level = validate.confidence("bootstrap", "level", level)
+    level = validate.confidence("bootstrap", "confidence", confidence)
     validate.seed("bootstrap", "seed", seed)
-    validate.choice("bootstrap", "method", method, ("percentile", "bca"))
+    validate.choice("bootstrap", "interval", method, ("percentile", "bca"))
     make = getattr(fn, "statistic", None)
     if method == "bca" and make is None:
-        raise AgreementError(f"method must be 'percentile' for {name}, or 'bca' for a measure "
+        raise AgreementError(f"interval must be 'percentile' for {name}, or 'bca' for a measure "
                              "with a Statistic (measure.statistic: its leave-one-item-out "
                              "values are the totals minus one item)")
     ann = as_annotations(data)
@@ -359,9 +375,9 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
     else:
         stat = make(ann, **measure_kwargs)
         if method == "bca" and stat.weights is not None:
-            raise AgreementError("method='bca' leaves out one item at a time, but these data "
-                                 "keep items as weighted cells (from_contingency); use "
-                                 "method='percentile'")
+            raise AgreementError("interval='bca' leaves out one item at a time, but these "
+                                 "data keep items as weighted cells (from_contingency); use "
+                                 "interval='percentile'")
         values = resampled(stat, int(n_resamples), rng)
     ok = values[~np.isnan(values)]
     if len(ok) < 2:
@@ -371,7 +387,7 @@ def bootstrap(measure, data, n_resamples: int = 1000, seed=None, level: float = 
                                  stat.jackknife()[:, None] if method == "bca" else None)
     if np.isnan(low[0]):  # BCa: z0 is infinite
         raise AgreementError("the BCa interval is undefined: every resample lies on one side "
-                             "of the estimate; use method='percentile'")
+                             "of the estimate; use interval='percentile'")
     return BootstrapResult(measure=name, estimate=estimate, ci=(float(low[0]), float(high[0])),
                            se=float(se[0]), level=level, values=values,
                            n_resamples=int(n_resamples), n_undefined=int(len(values) - len(ok)),

@@ -4,10 +4,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from importlib import import_module
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 
+from . import validate
 from .html import text
 
 __all__ = ["AgreementResult", "Charted", "PairwiseMatrix"]
@@ -65,6 +66,9 @@ class AgreementResult(Charted):
     ci: tuple[float, float] | None = None
     ci_method: str | None = None
     note: str = ""
+    # resample(n_resamples, seed) -> BootstrapResult over the same items, for a measure
+    # with no analytic standard error (α): what benchmark() reads instead
+    resample: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
 
     def __float__(self) -> float:
         return float(self.value)
@@ -103,13 +107,15 @@ class AgreementResult(Charted):
             extra += self.per_category.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
         return f"<table>{rows}</table>{extra}"
 
-    def benchmark(self, scale="landis-koch", level: float = 0.95):
+    def benchmark(self, scale="landis-koch", confidence: float = 0.95, *,
+                  level=validate.RENAMED):
         """This coefficient read against a benchmark scale with its standard error:
         each band's membership probability (Gwet 2014, ch. 6; see
-        :func:`iaa_widgets.measures.benchmarking.benchmark`)."""
+        :func:`iaa_widgets.measures.benchmarking.benchmark`; ``level=`` as there)."""
+        confidence = validate.renamed("benchmark", "level", "confidence", level, confidence)
         # measures sit above results (they make results): loaded by name on first use
         return import_module(f"{__package__}.measures.benchmarking").benchmark(
-            self, scale=scale, level=level)
+            self, scale=scale, confidence=confidence)
 
     def _benchmarks_html(self) -> str:
         """One table: on every scale of Gwet's benchmarking procedure, the band retained

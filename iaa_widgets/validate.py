@@ -10,6 +10,7 @@ number, and infinity only where ``finite=False`` says so.
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 from typing import Any, Iterable, NoReturn
 
@@ -18,7 +19,7 @@ import numpy as np
 from .errors import AgreementError
 
 __all__ = ["fail", "boolean", "integer", "real", "probability", "confidence", "seed",
-           "n_jobs", "choice", "choices", "name_or_matrix"]
+           "n_jobs", "choice", "choices", "name_or_matrix", "renamed", "RENAMED"]
 
 
 def fail(where: str, name: str, what: str, value: Any) -> NoReturn:
@@ -35,6 +36,27 @@ def _shown(value: Any) -> str:
     shape = getattr(value, "shape", None)
     size = f" of shape {' × '.join(map(str, shape))}" if isinstance(shape, tuple) else ""
     return f"a {type(value).__name__}{size}"
+
+
+class _Renamed:
+    """The default of a parameter kept only under its former name (see :func:`renamed`)."""
+
+    def __repr__(self) -> str:
+        return "<renamed>"
+
+
+RENAMED = _Renamed()
+
+
+def renamed(where: str, old: str, new: str, given, value, stacklevel: int = 3):
+    """The value of parameter ``new``: ``value``, or ``given`` when the caller used the
+    former name ``old`` (``given`` is not :data:`RENAMED`), with a DeprecationWarning
+    that names both; the former name works for one release."""
+    if given is RENAMED:
+        return value
+    warnings.warn(f"{where}: {old}= is deprecated and will be removed in the next release; "
+                  f"use {new}=", DeprecationWarning, stacklevel=stacklevel)
+    return given
 
 
 def _is_bool(value) -> bool:

@@ -113,8 +113,10 @@ def _(datasets, iaa, mo):
     mo.md("""
     ## Units on a continuum: γ
 
-    Three annotators mark argument units in a text. γ aligns the units; α weighs where
-    they start and end, β their categories. Each change recomputes γ in a worker thread.
+    Three annotators mark argument units in a text. γ aligns the units; the positional
+    weight counts where they start and end, the categorical weight their categories
+    (Mathet et al. 2015 call them α and β, unrelated to Krippendorff's α). Each change
+    recomputes γ in a worker thread.
     """)
     gamma = mo.ui.anywidget(iaa.GammaExplorer(datasets.argument_units(), seed=1))
     gamma
@@ -123,10 +125,11 @@ def _(datasets, iaa, mo):
 
 @app.cell
 def _(gamma, mo):
-    _alpha = gamma.value["alpha"]  # reading .value: this cell runs again when a slider moves
+    _positional = gamma.value["alpha"]  # reading .value: this cell runs again when a slider moves
     # γ is computed in the widget's worker thread: wait for the result of these parameters
     _result = gamma.wait(timeout=120)
-    mo.md(f"γ computed in Python = **{_result.gamma.value:.4f}** (α = {_alpha:g})")
+    mo.md(f"γ computed in Python = **{_result.gamma.value:.4f}** "
+          f"(positional weight = {_positional:g})")
     return
 
 

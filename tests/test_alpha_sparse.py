@@ -132,7 +132,7 @@ def test_bootstrap_with_many_categories_equals_recomputing(metric):
     # coincidences for ordinal): the same resamples (same seed) as recomputing α on each
     df = ratings(5, n_items=150)
     ann = Annotations.from_long(df)
-    ours = iaa.bootstrap(iaa.krippendorff_alpha, ann, n_resamples=30, seed=1, metric=metric)
+    ours = iaa.bootstrap(ann, iaa.krippendorff_alpha, n_resamples=30, seed=1, metric=metric)
     again = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d, metric).value, ann,
                           n_resamples=30, seed=1)
     np.testing.assert_allclose(ours.values, again.values, rtol=0, atol=1e-12)
@@ -142,7 +142,7 @@ def test_bootstrap_with_thousands_of_categories():
     # 5,000 labels over 5e4 items: a resample's totals are K + 1 numbers, not K² (the
     # items × K² table and its b × K² products took gigabytes); the estimate is α
     df = thousands_of_labels(12)
-    boot = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=0)
+    boot = iaa.bootstrap(df, iaa.krippendorff_alpha, n_resamples=200, seed=0)
     assert boot.estimate == pytest.approx(pair_alpha(df), abs=1e-12)
     assert boot.ci[0] < boot.estimate < boot.ci[1]
     stat = iaa.krippendorff_alpha.statistic(df)

@@ -10,6 +10,7 @@ Sources of the expected numbers:
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -59,9 +60,9 @@ def test_irrcac_docstring_example_and_the_band_rule():
     assert b.band == "Moderate"
     assert b.probability == pytest.approx(b.table.loc["Moderate", "cumulative"])
     # the rule: the highest band whose cumulative probability reaches the level
-    assert benchmark(0.67, se=0.15, scale="altman", level=0.6).band == "Good"
-    assert benchmark(0.67, se=0.15, scale="altman", level=0.99).band == "Fair"  # 0.99912
-    assert benchmark(0.67, se=0.15, scale="altman", level=0.9995).band == "Poor"
+    assert benchmark(0.67, se=0.15, scale="altman", confidence=0.6).band == "Good"
+    assert benchmark(0.67, se=0.15, scale="altman", confidence=0.99).band == "Fair"  # 0.99912
+    assert benchmark(0.67, se=0.15, scale="altman", confidence=0.9995).band == "Poor"
 
 
 def test_custom_scale_that_does_not_reach_minus_one():
@@ -96,8 +97,8 @@ def test_benchmark_of_a_result_uses_its_standard_error():
 
 def test_errors_name_what_is_wrong():
     ann = Annotations.from_contingency([[2, 2], [1, 5]])
-    with pytest.raises(AgreementError, match="no standard error"):
-        benchmark(krippendorff_alpha(ann))
+    with pytest.raises(AgreementError, match="no standard error"):  # nor a way to resample
+        benchmark(dataclasses.replace(krippendorff_alpha(ann), resample=None))
     with pytest.raises(AgreementError, match="se="):
         benchmark(0.5)
     with pytest.raises(AgreementError, match="scale must be"):
@@ -108,8 +109,8 @@ def test_errors_name_what_is_wrong():
         benchmark(0.5, se=-0.1)
     with pytest.raises(AgreementError, match="NaN"):
         benchmark(0.5 * math.nan, se=0.1)
-    with pytest.raises(AgreementError, match="level must be"):
-        benchmark(0.5, se=0.1, level=0)
+    with pytest.raises(AgreementError, match="confidence must be"):
+        benchmark(0.5, se=0.1, confidence=0)
 
 
 def test_result_html_shows_the_bands_only_for_a_coefficient_with_an_se():
@@ -126,3 +127,19 @@ def test_result_html_shows_the_bands_only_for_a_coefficient_with_an_se():
     assert "iaa-benchmarks" not in krippendorff_alpha(ann)._repr_html_()
     assert percent_agreement(ann).se is not None
     assert "iaa-benchmarks" not in percent_agreement(ann)._repr_html_()
+
+
+def test_alpha_is_benchmarked_with_its_bootstrap_standard_error():
+    """α has no analytic standard error: result.benchmark() takes the bootstrap's over the
+    same items (the one iaa.bootstrap gives with the same seed) and says so (issue 33)."""
+    import iaa_widgets as iaa
+    data = iaa.datasets.krippendorff_2011()
+    result = iaa.krippendorff_alpha(data, metric="interval")
+    b = result.benchmark("krippendorff")
+    boot = iaa.bootstrap(data, iaa.krippendorff_alpha, seed=0, metric="interval")
+    assert b.se == boot.se and b.value == result.value
+    assert b.se_source == "bootstrap over items (1,000 resamples, seed 0)"
+    assert "bootstrap over items" in b._repr_html_()
+    # a measure with an analytic standard error keeps it
+    kappa = iaa.cohen_kappa(data, annotators=("A", "B"))
+    assert kappa.benchmark().se == kappa.se and kappa.benchmark().se_source == "analytic"

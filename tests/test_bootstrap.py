@@ -19,8 +19,8 @@ def test_fast_alpha_path_equals_general_path(metric):
     # same seed ⇒ same item draws; the weighted-coincidence fast path must give the
     # values that rebuilding each resample and recomputing α gives
     df = krippendorff_2011()
-    fast = iaa.bootstrap("krippendorff_alpha", df, n_resamples=300, seed=7, metric=metric)
-    slow = iaa.bootstrap(alpha_generic, df, n_resamples=300, seed=7, metric=metric)
+    fast = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=300, seed=7, metric=metric)
+    slow = iaa.bootstrap(df, alpha_generic, n_resamples=300, seed=7, metric=metric)
     np.testing.assert_array_equal(np.isnan(fast.values), np.isnan(slow.values))
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
     assert fast.estimate == iaa.krippendorff_alpha(df, metric).value
@@ -28,17 +28,17 @@ def test_fast_alpha_path_equals_general_path(metric):
 
 def test_reproducible_with_seed():
     df = krippendorff_2011()
-    a = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=3)
-    b = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=3)
-    c = iaa.bootstrap(iaa.krippendorff_alpha, df, n_resamples=200, seed=4)
+    a = iaa.bootstrap(df, iaa.krippendorff_alpha, n_resamples=200, seed=3)
+    b = iaa.bootstrap(df, iaa.krippendorff_alpha, n_resamples=200, seed=3)
+    c = iaa.bootstrap(df, iaa.krippendorff_alpha, n_resamples=200, seed=4)
     np.testing.assert_array_equal(a.values, b.values)
     assert a.ci == b.ci and a.se == b.se
     assert not np.array_equal(a.values, c.values)
 
 
 def test_interval_is_the_percentile_interval():
-    res = iaa.bootstrap("krippendorff_alpha", krippendorff_2011(), n_resamples=500, seed=0,
-                        level=0.9)
+    res = iaa.bootstrap(krippendorff_2011(), "krippendorff_alpha", n_resamples=500, seed=0,
+                        confidence=0.9)
     ok = res.values[~np.isnan(res.values)]
     np.testing.assert_allclose(res.ci, np.quantile(ok, [0.05, 0.95]), rtol=0, atol=1e-12)
     assert res.se == pytest.approx(np.std(ok, ddof=1))
@@ -54,7 +54,7 @@ def test_resamples_are_whole_items():
     sizes = np.bincount(ann.item)
     rng = np.random.default_rng(11)  # the bootstrap's own stream for seed 11
     expected = [sizes[rng.integers(0, ann.n_items, ann.n_items)].sum() for _ in range(50)]
-    seen = iaa.bootstrap(lambda a: a.n_ratings if a.n_items == ann.n_items else -1, df,
+    seen = iaa.bootstrap(df, lambda a: a.n_ratings if a.n_items == ann.n_items else -1,
                          n_resamples=50, seed=11)
     np.testing.assert_array_equal(seen.values, expected)
 
@@ -77,8 +77,8 @@ def test_coverage_sanity():
         df = pd.DataFrame({"item": np.repeat(np.arange(n_items), raters),
                            "annotator": np.tile(np.arange(raters), n_items),
                            "label": x.ravel()})
-        lo, hi = iaa.bootstrap("krippendorff_alpha", df, n_resamples=300, seed=s,
-                               level=0.9).ci
+        lo, hi = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=300, seed=s,
+                               confidence=0.9).ci
         hits += lo <= truth <= hi
     assert 62 <= hits <= 80
 
@@ -86,24 +86,24 @@ def test_coverage_sanity():
 def test_bad_arguments():
     df = krippendorff_2011()
     with pytest.raises(AgreementError, match="bootstrap: measure must be a function"):
-        iaa.bootstrap("no_such_measure", df)
+        iaa.bootstrap(df, "no_such_measure")
     with pytest.raises(AgreementError, match="n_resamples"):
-        iaa.bootstrap("krippendorff_alpha", df, n_resamples=1)
-    with pytest.raises(AgreementError, match="level"):
-        iaa.bootstrap("krippendorff_alpha", df, level=95)
+        iaa.bootstrap(df, "krippendorff_alpha", n_resamples=1)
+    with pytest.raises(AgreementError, match="confidence"):
+        iaa.bootstrap(df, "krippendorff_alpha", confidence=95)
     # every resample undefined (a single category): refused with a reason
     flat = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": [0, 1, 0, 1], "label": [5] * 4})
     with pytest.raises(AgreementError, match="undefined on"):
-        iaa.bootstrap("krippendorff_alpha", flat, n_resamples=20, seed=0)
+        iaa.bootstrap(flat, "krippendorff_alpha", n_resamples=20, seed=0)
 
 
 def test_any_public_measure_by_name_with_its_options():
     from iaa_widgets.datasets import meyer_relatedness
     df = meyer_relatedness()
-    res = iaa.bootstrap("cohen_kappa", df, n_resamples=100, seed=5, annotators=["r1", "r2"])
+    res = iaa.bootstrap(df, "cohen_kappa", n_resamples=100, seed=5, annotators=["r1", "r2"])
     assert res.estimate == iaa.cohen_kappa(df, annotators=["r1", "r2"]).value
     assert res.params == {"annotators": ["r1", "r2"]} and len(res.values) == 100
-    again = iaa.bootstrap(iaa.cohen_kappa, df, n_resamples=100, seed=5, annotators=["r1", "r2"])
+    again = iaa.bootstrap(df, iaa.cohen_kappa, n_resamples=100, seed=5, annotators=["r1", "r2"])
     np.testing.assert_array_equal(res.values, again.values)
 
 
@@ -115,20 +115,20 @@ def test_result_carries_what_the_measure_excluded():
                        "annotator": ["a", "b"] * 3 + ["a"] + ["a", "b"] * 2,
                        "label": ["x", "x", "y", "<b>y</b>", "x", "y", "x", "y", "y", "x",
                                  "x"]})
-    res = iaa.bootstrap("krippendorff_alpha", df, n_resamples=50, seed=0)
+    res = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=50, seed=0)
     direct = iaa.krippendorff_alpha(df)
     assert direct.excluded and res.excluded == direct.excluded  # item 3: rated once
     assert res.note == direct.note and res.n_excluded == direct.n_excluded == 1
     assert res.to_frame()["n_excluded"].iloc[0] == 1
     assert "excluded: 1 " in res._repr_html_() and "<b>" not in res._repr_html_()
-    bare = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d).value, df, n_resamples=20,
+    bare = iaa.bootstrap(df, lambda d: iaa.krippendorff_alpha(d).value, n_resamples=20,
                          seed=0)
     assert bare.excluded == {} and bare.note == "" and bare.n_excluded == 0
     # augmented κ's note: the pair (a, c) shares no item, so it is out of the averages
     pairs = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5],
                           "annotator": list("abababbcbcb"),
                           "label": [0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1]})
-    res = iaa.bootstrap("augmented_kappa", pairs, n_resamples=30, seed=0, p=0.6)
+    res = iaa.bootstrap(pairs, "augmented_kappa", n_resamples=30, seed=0, p=0.6)
     assert "share no item" in res.note and res.note == iaa.augmented_kappa(pairs).note
     assert res.excluded == {"rated by fewer than two annotators": 1}
     assert "(a, c)" in res._repr_html_()
@@ -141,9 +141,9 @@ def test_bca_interval_by_hand(metric):
     from scipy.stats import norm
     from iaa_widgets import Annotations
     df = krippendorff_2011()
-    res = iaa.bootstrap("krippendorff_alpha", df, n_resamples=800, seed=9, metric=metric,
-                        method="bca", level=0.9)
-    pct = iaa.bootstrap("krippendorff_alpha", df, n_resamples=800, seed=9, metric=metric)
+    res = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=800, seed=9, metric=metric,
+                        interval="bca", confidence=0.9)
+    pct = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=800, seed=9, metric=metric)
     np.testing.assert_array_equal(res.values, pct.values)  # same resamples, other interval
     ann = iaa.as_annotations(df)
     jack = []
@@ -162,15 +162,15 @@ def test_bca_interval_by_hand(metric):
 
 def test_bca_only_where_the_jackknife_is_vectorised():
     # a function without a Statistic has no leave-one-item-out values
-    with pytest.raises(AgreementError, match="method must be 'percentile' for <lambda>"):
-        iaa.bootstrap(lambda d: iaa.fleiss_kappa(d), krippendorff_2011(), n_resamples=10,
-                      method="bca")
+    with pytest.raises(AgreementError, match="interval must be 'percentile' for <lambda>"):
+        iaa.bootstrap(krippendorff_2011(), lambda d: iaa.fleiss_kappa(d), n_resamples=10,
+                      interval="bca")
     cells = iaa.Annotations.from_contingency(np.array([[20, 5], [3, 12]]), [0, 1])
     with pytest.raises(AgreementError, match="weighted cells"):
-        iaa.bootstrap("cohen_kappa", cells, n_resamples=10, method="bca")
-    with pytest.raises(AgreementError, match="method must be"):
-        iaa.bootstrap("krippendorff_alpha", krippendorff_2011(), n_resamples=10,
-                      method="basic")
+        iaa.bootstrap(cells, "cohen_kappa", n_resamples=10, interval="bca")
+    with pytest.raises(AgreementError, match="interval must be"):
+        iaa.bootstrap(krippendorff_2011(), "krippendorff_alpha", n_resamples=10,
+                      interval="basic")
 
 
 def test_bca_coverage_sanity():
@@ -188,8 +188,8 @@ def test_bca_coverage_sanity():
         df = pd.DataFrame({"item": np.repeat(np.arange(n_items), raters),
                            "annotator": np.tile(np.arange(raters), n_items),
                            "label": x.ravel()})
-        lo, hi = iaa.bootstrap("krippendorff_alpha", df, n_resamples=300, seed=s, level=0.9,
-                               method="bca").ci
+        lo, hi = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=300, seed=s,
+                               confidence=0.9, interval="bca").ci
         hits += lo <= truth <= hi
     assert 46 <= hits <= 60
 
@@ -247,7 +247,7 @@ def fast_and_generic(name, data, n_resamples, seed, **kwargs):
     out = []
     for measure in (name, lambda d, **kw: fn(d, **kw)):
         try:
-            out.append(iaa.bootstrap(measure, data, n_resamples=n_resamples, seed=seed,
+            out.append(iaa.bootstrap(data, measure, n_resamples=n_resamples, seed=seed,
                                      **kwargs))
         except AgreementError as err:
             out.append(err)
@@ -314,7 +314,7 @@ def test_classic_measures_take_the_fast_path(monkeypatch):
     for name, kwargs in CLASSIC_CASES:
         if kwargs.get("weights") is ONES:
             continue  # A_e = 1 on every resample: refused by both paths
-        assert len(iaa.bootstrap(name, data, n_resamples=5, seed=0, **kwargs).values) == 5
+        assert len(iaa.bootstrap(data, name, n_resamples=5, seed=0, **kwargs).values) == 5
 
 
 @pytest.mark.parametrize("n, sizes", [(1 << 21, [2, 2, 1]), (1000, [5]), (50_000, [5])])
@@ -339,10 +339,10 @@ def test_a_generator_given_as_seed_is_left_where_its_draws_leave_it():
     # drawn those and no more, and the values are those of an integer seed's stream
     ann = iaa.as_annotations(random_ratings(1, 300, 4, 3, 0.1))
     given = np.random.default_rng(21)
-    res = iaa.bootstrap("fleiss_kappa", ann, n_resamples=9, seed=given)
+    res = iaa.bootstrap(ann, "fleiss_kappa", n_resamples=9, seed=given)
     ref = np.random.default_rng(21)
     for _ in range(9):
         ref.integers(0, ann.n_items, ann.n_items)
     assert given.integers(0, 2 ** 62) == ref.integers(0, 2 ** 62)
     np.testing.assert_array_equal(
-        res.values, iaa.bootstrap("fleiss_kappa", ann, n_resamples=9, seed=21).values)
+        res.values, iaa.bootstrap(ann, "fleiss_kappa", n_resamples=9, seed=21).values)

@@ -140,7 +140,7 @@ def test_gamma_results_charts_show_every_coefficient_and_interval():
 
 
 def test_bootstrap_result_chart_is_the_distribution_of_resamples():
-    res = iaa.bootstrap("cohen_kappa", Annotations.from_contingency([[20, 5], [4, 30]]),
+    res = iaa.bootstrap(Annotations.from_contingency([[20, 5], [4, 30]]), "cohen_kappa",
                         n_resamples=300, seed=0)
     ch = res.chart()
     hist = next(r for r in _rows(ch, "count"))

@@ -142,7 +142,7 @@ def test_fleiss_listwise_and_available_counts():
     assert available.params["items_per_term"] == {"observed": 11, "expected": 12, "se": 12}
     assert "1 item(s) rated once" in available.note
     assert available.params["missing"] == "available"
-    with pytest.raises(AgreementError, match=r"4 item\(s\) lack a rating.*items 1, 10, 12, 11"):
+    with pytest.raises(AgreementError, match=r"4 item\(s\) lack a rating.*items 1, 10, 11, 12"):
         iaa.fleiss_kappa(data, missing="raise")
     with pytest.raises(AgreementError, match="missing must be one of"):
         iaa.cohen_kappa(data, annotators=("A", "B"), missing="available")

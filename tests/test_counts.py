@@ -170,19 +170,19 @@ def test_measures_that_read_single_ratings_expand_small_tables_and_refuse_large_
                                   long_from_table(TABLE).sort_values(["annotator", "label"])
                                   .reset_index(drop=True)[["annotator", "label"]])
     assert sorted(map(tuple, small.label_matrix())) == sorted(map(tuple, ratings.label_matrix()))
-    boot = iaa.bootstrap("cohen_kappa", small, n_resamples=50, seed=3)
+    boot = iaa.bootstrap(small, "cohen_kappa", n_resamples=50, seed=3)
     assert boot.estimate == iaa.cohen_kappa(ratings).value and len(boot.values) == 50
     # large: an AgreementError naming the size, never a number from one row per cell
     big = Annotations.from_contingency(TABLE * BIG, CATS)
     for call in (lambda: iaa.fleiss_kappa(big), lambda: iaa.davies_fleiss_kappa(big),
-                 lambda: iaa.bootstrap("fleiss_kappa", big, n_resamples=10, seed=0),
+                 lambda: iaa.bootstrap(big, "fleiss_kappa", n_resamples=10, seed=0),
                  lambda: iaa.augmented_kappa(big), lambda: iaa.sparse_agreement(big),
                  big.to_long, big.label_matrix):
         with pytest.raises(AgreementError, match="8,000,000,000 ratings"):
             call()
     anon = Annotations.from_counts(np.array([[2, 1], [1, 2]]) * BIG)
     with pytest.raises(AgreementError, match="compares two annotators"):
-        iaa.bootstrap("scott_pi", anon, n_resamples=10, seed=0)  # 3e8 rating slots an item
+        iaa.bootstrap(anon, "scott_pi", n_resamples=10, seed=0)  # 3e8 rating slots an item
 
 
 @pytest.mark.parametrize("name", ["percent_agreement", "scott_pi", "cohen_kappa",
@@ -193,7 +193,7 @@ def test_bootstrap_of_contingency_counts_draws_cells_as_a_multinomial(name):
     # distribution); each resample is the table of drawn counts, whose coefficient the
     # measure gives directly (checked here by rebuilding that table)
     table = TABLE * 1000
-    res = iaa.bootstrap(name, Annotations.from_contingency(table, CATS), n_resamples=30,
+    res = iaa.bootstrap(Annotations.from_contingency(table, CATS), name, n_resamples=30,
                         seed=5)
     rng = np.random.default_rng(5)
     nonzero = table[table > 0]
@@ -207,7 +207,7 @@ def test_bootstrap_of_contingency_counts_draws_cells_as_a_multinomial(name):
 def test_bootstrap_of_a_hundred_million_per_cell_without_rows():
     big = Annotations.from_contingency(TABLE * BIG, CATS)
     tracemalloc.start()
-    res = iaa.bootstrap("cohen_kappa", big, n_resamples=200, seed=0)
+    res = iaa.bootstrap(big, "cohen_kappa", n_resamples=200, seed=0)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 20 * 2 ** 20
@@ -219,9 +219,9 @@ def test_bootstrap_of_a_hundred_million_per_cell_without_rows():
 def test_bootstrap_of_item_counts_equals_the_ratings_written_out(name):
     # from_counts items are real items: the same draws, the same resampled values
     counts = np.array([[4, 0, 0], [2, 1, 1], [0, 3, 1], [1, 1, 2], [0, 2, 2], [3, 1, 0]])
-    anon = iaa.bootstrap(name, Annotations.from_counts(counts, CATS), n_resamples=40,
+    anon = iaa.bootstrap(Annotations.from_counts(counts, CATS), name, n_resamples=40,
                          seed=2)
-    rows = iaa.bootstrap(name, Annotations.from_long(long_from_counts(counts)),
+    rows = iaa.bootstrap(Annotations.from_long(long_from_counts(counts)), name,
                          n_resamples=40, seed=2)
     np.testing.assert_allclose(anon.values, rows.values, rtol=1e-12)
 
@@ -268,10 +268,13 @@ def test_many_categories_refuse_with_the_size():
     ann = Annotations.from_long(df)
     assert ann.n_categories == n
     tracemalloc.start()
-    for measure in (iaa.percent_agreement, iaa.krippendorff_alpha, iaa.fleiss_kappa,
-                    iaa.cohen_kappa, iaa.pairwise):
+    for measure in (iaa.krippendorff_alpha, iaa.fleiss_kappa, iaa.cohen_kappa, iaa.pairwise):
         with pytest.raises(AgreementError, match=r"100,000 × 100,000 .* GiB"):
             measure(ann)
+    # percent agreement needs no K × K table: its items × categories counts stay CSR
+    # (issue 28), and A_o is the share of items whose two labels are equal
+    two = df.groupby("item")["label"].agg(["min", "max"])
+    assert iaa.percent_agreement(ann).value == float((two["min"] == two["max"]).mean())
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 100 * 2 ** 20

@@ -7,9 +7,9 @@ from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import (ARGUMENT_CATEGORIES, CROWD_CLASSES, EMAIL_TYPES,
                                   SPAN_LABELS, argument_units, crowd_labels,
                                   datasaur_spans, email_types, krippendorff_2011,
-                                  meyer_relatedness, review_spans)
+                                  meyer_relatedness, product_reviews, review_spans)
 
-GENERATORS = [email_types, crowd_labels, argument_units, review_spans]
+GENERATORS = [email_types, crowd_labels, argument_units, review_spans, product_reviews]
 
 
 @pytest.mark.parametrize("make", GENERATORS)

@@ -321,7 +321,11 @@ spark_needed = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def spark():
+    import sys
+
     from pyspark.sql import SparkSession
+    # Python UDFs run in worker processes: this interpreter, not the first python on PATH
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         session = (SparkSession.builder.master("local[1]").appName("iaa-engines")
@@ -353,3 +357,93 @@ def test_unhashable_labels_are_refused_by_name():
                        "label": [["x"], ["x"], ["y"], ["x"]]})
     with pytest.raises(AgreementError, match=r"label\(s\) \[\['x'\]"):
         iaa.sufficient_statistics(df)
+
+
+# ------------------------------------------------ relations that differ on each read
+def consistent(stats) -> None:
+    """The tables of one set of rows: no negative count, and per number of ratings m,
+    Σ_k products[m, c, k] = Σ_i n_ic m_i = m · totals[m, c] and the annotators'
+    counts add up to the totals (tables made from two different reads break these)."""
+    m = np.arange(len(stats.sizes))
+    assert np.all(stats.sizes >= 0), stats.sizes
+    np.testing.assert_array_equal(stats.products.sum(axis=2), m[:, None] * stats.totals)
+    np.testing.assert_array_equal(stats.annotator_counts.sum(axis=1), stats.totals)
+
+
+def drawing(kind: str, df: pd.DataFrame):
+    """``df`` on an engine whose label column is drawn at random by a Python function on
+    every read (as random() or a sample would change rows), and the labels it drew last,
+    by (item, annotator): what one read of the frame holds."""
+    import random
+    drawn = {}
+    rng = random.Random(11)
+
+    def draw(item, annotator) -> str:
+        drawn[(item, annotator)] = label = rng.choice(("x", "y", "z"))
+        return label
+    if kind == "duckdb":
+        from duckdb.sqltypes import VARCHAR
+        con = duckdb.connect()
+        con.create_function("draw", draw, [VARCHAR, VARCHAR], VARCHAR, side_effects=True)
+        con.register("ratings", df[["item", "annotator"]])
+        return con.sql("SELECT item, annotator, draw(item, annotator) AS label "
+                       "FROM ratings"), drawn
+    if kind == "polars-lazy":
+        def batch(s):
+            return pl.Series([draw(i, a) for i, a in zip(s.struct.field("item"),
+                                                         s.struct.field("annotator"))])
+        return pl.from_pandas(df[["item", "annotator"]]).lazy().with_columns(
+            pl.struct("item", "annotator").map_batches(batch, return_dtype=pl.String)
+            .alias("label")), drawn
+
+    def part(p):
+        return p.assign(label=[draw(i, a) for i, a in zip(p["item"], p["annotator"])])
+    frame = dd.from_pandas(df[["item", "annotator"]], npartitions=3)
+    return frame.map_partitions(part, meta={"item": object, "annotator": object,
+                                            "label": object}), drawn
+
+
+@pytest.mark.parametrize("kind", ["duckdb", "polars-lazy", "dask"])
+def test_relation_read_once(kind):
+    """A frame whose labels change on every read is read once: the tables are those of
+    the labels drawn (as the in-memory measures compute them on that draw), where
+    reading it once per query gave tables of different draws (a coincidence matrix
+    with negative cells, α unrelated to any draw)."""
+    frame, drawn = drawing(kind, ratings(12, missing=0.3))
+    stats = sufficient_statistics(frame)
+    consistent(stats)
+    one = pd.DataFrame([(i, a, label) for (i, a), label in drawn.items()],
+                       columns=["item", "annotator", "label"])
+    same(stats.krippendorff_alpha(), iaa.krippendorff_alpha(one))
+    same(stats.fleiss_kappa(missing="available"), iaa.fleiss_kappa(one, missing="available"))
+
+
+@pytest.mark.parametrize("query", ["SELECT * FROM ratings WHERE random() < 0.6",
+                                   "SELECT * FROM ratings USING SAMPLE 60 PERCENT (bernoulli)",
+                                   "SELECT item, annotator, CASE WHEN (epoch_us(now()) + "
+                                   "hash(item, annotator)) % 3 = 0 THEN 'x' ELSE label END "
+                                   "AS label FROM ratings"])
+def test_duckdb_random_sample_and_time(query):
+    """random(), USING SAMPLE and now() give other rows on every query: the statistics
+    are those of one read (negative item counts and a false 'the table is empty' came
+    from mixing reads); the temporary table is dropped afterwards."""
+    con = duckdb.connect()
+    con.register("ratings", ratings(13, n_items=600))
+    for _ in range(3):
+        consistent(sufficient_statistics(con.sql(query)))
+    assert con.sql("SELECT count(*) FROM duckdb_tables()").fetchall() == [(0,)]
+
+
+@spark_needed
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_nondeterministic_read_once(spark):
+    """A non-deterministic Spark column (a UDF drawing labels, marked so) is read once
+    (checkpointed on the executors): the tables agree with each other."""
+    import random
+
+    from pyspark.sql import functions as F
+    draw = F.udf(lambda: random.choice("xyz")).asNondeterministic()
+    frame = spark.createDataFrame(ratings(14, missing=0.3)).withColumn("label", draw())
+    stats = sufficient_statistics(frame)
+    consistent(stats)
+    assert stats.n_items == ratings(14, missing=0.3)["item"].nunique()

@@ -1,7 +1,9 @@
 """Fuzz tests (hypothesis): careless and hostile tidy tables through every public
 measure, loader and chart.
 
-Each input must give either an ``AgreementError`` or a result whose invariants hold:
+Each property runs in a forked child under a memory cap and a time limit
+(:mod:`fuzz_guard`): a MemoryError or a hang fails it. test_fuzz_public.py runs every
+public function on larger inputs. Each input must give either an ``AgreementError`` or a result whose invariants hold:
 a finite value, or NaN with a note saying why; agreement shares in [0, 1]; κ-type
 coefficients and α at most 1; and, for the nominal measures, the same value after
 shuffling the rows, renaming items and annotators, and relabelling the categories by a
@@ -22,6 +24,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError
+
+from fuzz_guard import limited
 
 EXAMPLES = int(os.environ.get("IAA_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get(
@@ -173,6 +177,7 @@ def _relabelled(df: pd.DataFrame, seed: int) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ tests
+@limited
 @FUZZ
 @given(tidy(), st.integers(0, 2 ** 16))
 def test_nominal_measures_are_invariant_or_refuse(df, seed):
@@ -196,6 +201,7 @@ def test_nominal_measures_are_invariant_or_refuse(df, seed):
             f"{name}: {a} != {b} after relabelling"
 
 
+@limited
 @FUZZ
 @given(tidy())
 def test_other_measures_refuse_or_give_valid_results(df):
@@ -207,6 +213,7 @@ def test_other_measures_refuse_or_give_valid_results(df):
             _check_result(res, name)
 
 
+@limited
 @FUZZ
 @given(tidy())
 def test_pairwise_and_bootstrap_refuse_or_work(df):
@@ -228,7 +235,7 @@ CHARTED = {
     "pairwise": lambda d: iaa.pairwise(d, "krippendorff_alpha"),
     "augmented_kappa_sweep": lambda d: iaa.augmented_kappa_sweep(d, ps=[0.5, 1.0]),
     "spa_missingness": lambda d: iaa.spa_missingness(d, drop=0.2, n_rounds=5, seed=0),
-    "bootstrap": lambda d: iaa.bootstrap("fleiss_kappa", d, n_resamples=5, seed=0),
+    "bootstrap": lambda d: iaa.bootstrap(d, "fleiss_kappa", n_resamples=5, seed=0),
 }
 
 
@@ -238,6 +245,7 @@ def _assert_script_safe(page: str) -> None:
         assert bad not in page
 
 
+@limited
 @FUZZ
 @given(tidy())
 def test_charts_of_results_build_and_are_script_safe(df):
@@ -269,6 +277,7 @@ def units(draw):
                          "end": [s + d for _, _, s, d in rows]})
 
 
+@limited
 @settings(FUZZ, max_examples=max(EXAMPLES // 4, 5))
 @given(units())
 def test_gamma_refuses_or_gives_valid_values(df):
@@ -282,6 +291,7 @@ def test_gamma_refuses_or_gives_valid_values(df):
     _assert_script_safe(res.chart().to_html())
 
 
+@limited
 @FUZZ
 @given(tidy())
 def test_loaders_round_trip(tmp_path_factory, df):

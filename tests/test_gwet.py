@@ -178,8 +178,8 @@ def test_ac2_refuses_an_order_nobody_gave():
                                         (gwet_ac2, {"weights": "ordinal"})])
 def test_bootstrap_fast_path_equals_general_path(fn, kwargs):
     frame, cats, ann = case(4, None, 0.3)
-    fast = iaa.bootstrap(fn, ann, n_resamples=40, seed=7, **kwargs)
-    slow = iaa.bootstrap(lambda d, **kw: fn(d, **kw), ann, n_resamples=40, seed=7, **kwargs)
+    fast = iaa.bootstrap(ann, fn, n_resamples=40, seed=7, **kwargs)
+    slow = iaa.bootstrap(ann, lambda d, **kw: fn(d, **kw), n_resamples=40, seed=7, **kwargs)
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
     np.testing.assert_allclose(fast.ci, slow.ci, rtol=0, atol=1e-12)
     assert fast.estimate == pytest.approx(fn(ann, **kwargs).value, abs=1e-15)
@@ -188,7 +188,7 @@ def test_bootstrap_fast_path_equals_general_path(fn, kwargs):
     for i in range(5):
         rest = Annotations.from_wide(frame.drop(index=frame.index[i]), categories=cats)
         assert jack[i] == pytest.approx(fn(rest, **kwargs).value, abs=1e-12)
-    assert iaa.bootstrap(fn, ann, n_resamples=40, seed=7, method="bca", **kwargs).ci
+    assert iaa.bootstrap(ann, fn, n_resamples=40, seed=7, interval="bca", **kwargs).ci
 
 
 # ------------------------------------------- the weighted chance-corrected family
@@ -244,8 +244,8 @@ def test_weighted_bootstrap_fast_path_equals_general_path(name):
     fn = getattr(classic, name)
     frame, cats, ann = case(1, None, 0.25)
     kw = {"weights": "linear", "missing": "available"}
-    fast = iaa.bootstrap(fn, ann, n_resamples=30, seed=3, **kw)
-    slow = iaa.bootstrap(lambda d, **k: fn(d, **k), ann, n_resamples=30, seed=3, **kw)
+    fast = iaa.bootstrap(ann, fn, n_resamples=30, seed=3, **kw)
+    slow = iaa.bootstrap(ann, lambda d, **k: fn(d, **k), n_resamples=30, seed=3, **kw)
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
 
 
@@ -324,7 +324,7 @@ def test_contingency_counts_equal_the_expanded_items():
                    (scott_pi, {})):  # their SEs take the cells' counts as rows too
         a, b = fn(cells, **kw), fn(items, **kw)
         assert (a.value, a.se) == pytest.approx((b.value, b.se), abs=1e-12)
-    fast = iaa.bootstrap(gwet_ac1, cells, n_resamples=20, seed=1)
+    fast = iaa.bootstrap(cells, gwet_ac1, n_resamples=20, seed=1)
     assert fast.estimate == pytest.approx(gwet_ac1(items).value, abs=1e-12)
 
 

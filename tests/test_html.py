@@ -96,7 +96,7 @@ def every_chart(hostile_long, hostile_ranked, hostile_units):
         "gamma_family": family.chart(),
         "gamma_k": family.gamma_k.chart(),
         "gamma": family.gamma.chart(),
-        "bootstrap": iaa.bootstrap("fleiss_kappa", ann, n_resamples=50, seed=0).chart(),
+        "bootstrap": iaa.bootstrap(ann, "fleiss_kappa", n_resamples=50, seed=0).chart(),
     }
 
 
@@ -309,7 +309,7 @@ def test_every_result_repr_html_escapes_labels(hostile_long, hostile_ranked, hos
                           categories)
     _assert_safe_fragment(iaa.pairwise(ann, "cohen_kappa")._repr_html_(), annotators)
     _assert_safe_fragment(iaa.sparse_agreement(hostile_long)._repr_html_())
-    _assert_safe_fragment(iaa.bootstrap("fleiss_kappa", ann, n_resamples=20, seed=0)
+    _assert_safe_fragment(iaa.bootstrap(ann, "fleiss_kappa", n_resamples=20, seed=0)
                           ._repr_html_())
     aug = iaa.augmented_kappa(hostile_ranked, rank="rank")
     _assert_safe_fragment(aug._repr_html_())

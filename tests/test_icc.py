@@ -239,7 +239,7 @@ def test_statistic_resample_equals_duplicated_items():
 def test_bootstrap_runs_on_icc():
     from iaa_widgets.resampling import bootstrap
     df = long_form(DATASETS["random_30x5"])
-    res = bootstrap(icc, df, n_resamples=200, seed=1, method="bca", unit="average")
+    res = bootstrap(df, icc, n_resamples=200, seed=1, interval="bca", unit="average")
     assert res.ci[0] < icc(df, unit="average").value < res.ci[1]
 
 
@@ -266,7 +266,10 @@ def test_perfect_agreement_and_constant_data():
     assert r.value == 1.0 and r.params["MSE"] == 0.0
     assert r.params["F"] == np.inf and r.params["p_value"] == 0.0
     assert np.isnan(r.ci).all() and "MSE = 0" in r.note  # v of the interval is 0/0
-    assert icc(same, type="consistency").ci == (1.0, 1.0)  # F_L = F_U = ∞
+    # F_L = F_U = ∞: every form's interval is undefined alike (issue 29; irr: NaN)
+    for form in ({"type": "consistency"}, {"model": "oneway"}, {"unit": "average"}):
+        assert np.isnan(icc(same, **form).ci).all() and "= 0, F infinite" in \
+            icc(same, **form).note
     # values whose centring is inexact in binary (1/3, 0.1 + 1e6): still exactly 0
     odd = long_form(np.array([[1, 1, 1], [1, 1, 1], [2, 2, 2]]) * 0.1 + 1e6)
     assert icc(odd).params["MSE"] == 0.0 and icc(odd, model="oneway").params["MSW"] == 0.0

@@ -18,10 +18,10 @@ def test_token_labels_one_item_per_token():
     alice = tokens[tokens.annotator == "alice"].set_index("item")["label"].to_dict()
     bob = tokens[tokens.annotator == "bob"].set_index("item")["label"].to_dict()
     # document:sentence:token, from 1; -DOCSTART- starts document 2 before 'Paris'
-    assert alice == {"1:1:1": "B-PER", "1:1:2": "I-PER", "1:1:3": "O", "1:1:4": "B-PER",
-                     "1:1:5": "I-PER", "1:1:6": "O", "1:2:1": "O", "1:2:2": "B-LOC",
-                     "1:2:3": "O", "2:1:1": "B-LOC"}
-    assert bob["1:1:2"] == "B-PER" and bob["1:1:4"] == "I-PER" and bob["2:1:1"] == "O"
+    assert alice == {(1, 1, 1): "B-PER", (1, 1, 2): "I-PER", (1, 1, 3): "O", (1, 1, 4): "B-PER",
+                     (1, 1, 5): "I-PER", (1, 1, 6): "O", (1, 2, 1): "O", (1, 2, 2): "B-LOC",
+                     (1, 2, 3): "O", (2, 1, 1): "B-LOC"}
+    assert bob[(1, 1, 2)] == "B-PER" and bob[(1, 1, 4)] == "I-PER" and bob[(2, 1, 1)] == "O"
 
 
 def test_spans_in_token_positions_per_document():

@@ -64,3 +64,13 @@ def test_skiprows_as_a_list_keeps_line_numbers(tmp_path):
     lines = Lines(path, {"skiprows": [2, 3]}, [1, 2], ["a", "a"])
     assert lines.describe([0, 1]).endswith("line 2 (item 1, annotator 'a'), line 5 (item 2, "
                                            "annotator 'a')")
+
+
+def test_a_table_in_memory_is_refused_with_what_to_do():
+    """read_csv reads files: a DataFrame was pandas' raw 'Invalid file path or buffer'
+    (found by tests/test_fuzz_public.py)."""
+    import pandas as pd
+    import pytest
+    import iaa_widgets as iaa
+    with pytest.raises(iaa.AgreementError, match="not a DataFrame; pass a table in memory"):
+        iaa.read_csv(pd.DataFrame({"item": [1], "annotator": ["a"], "label": ["x"]}))

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import iaa_widgets as iaa
+
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.io.doccano import read_doccano
 
@@ -51,8 +53,9 @@ def test_sequence_labelling_zip_triples_and_entities():
         ["annotator1", "PER", 0.0, 3.0], ["annotator1", "PER", 17.0, 24.0],
         ["annotator1", "GPE", 28.0, 34.0]]
     assert spans.notes == ("1 relation(s) not read",)
-    with pytest.raises(AgreementError, match="nobody placed a unit in document 8"):
-        spans[8]
+    assert spans[8].n_units == 0 and list(spans[8].annotators) == ["admin", "annotator1"]
+    with pytest.raises(AgreementError, match="γ of an empty continuum"):
+        iaa.gamma(spans[8])
 
 
 def test_bad_records_are_named(tmp_path):
@@ -64,5 +67,5 @@ def test_bad_records_are_named(tmp_path):
     with pytest.raises(AgreementError, match="a.jsonl, line 1: a span \\[0, 3\\]; expected"):
         read_doccano(tmp_path)
     (tmp_path / "a.jsonl").write_text('{"id": 1, "label": "x"}\n')
-    with pytest.raises(AgreementError, match="a.jsonl, line 1: expected 'label' as a list"):
+    with pytest.raises(AgreementError, match="a.jsonl, line 1: 'label' is 'x'; expected an array"):
         read_doccano(tmp_path)

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import iaa_widgets as iaa
+
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.io.label_studio import read_label_studio
 
@@ -62,8 +64,9 @@ def test_labels_are_spans_one_continuum_per_task():
     # every document's continuum has the export's categories, not ordered
     assert list(two.categories) == ["ANIMAL", "OBJECT", "PLURAL"] and not two.ordered
     assert "1 cancelled annotation(s) (was_cancelled) not read" in two.notes
-    with pytest.raises(AgreementError, match="nobody placed a unit in document 3"):
-        spans[3]
+    assert spans[3].n_units == 0  # submitted, nobody placed a unit: an empty continuum
+    with pytest.raises(AgreementError, match="γ of an empty continuum"):
+        iaa.gamma(spans[3])
     with pytest.raises(AgreementError, match="3 documents"):
         spans.continuum()
 

@@ -15,7 +15,7 @@ HERE = Path(__file__).parent / "fixtures" / "io"
 
 def test_readers_are_reachable_and_load_lazily():
     assert io.read_rttm is read_rttm
-    assert set(io.__all__) == {"Spans", "Tagged", "read_brat", "read_conll", "read_doccano",
+    assert set(io.__all__) == {"Spans", "Tagged", "read", "read_brat", "read_conll", "read_doccano",
                                "read_elan", "read_label_studio", "read_prodigy", "read_rttm",
                                "read_textgrid"}
     with pytest.raises(AttributeError):

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import iaa_widgets as iaa
+
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.io.prodigy import read_prodigy
 
@@ -55,8 +57,10 @@ def test_manual_spans_are_units_in_character_offsets():
         ["news-alice", "PER", 0.0, 4.0], ["news-alice", "LOC", 13.0, 18.0],
         ["news-bob", "PER", 0.0, 4.0], ["news-bob", "GPE", 13.0, 18.0]]
     assert "1 'ignore' answer(s) not read" in cont.notes
-    with pytest.raises(AgreementError, match="document 302 was annotated by \\['news-alice'\\]"):
-        spans[302]  # bob ignored it (line 16)
+    # bob ignored 302 (line 16): its continuum has alice alone, which γ refuses
+    assert list(spans[302].annotators) == ["news-alice"]
+    with pytest.raises(AgreementError, match="at least two annotators"):
+        iaa.gamma(spans[302])
 
 
 def test_view_and_label_must_be_chosen():

@@ -34,7 +34,8 @@ def test_bad_lines_are_named(tmp_path):
     with pytest.raises(AgreementError, match="b.rttm, line 1: onset 'zero'"):
         read_rttm(tmp_path)
     (tmp_path / "b.rttm").write_text("\nSPEAKER m 1 0.0 -1 <NA> <NA> s1 <NA> <NA>\n")
-    with pytest.raises(AgreementError, match="b.rttm, line 2: duration -1.0 < 0"):
+    with pytest.raises(AgreementError,
+                       match="b.rttm, line 2: duration -1; expected a duration ≥ 0"):
         read_rttm(tmp_path)
     (tmp_path / "b.rttm").write_text("SPEAKER m 1 0.0\n")
     with pytest.raises(AgreementError, match="b.rttm, line 1: 4 fields"):

@@ -383,9 +383,9 @@ def test_statistic_equals_recomputation_on_a_resample(fn, df, kw):
 
 def test_bootstrap_runs_on_each_family():
     for fn, df, kw in CASES[:3] + CASES[8:9]:
-        res = bootstrap(fn, ann(df), n_resamples=50, seed=1, method="bca", **kw)
+        res = bootstrap(ann(df), fn, n_resamples=50, seed=1, interval="bca", **kw)
         assert res.ci[0] <= res.estimate <= res.ci[1]
-    res = bootstrap(mean_spearman_rho, ann(ANX), n_resamples=20, seed=1)  # no Statistic
+    res = bootstrap(ann(ANX), mean_spearman_rho, n_resamples=20, seed=1)  # no Statistic
     assert res.n_resamples == 20
 
 

@@ -67,7 +67,7 @@ def test_weight_dataframe_is_aligned_by_label():
         assert iaa.cohen_kappa(df, weights=m).value == pytest.approx(expected, abs=TOL)
         assert iaa.pairwise(df, "cohen_kappa", weights=m).loc["ann", "bob"] == \
             pytest.approx(expected, abs=TOL)
-        assert iaa.bootstrap("cohen_kappa", df, n_resamples=20, seed=0,
+        assert iaa.bootstrap(df, "cohen_kappa", n_resamples=20, seed=0,
                              weights=m).estimate == pytest.approx(expected, abs=TOL)
     # read by position, a reordered matrix is another weighting: the value would move
     swapped = w.iloc[[1, 0, 2], [1, 0, 2]]
@@ -89,10 +89,10 @@ def test_distance_dataframe_is_aligned_by_label():
     # the bootstrap's fast path and BCa jackknife align it too: the same resamples as
     # the bare matrix in the declared order
     declared = Annotations.from_long(df, categories=LEVELS)
-    bare = iaa.bootstrap("krippendorff_alpha", declared, n_resamples=50, seed=3,
-                         method="bca", metric=d.to_numpy())
-    labelled = iaa.bootstrap("krippendorff_alpha", df, n_resamples=50, seed=3,
-                             method="bca", metric=moved)
+    bare = iaa.bootstrap(declared, "krippendorff_alpha", n_resamples=50, seed=3,
+                         interval="bca", metric=d.to_numpy())
+    labelled = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=50, seed=3,
+                             interval="bca", metric=moved)
     np.testing.assert_allclose(labelled.values, bare.values, atol=TOL, equal_nan=True)
     assert labelled.ci == pytest.approx(bare.ci, abs=TOL)
     # read by position, the reordered matrix is not even symmetric: refused
@@ -160,9 +160,9 @@ ORDERED_CALLS = {
     "quadratic κ": lambda d: iaa.cohen_kappa(d, weights="quadratic"),
     "pairwise ordinal α": lambda d: iaa.pairwise(d, "krippendorff_alpha", metric="ordinal"),
     "pairwise quadratic κ": lambda d: iaa.pairwise(d, "cohen_kappa", weights="quadratic"),
-    "bootstrap ordinal α": lambda d: iaa.bootstrap("krippendorff_alpha", d, n_resamples=5,
+    "bootstrap ordinal α": lambda d: iaa.bootstrap(d, "krippendorff_alpha", n_resamples=5,
                                                    seed=0, metric="ordinal"),
-    "bootstrap linear κ": lambda d: iaa.bootstrap("cohen_kappa", d, n_resamples=5, seed=0,
+    "bootstrap linear κ": lambda d: iaa.bootstrap(d, "cohen_kappa", n_resamples=5, seed=0,
                                                   weights="linear"),
 }
 
@@ -272,7 +272,7 @@ def test_the_order_survives_views_and_resamples():
     assert kappa == pytest.approx(sk_kappa(a, b, "linear"), abs=TOL)
     # the general bootstrap path rebuilds Annotations per resample: still ordered
     # (otherwise every resample is refused and the bootstrap reports all undefined)
-    res = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d, "ordinal"), ann, n_resamples=20,
+    res = iaa.bootstrap(ann, lambda d: iaa.krippendorff_alpha(d, "ordinal"), n_resamples=20,
                         seed=1)
     assert res.n_undefined == 0
 

@@ -247,10 +247,19 @@ def test_refusals_are_one_line_and_exit_2(meyer_csv, tmp_path, capsys, monkeypat
     assert not (tmp_path / "out.html").exists()
 
 
-def test_usage_errors_exit_2():
+@pytest.mark.parametrize("args, message", [
+    (["report", "x.csv"], "required: -o/--output"),
+    (["report", "x.csv", "-o", "y.html", "--bootstrap", "many"], "invalid int value"),
+    (["report", "x.csv", "-o", "y.html", "--format", "xls"], "invalid choice"),
+    ([], "required: COMMAND"),
+])
+def test_usage_errors_are_one_line_and_exit_2(capsys, args, message):
     with pytest.raises(SystemExit) as exit_:
-        main(["report", "x.csv"])  # no -o
+        main(args)
     assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "usage:" not in err
+    assert err.startswith("iaa report: error: " if args else "iaa: error: ")
 
 
 def test_python_dash_m_runs_the_command(meyer_csv, tmp_path):
@@ -308,3 +317,114 @@ def test_declared_categories_allow_ordinal_alpha(tmp_path):
                  "--bootstrap", "0"]) == 0
     page = _parse(out.read_text(encoding="utf-8"))
     assert "categories: 1, 2, 3" in page.text["data"]
+
+
+# ------------------------------------------------- parts that cannot be drawn, and reading
+def test_more_annotators_than_altair_draws_lists_the_chart_as_not_applicable(tmp_path):
+    # 72 annotators: the pairwise chart has 72² = 5,184 cells, above Altair's 5,000 rows
+    rng = np.random.default_rng(3)
+    raters = [f"r{i}" for i in range(72)]
+    frame = pd.DataFrame({"item": np.repeat(np.arange(12), 72),
+                          "annotator": np.tile(raters, 12),
+                          "label": rng.choice(["x", "y"], 12 * 72)})
+    document = report_html(frame, n_resamples=20)
+    page = _parse(document)
+    assert set(SECTIONS) <= page.ids
+    assert "chart-pairwise" not in _specs(document)
+    assert set(CHARTS) - {"chart-pairwise"} <= set(_specs(document))
+    assert "The pairwise chart: not applicable: its data has more than 5,000 rows" in \
+        page.text["pairwise"]
+    # the matrix itself is written: one row per annotator
+    assert page.text["pairwise"].count("r71") >= 2
+
+
+def test_single_category_data_gives_the_report_with_what_is_undefined_said(tmp_path):
+    # every rating the same: A_o = 1 and every chance-corrected coefficient 0/0
+    frame = _frame([(i, r, "x") for i in range(10) for r in ("a", "b")])
+    document = report_html(frame, n_resamples=50)
+    page = _parse(document)
+    assert set(SECTIONS) <= page.ids
+    values = _coefficient_values(document)
+    assert values["percent_agreement"] == 1.0  # 10 agreements of 10 (definition of A_o)
+    assert values["cohen_kappa"] is None  # NaN in the chart's data: undefined
+    text_ = page.text["coefficients"]
+    assert "Bootstrap not applicable" in text_
+    assert "cohen_kappa is undefined on 50 of 50 resamples" in text_
+
+
+def test_one_note_per_fact_and_no_signed_zero():
+    # three annotators, four blank labels: the data's note once, in the data section;
+    # the items left out once, naming the coefficients it holds for
+    rows = [(i, r, "xyz"[(i * 7 + j) % 3]) for i in range(12) for j, r in enumerate("abc")]
+    frame = _frame(rows)
+    frame.loc[[1, 5, 20, 31], "label"] = ""
+    page = _parse(report_html(frame, n_resamples=0))
+    whole = "".join(page.text.values())
+    assert whole.count("blank label") == 1 and "blank label" in page.text["data"]
+    assert page.text["coefficients"].count("rated by fewer than all 3 annotators") == 1
+    assert "-0.0000" not in whole
+    from iaa_widgets.report import _fmt
+    assert _fmt(-1e-9) == "0.0000" and _fmt(-0.0) == "0.0000" and _fmt(-0.5) == "-0.5000"
+
+
+def test_disagreement_columns_and_the_pairs_diagonal(meyer_csv):
+    document = report_html(read_ratings(str(meyer_csv)), n_resamples=0)
+    page = _parse(document)
+    text_ = page.text["coefficients"]
+    for column in ("observed agreement A_o", "expected agreement A_e",
+                   "observed disagreement D_o", "expected disagreement D_e"):
+        assert column in text_
+    head, *rows = _first_table(document.split('id="coefficients"')[1])
+    alpha = dict(zip(head, next(r for r in rows if r[0] == "krippendorff_alpha (nominal)")))
+    # α's D_o = 6/20 and D_e = 91/190 (module docstring) sit in the disagreement columns
+    assert float(alpha["observed disagreement D_o"]) == pytest.approx(6 / 20, abs=1e-4)
+    assert float(alpha["expected disagreement D_e"]) == pytest.approx(91 / 190, abs=1e-4)
+    assert alpha["observed agreement A_o"] == "—"
+    _, first, _ = _first_table(document.split("Items each pair rated:")[1])
+    assert first == ["r1", "—", "10"]  # 10 items both rated; the diagonal is no pair
+
+
+def _first_table(fragment: str) -> list[list[str]]:
+    """The cells' texts of the first table in an HTML fragment, row by row."""
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.cell, self.done = [], None, False
+
+        def handle_starttag(self, tag, attrs):
+            if not self.done and tag == "tr":
+                self.rows.append([])
+            elif not self.done and tag in ("td", "th"):
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None and not self.done:
+                self.rows[-1].append(self.cell.strip())
+                self.cell = None
+            elif tag == "table":
+                self.done = True
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+    parser = Cells()
+    parser.feed(fragment)
+    return parser.rows
+
+
+def test_intervals_are_cut_to_the_coefficients_range_and_say_so():
+    # 9 agreements of 10: A_o = 0.9, Wald SE √(0.9 · 0.1 / 10) (Meyer's tutorial,
+    # corrected): 0.9 + 1.96 · 0.0949 = 1.086 > 1, cut to 1
+    frame = _frame([(i, r, "x" if i or r == "a" else "y") for i in range(10)
+                    for r in ("a", "b")])
+    document = report_html(frame, n_resamples=0)
+    rows = {r["coefficient"]: r for r in _rows(_specs(document)["chart-coefficients"])}
+    assert 0.9 + 1.959964 * (0.09 / 10) ** 0.5 > 1
+    assert rows["percent_agreement"]["high"] == 1.0
+    assert rows["percent_agreement"]["low"] == pytest.approx(
+        0.9 - 1.959964 * 0.009 ** 0.5, abs=1e-5)  # the low end is inside: kept
+    text_ = _parse(document).text["coefficients"]
+    assert "Intervals cut" in text_ and "interval cut to the coefficient's range: analytic" \
+        in text_
+    assert "Every interval is cut to its coefficient's range ([0, 1] for percent_agreement" \
+        in text_

@@ -350,7 +350,7 @@ def test_result_frame_and_html_escape_labels():
                                                "annotator": ["a", "b", "a", "b"],
                                                "label": ["<b>", "<b>", "x", "x"]}))
     r = iaa.sparse_agreement(data, "flat")
-    assert r.to_frame().loc["sparse probability of agreement", "weights"] == "flat"
+    assert r.to_frame().loc["sparse probability of agreement", "scheme"] == "flat"
     page = r._repr_html_()
     assert "&lt;i&gt;" in page and "<i>" not in page
 

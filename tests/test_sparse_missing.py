@@ -64,7 +64,7 @@ def test_plain_helper_is_sparse_agreement():
         kept = SMALL[mask]
         for scheme in PLAIN:
             assert plain_spa(kept, scheme) == pytest.approx(
-                iaa.sparse_agreement(kept, weights=scheme).value, abs=1e-14)
+                iaa.sparse_agreement(kept, scheme=scheme).value, abs=1e-14)
 
 
 @pytest.mark.parametrize("method", ["patterns", "direct"])
@@ -72,7 +72,7 @@ def test_no_drop_is_the_full_data_in_every_round(method):
     df = crowd_labels(n_items=300, seed=5)
     res = SpaMissingness(df, method=method).sample(0.0, n_rounds=7, seed=1)
     for scheme in res.values.columns:
-        full = iaa.sparse_agreement(df, weights=scheme).value
+        full = iaa.sparse_agreement(df, scheme=scheme).value
         assert res.full[scheme] == pytest.approx(full, abs=1e-12)
         np.testing.assert_allclose(res.values[scheme], full, rtol=0, atol=1e-12)
     assert np.all(res.n_usable == iaa.sparse_agreement(df).n_ratings)  # on items with n ≥ 2

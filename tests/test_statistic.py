@@ -42,13 +42,13 @@ CASES = [
     ("krippendorff_alpha", {"metric": DELTA}),
     ("krippendorff_alpha", {"metric": lambda a, b: abs(a - b) ** 1.5}),
     ("sparse_agreement", {}),
-    ("sparse_agreement", {"weights": "flat"}),
-    ("sparse_agreement", {"weights": "inv_var_class"}),  # k_i depends on pooled shares
-    ("sparse_kappa", {"weights": "edges"}),
-    ("sparse_kappa", {"weights": "inv_var_class", "class_probs": [.1, .2, .3, .4]}),
-    ("sparse_agreement", {"weights": "annotations"}),
-    ("sparse_kappa", {"weights": "inv_var"}),
-    ("sparse_agreement", {"weights": "edges", "class_probs": {0: .4, 1: .1, 2: .2, 3: .3}}),
+    ("sparse_agreement", {"scheme": "flat"}),
+    ("sparse_agreement", {"scheme": "inv_var_class"}),  # k_i depends on pooled shares
+    ("sparse_kappa", {"scheme": "edges"}),
+    ("sparse_kappa", {"scheme": "inv_var_class", "class_probs": [.1, .2, .3, .4]}),
+    ("sparse_agreement", {"scheme": "annotations"}),
+    ("sparse_kappa", {"scheme": "inv_var"}),
+    ("sparse_agreement", {"scheme": "edges", "class_probs": {0: .4, 1: .1, 2: .2, 3: .3}}),
     ("augmented_kappa", {}),
     ("augmented_kappa", {"p": 0.5}),
     ("augmented_kappa", {"p": 1.0}),
@@ -69,6 +69,7 @@ CASES = [
     ("gwet_ac2", {}),
     ("gwet_ac2", {"weights": MATRIX}),
     ("conger_kappa", {}),
+    ("kendall_w", {}),
 ]
 # How a new categorical coefficient joins: give it `fn.statistic` (iaa_widgets.stats) and
 # add its rows here (its name in iaa_widgets and its keyword arguments); the tests below
@@ -76,6 +77,10 @@ CASES = [
 # and test_every_measure_with_a_statistic_is_tested fails until it has a row. A measure
 # whose value is a table (pairwise) has its rows in PAIRWISE_CASES.
 IDS = [f"{name}-{i}" for i, (name, _) in enumerate(CASES)]
+# Kendall's W refits the ranks on each resample: its totals are the resample's item
+# weights, not additive tables, so it has no union property (its bootstrap and jackknife
+# are checked above and in tests/test_kendall_statistic.py)
+ADDITIVE = [(i, case) for i, case in zip(IDS, CASES) if case[0] != "kendall_w"]
 
 
 def ratings(seed, n_items=40, n_raters=4, missing=0.25, k=4):
@@ -136,7 +141,7 @@ def row_resampling(name, ann, n_resamples, seed, kwargs):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_statistic_bootstrap_equals_row_resampling(name, kwargs, seed):
     ann = data_for(name, seed)
-    boot = iaa.bootstrap(name, ann, n_resamples=60, seed=seed, **kwargs)
+    boot = iaa.bootstrap(ann, name, n_resamples=60, seed=seed, **kwargs)
     expected = row_resampling(name, ann, 60, seed, kwargs)
     np.testing.assert_array_equal(np.isnan(boot.values), np.isnan(expected))
     np.testing.assert_allclose(boot.values, expected, rtol=0, atol=1e-12)
@@ -154,7 +159,7 @@ def test_statistic_bootstrap_of_anonymous_counts(name):
     fn = getattr(iaa, name)
     for more in ({}, {"missing": "available"}):
         more = {} if name == "krippendorff_alpha" else more
-        boot = iaa.bootstrap(name, Annotations.from_counts(counts), n_resamples=80, seed=3,
+        boot = iaa.bootstrap(Annotations.from_counts(counts), name, n_resamples=80, seed=3,
                              **kwargs, **more)
         rng = np.random.default_rng(3)
         expected = [value_or_nan(fn, Annotations.from_counts(counts[rng.integers(0, 9, 9)]),
@@ -162,7 +167,7 @@ def test_statistic_bootstrap_of_anonymous_counts(name):
         np.testing.assert_allclose(boot.values, expected, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("name, kwargs", CASES, ids=IDS)
+@pytest.mark.parametrize("name, kwargs", [c for _, c in ADDITIVE], ids=[i for i, _ in ADDITIVE])
 def test_statistic_of_a_union_is_the_sum_of_the_parts(name, kwargs):
     # split the items in two; the parts keep the items, annotators and categories of the
     # whole (an item's ratings all go to one part), so each item is used or not alike
@@ -202,7 +207,7 @@ def test_bca_for_every_measure_with_a_statistic(name):
     kwargs = {"fleiss_kappa": {}, "cohen_kappa": {"annotators": ["r0", "r1"]},
               "specific_agreement": {"positive": 1}}[name]
     ann = ratings(5, n_items=80, missing=0.1)
-    res = iaa.bootstrap(name, ann, n_resamples=300, seed=2, method="bca", level=0.9,
+    res = iaa.bootstrap(ann, name, n_resamples=300, seed=2, interval="bca", confidence=0.9,
                         **kwargs)
     values = row_resampling(name, ann, 300, 2, kwargs)
     fn = getattr(iaa, name)
@@ -225,9 +230,8 @@ def test_resampling_knows_no_measure_by_name():
         {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
          and isinstance(n.value, str)}
     text = " ".join(map(str, words))
-    for name in ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
-                 "davies_fleiss_kappa", "specific_agreement", "krippendorff_alpha",
-                 "sparse_agreement", "sparse_kappa", "augmented_kappa", "pairwise"]:
+    from iaa_widgets.measures import _registry
+    for name in [*_registry.names(), "pairwise"]:  # every coefficient of the registry
         assert name not in text, name
 
 
@@ -244,12 +248,12 @@ def test_large_tables_stay_sparse(name, kwargs, monkeypatch):
     ann = data_for(name, 3)
     make = getattr(iaa, name).statistic
     dense = make(ann, **kwargs)
-    before = iaa.bootstrap(name, ann, n_resamples=40, seed=0, method="bca", **kwargs)
+    before = iaa.bootstrap(ann, name, n_resamples=40, seed=0, interval="bca", **kwargs)
     monkeypatch.setattr(statistic, "ITEM_BLOCK", 7)
     blocked = make(ann, **kwargs)
     monkeypatch.setattr(statistic, "DENSE_CELLS", 0)
     kept = make(ann, **kwargs)
-    after = iaa.bootstrap(name, ann, n_resamples=40, seed=0, method="bca", **kwargs)
+    after = iaa.bootstrap(ann, name, n_resamples=40, seed=0, interval="bca", **kwargs)
     assert any(not isinstance(t, np.ndarray) for t in kept.tables.values())
     for other in (blocked, kept):
         for key, total in dense.total().items():
@@ -264,7 +268,7 @@ def test_spa_weights_given_per_item_stay_with_their_item():
     # k[drawn] with the rebuilt resample)
     ann = ratings(4, n_items=50, missing=0.4)
     k = np.random.default_rng(0).random(ann.n_items) * 3
-    boot = iaa.bootstrap("sparse_kappa", ann, n_resamples=40, seed=6, weights=k)
+    boot = iaa.bootstrap(ann, "sparse_kappa", n_resamples=40, seed=6, scheme=k)
     rng = np.random.default_rng(6)
     expected = []
     for _ in range(40):
@@ -309,7 +313,7 @@ def test_pairwise_bootstrap_equals_row_resampling(measure, kwargs):
     # reference: rng.integers(0, n, n) per resample, rebuilt data, pairwise() on it
     ann = ratings(2, n_items=30)
     n_pairs = 6
-    res = iaa.pairwise(ann, measure, ci="percentile", n_resamples=50, seed=4, level=0.8,
+    res = iaa.pairwise(ann, measure, ci="percentile", n_resamples=50, seed=4, confidence=0.8,
                        **kwargs)
     from iaa_widgets.resampling import resampled
     values = resampled(iaa.pairwise.statistic(ann, measure, **kwargs), 50,
@@ -339,17 +343,26 @@ def test_pairwise_statistic_of_a_union_is_the_sum_of_the_parts(measure, kwargs):
     ann = ratings(8, n_items=50)
     make = iaa.pairwise.statistic
     part = np.random.default_rng(2).random(ann.n_items) < 0.5
-    whole = make(ann, measure, **kwargs).total()["t"]
-    first = make(ann._take(part[ann.item]), measure, **kwargs).total()["t"]
-    second = make(ann._take(~part[ann.item]), measure, **kwargs).total()["t"]
-    np.testing.assert_array_equal(first + second, whole)  # counts: exact
-    # the total is stats.pair_contingencies of the items used, and finish of the summed
-    # parts is the matrix
+    whole = make(ann, measure, **kwargs).total()
+    first = make(ann._take(part[ann.item]), measure, **kwargs).total()
+    second = make(ann._take(~part[ann.item]), measure, **kwargs).total()
+    for name in whole:  # counts, or sums of a few weights: equal to rounding
+        np.testing.assert_allclose(first[name] + second[name], whole[name], rtol=1e-14)
+    # the totals are read off stats.pair_contingencies of the items used (its margins;
+    # ordinal α: the tables themselves), and finish of the summed parts is the matrix
     used = ann if kwargs.get("missing") != "listwise" else ann._take(
         (np.bincount(ann.primary().item, minlength=ann.n_items) == 4)[ann.item])
-    np.testing.assert_array_equal(whole, iaa.stats.pair_contingencies(used))
+    t = iaa.stats.pair_contingencies(used)
+    if "t" in whole:
+        np.testing.assert_array_equal(whole["t"], t)
+    else:  # 2K + 1 numbers a pair: Σ agreements (unweighted) and the margins
+        np.testing.assert_array_equal(whole["row"], t.sum(axis=2))
+        np.testing.assert_array_equal(whole["col"], t.sum(axis=1))
+        if measure != "krippendorff_alpha" and "weights" not in kwargs:
+            np.testing.assert_array_equal(whole["agree"], np.trace(t, axis1=1, axis2=2))
     stat = make(ann, measure, **kwargs)
-    np.testing.assert_allclose(stat.finish({"t": (first + second)[None]})[0][0],
+    summed = {name: (first[name] + second[name])[None] for name in whole}
+    np.testing.assert_allclose(stat.finish(summed)[0][0],
                                upper(iaa.pairwise(ann, measure, **kwargs)), rtol=0,
                                atol=1e-12)
 
@@ -361,7 +374,7 @@ def test_pairwise_bca_by_hand(measure, kwargs):
     # the reference's resamples and leave-one-item-out matrices (brute force)
     from scipy.stats import norm
     ann = ratings(5, n_items=40, missing=0.1)
-    res = iaa.pairwise(ann, measure, ci="bca", n_resamples=200, seed=1, level=0.9, **kwargs)
+    res = iaa.pairwise(ann, measure, ci="bca", n_resamples=200, seed=1, confidence=0.9, **kwargs)
     rng = np.random.default_rng(1)
     values = np.array([upper(iaa.pairwise(with_items(ann, rng.integers(0, 40, 40)), measure,
                                           **kwargs)) for _ in range(200)])
@@ -386,14 +399,14 @@ def test_pairwise_intervals_refused_or_undefined_with_reasons():
     with pytest.raises(AgreementError, match="ci must be one of"):
         iaa.pairwise(ann, ci="basic")
     with pytest.raises(AgreementError, match="gives a table"):
-        iaa.bootstrap(iaa.pairwise, ann, n_resamples=10)
+        iaa.bootstrap(ann, iaa.pairwise, n_resamples=10)
     cells = Annotations.from_contingency(np.array([[20, 5], [3, 12]]), [0, 1])
     with pytest.raises(AgreementError, match="weighted cells"):
         iaa.pairwise(cells, ci="bca")
     # from_contingency cells: a resample is Multinomial(N, t/N) over the cells, as in
     # bootstrap; the one pair's interval is bootstrap's for cohen_kappa on the same data
     res = iaa.pairwise(cells, ci="percentile", n_resamples=300, seed=0)
-    boot = iaa.bootstrap("cohen_kappa", cells, n_resamples=300, seed=0)
+    boot = iaa.bootstrap(cells, "cohen_kappa", n_resamples=300, seed=0)
     assert res.attrs["ci_low"][0][1] == pytest.approx(boot.ci[0], abs=1e-12)
     assert res.attrs["ci_high"][1][0] == pytest.approx(boot.ci[1], abs=1e-12)
     # a pair that shares no item (a, b): NaN value, NaN interval, every resample undefined
@@ -437,9 +450,9 @@ def test_distinct_rows_give_the_totals_of_every_item(name, kwargs, monkeypatch):
     grouped = np.stack([np.bincount(codes, weights=row, minlength=rows.n_items) for row in w])
     for key, total in stat.totals(w).items():
         np.testing.assert_allclose(rows.totals(grouped)[key], total, rtol=1e-13, atol=1e-12)
-    grouped_boot = iaa.bootstrap(name, ann, n_resamples=30, seed=2, **kwargs)
+    grouped_boot = iaa.bootstrap(ann, name, n_resamples=30, seed=2, **kwargs)
     monkeypatch.setattr(statistic.Statistic, "distinct", lambda self: None)
-    per_item = iaa.bootstrap(name, ann, n_resamples=30, seed=2, **kwargs)
+    per_item = iaa.bootstrap(ann, name, n_resamples=30, seed=2, **kwargs)
     np.testing.assert_allclose(grouped_boot.values, per_item.values, rtol=0, atol=1e-12)
     monkeypatch.undo()
     monkeypatch.setattr(statistic, "_row_hash", lambda table, coef: np.zeros(table.shape[0]))

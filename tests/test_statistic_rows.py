@@ -185,8 +185,8 @@ def test_augmented_patterns_beyond_int64_are_the_items():
     table = stat.tables["terms"]
     np.testing.assert_allclose(table.rows(0, table.shape[0])[stat.rows],
                                terms_by_hand(ann, 0.6), rtol=0, atol=1e-15)
-    fast = bootstrap(augmented_kappa, ann, n_resamples=10, seed=1)
-    slow = bootstrap(lambda d, **kw: augmented_kappa(d, **kw).value, ann, n_resamples=10,
+    fast = bootstrap(ann, augmented_kappa, n_resamples=10, seed=1)
+    slow = bootstrap(ann, lambda d, **kw: augmented_kappa(d, **kw).value, n_resamples=10,
                      seed=1)
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
 
@@ -212,8 +212,8 @@ def test_augmented_bootstrap_of_patterns_equals_row_resampling(p, set_rows, monk
     from iaa_widgets.measures import augmented
     monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(4, n_items=300)
-    fast = bootstrap(augmented_kappa, ann, n_resamples=25, seed=7, p=p)
-    slow = bootstrap(lambda d, **kw: augmented_kappa(d, **kw).value, ann, n_resamples=25,
+    fast = bootstrap(ann, augmented_kappa, n_resamples=25, seed=7, p=p)
+    slow = bootstrap(ann, lambda d, **kw: augmented_kappa(d, **kw).value, n_resamples=25,
                      seed=7, p=p)
     np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
     stat = augmented_kappa.statistic(ann, p=p)

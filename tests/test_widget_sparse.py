@@ -20,7 +20,7 @@ def crowd():
 def test_widget_numbers_are_the_measure_functions(crowd):
     w = iaa.SparseAgreementExplorer(crowd, drop=0.1, n_rounds=50, seed=2, n_points=5)
     for scheme in SPA_SCHEMES:
-        assert w.result[scheme].value == iaa.sparse_agreement(crowd, weights=scheme).value
+        assert w.result[scheme].value == iaa.sparse_agreement(crowd, scheme=scheme).value
     w.drop = 0.45
     expected = iaa.spa_missingness(crowd, 0.45, n_rounds=50, seed=2)
     pd.testing.assert_frame_equal(w.missingness.values, expected.values)
@@ -60,7 +60,7 @@ def test_widget_with_200_annotations_on_an_item():
     assert w.error == "" and w.info["max_annotations"] == 200
     assert w.weight_curves.index.max() == 200
     for scheme in SPA_SCHEMES:
-        assert w.result[scheme].value == iaa.sparse_agreement(data, weights=scheme).value
+        assert w.result[scheme].value == iaa.sparse_agreement(data, scheme=scheme).value
     expected = iaa.spa_missingness(data, 0.3, n_rounds=30, seed=1)
     pd.testing.assert_frame_equal(w.missingness.values, expected.values)
     w.drop = 0.6

@@ -190,17 +190,23 @@ class Annotations:
         keep = new >= 0
         return replace(self._take(keep), annotator=new[keep], annotators=self.annotators[codes])
 
-    def category_values(self) -> np.ndarray:
-        """The categories as numbers (interval and ratio metrics need them)."""
-        try:
-            values = np.asarray(self.categories, dtype=float)
-        except (TypeError, ValueError):
-            raise AgreementError(
-                f"this metric needs numeric categories, got {list(self.categories)[:8]!r}; "
-                "code the labels as numbers or pass a distance matrix") from None
-        if not np.all(np.isfinite(values)):
-            raise AgreementError("categories must be finite numbers for this metric")
-        return values
+    def category_values(self, what: str = "this measure",
+                        instead: str = "code the labels as numbers") -> np.ndarray:
+        """The categories as numbers (interval and ratio metrics, the ICC need them),
+        refused as :func:`~iaa_widgets.data.categories.numeric_values` says, naming
+        ``what`` (the measure and its parameter) and the first rating of a bad label."""
+        from .categories import numeric_values
+        return numeric_values(self.categories, what, self.rating_of, instead)
+
+    def rating_of(self, code: int) -> str:
+        """Where category ``code`` is first used, for a message: its item and annotator
+        ('' when no rating holds it)."""
+        at = np.flatnonzero(self.label == code)
+        if not len(at):
+            return ""
+        item, annotator = self.items[self.item[at[0]]], self.annotators[self.annotator[at[0]]]
+        plain = [x.item() if isinstance(x, np.generic) else x for x in (item, annotator)]
+        return f"item {plain[0]!r}, annotator {plain[1]!r}"
 
     def to_long(self) -> pd.DataFrame:
         """Tidy table: item, annotator, label (and rank when there are secondary labels);

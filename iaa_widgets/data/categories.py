@@ -4,6 +4,8 @@ An order counts only when someone gave it (numbers, an ordered Categorical,
 ``categories=``); an order found by sorting text never does."""
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 import pandas as pd
 
@@ -61,6 +63,55 @@ def _declared_categories(labels: pd.Series, categories, uniques) -> tuple[pd.Ind
     return cats, cats.inferred_type in NUMERIC
 
 
+def numeric_values(categories, what: str, where=None,
+                   instead: str = "code the labels as numbers") -> np.ndarray:
+    """The categories as numbers, for ``what`` (a measure and its parameter) that uses
+    the labels' values: the one place label values become numbers. Refused, naming the
+    label (and ``where(code)``: the first rating holding it) when a label is no number
+    or is not finite (±inf; NaN is a blank label), or when the labels lie so far apart
+    that their difference is not finite; ``instead`` says what to pass."""
+    cats = pd.Index(list(categories))
+    try:
+        values = cats.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError(f"{what} uses the labels' values: it needs numeric categories, "
+                             f"got {list(cats)[:8]!r}; {instead}") from None
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        at = where(bad[0]) if where is not None else ""
+        raise AgreementError(f"{what} uses the labels' values, but label {values[bad[0]]}"
+                             + (f" (at {at})" if at else "") + " is not a finite number; "
+                             "recode or drop such ratings (labels must be finite numbers)")
+    with np.errstate(over="ignore"):
+        spread = values.max() - values.min() if len(values) else 0.0
+    if not np.isfinite(spread):
+        raise AgreementError(f"{what} uses the labels' values, but {values.min()} and "
+                             f"{values.max()} lie too far apart for their difference to "
+                             "be a finite number; rescale the labels")
+    return values
+
+
+def unhashable_labels(name: str, bad: list, where: str = "") -> AgreementError:
+    """The refusal of labels that cannot be compared as values (lists, dicts)."""
+    return AgreementError(f"column {name!r} holds label(s) {bad[:5]!r}{where} that cannot be "
+                          "grouped (lists, dicts); give each label as text, a number, or "
+                          "several labels as a set or frozenset")
+
+
+def hashable_labels(labels: pd.Series, name: str, index) -> pd.Series:
+    """``labels`` with each Python set as a frozenset (the same labels, now comparable);
+    other unhashable labels refused with their rows (a pass over the rows, made only
+    once coding them failed)."""
+    values = labels.to_numpy(dtype=object)
+    sets = np.flatnonzero([isinstance(v, (set, frozenset)) for v in values])
+    values = values.copy()
+    values[sets] = [frozenset(v) for v in values[sets]]
+    bad = np.flatnonzero([not isinstance(v, Hashable) for v in values])
+    if len(bad):
+        raise unhashable_labels(name, [values[j] for j in bad[:5]], f" at {_rows(index, bad)}")
+    return pd.Series(values, index=labels.index, dtype=object)
+
+
 def _label_codes(labels: pd.Series, categories, name: str, index):
     """The declared categories and each label's code, from one pass over the labels."""
     dense = None
@@ -73,7 +124,12 @@ def _label_codes(labels: pd.Series, categories, name: str, index):
         values = None if _arrow_strings(labels) else labels.to_numpy()
         dense = None if values is None else _dense_ints(values) or _whole_floats(values)
         if dense is None:
-            value_codes, uniques = _blank_as_missing(*_column_codes(labels))
+            try:
+                coded = _column_codes(labels)
+            except TypeError:  # unhashable labels: sets become frozensets, others refused
+                labels = hashable_labels(labels, name, index)
+                coded = _column_codes(labels)
+            value_codes, uniques = _blank_as_missing(*coded)
         else:
             value_codes, present, uniques = dense  # codes into the value range
     missing = None  # where a label is NaN, None or blank: never among dense integers

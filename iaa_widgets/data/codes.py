@@ -36,7 +36,7 @@ def _dense_ints(values: np.ndarray):
         return None
     lowest, hi = int(values.min()), int(values.max())
     limit = 4 * len(values) + 1024
-    if hi - lowest > limit:
+    if not _compact(lowest, hi, len(values)):
         return None
     lo = 0 if 0 < lowest and hi <= limit else lowest  # small positive ids need no shift
     # in intp: values − lo and the codes' running maximum + 1 overflow int8/int16/uint8
@@ -48,6 +48,25 @@ def _dense_ints(values: np.ndarray):
     else:
         present = np.bincount(shifted, minlength=hi - lo + 1) > 0
     return shifted, present, (lo + np.flatnonzero(present)).astype(values.dtype)
+
+
+def _compact(lowest: int, highest: int, n: int) -> bool:
+    """Whether n integers from ``lowest`` to ``highest`` lie in a range small enough to be
+    counted directly (a presence array of at most 4n + 1024 entries)."""
+    return highest - lowest <= 4 * n + 1024
+
+
+def _in_id_order(codes: np.ndarray, names: pd.Index, n: int):
+    """(codes, names) renumbered in increasing order of the names where a column of n
+    such ids would be coded by direct indexing (:func:`_id_codes`: integers in a compact
+    range), so that an items × annotators table loads as its tidy form does."""
+    if names.dtype.kind not in "iu" or names.dtype == np.uint64 or len(names) == 0 or \
+            names.is_monotonic_increasing or not _compact(int(names.min()), int(names.max()), n):
+        return codes, names
+    order = np.argsort(names.to_numpy(), kind="stable")
+    rank = np.empty(len(order), np.intp)
+    rank[order] = np.arange(len(order))
+    return rank[codes], names[order]
 
 
 def _whole_floats(values: np.ndarray):
@@ -87,6 +106,33 @@ def _column_codes(col: pd.Series):
         import pyarrow as pa  # pandas keeps these strings in Arrow: pyarrow is installed
         return _arrow_codes(pa.chunked_array(pa.array(col.array)))
     return _factorize(col.to_numpy())
+
+
+def _id_codes(col: pd.Series):
+    """Codes and distinct values of an item or annotator column. Integer ids within a
+    small multiple of the row count of their minimum (:func:`_dense_ints`) are coded by
+    direct indexing, a presence array and its cumulative sum, in increasing order of
+    the ids: the same codes in any row order (grouped by item, by annotator, shuffled),
+    with no hash table. Any other column: :func:`_column_codes` (order of first
+    appearance)."""
+    values = col.to_numpy() if isinstance(col.dtype, np.dtype) else None
+    dense = None if values is None or values.dtype.kind not in "iu" or \
+        _is_sorted(values) else _dense_ints(values)
+    if dense is None:
+        return _column_codes(col)
+    shifted, present, uniques = dense
+    if present.all():  # ids 0 … n − 1 (after the shift): the codes are the ids
+        return shifted, uniques
+    rank = np.cumsum(present, dtype=np.int32 if len(present) < 1 << 31 else np.intp)
+    rank -= 1
+    return rank[shifted], uniques
+
+
+def _is_sorted(values: np.ndarray) -> bool:
+    """Non-decreasing integers (checked on the first 17 first, then all): coded from
+    their steps by :func:`_sorted_codes`, faster still."""
+    return len(values) > 0 and bool(np.all(values[1:17] >= values[:16][:len(values) - 1])) \
+        and bool(np.all(values[1:] >= values[:-1]))
 
 
 def _arrow_codes(strings):
@@ -274,9 +320,7 @@ def _factorize(values: np.ndarray):
     """``pd.factorize`` (codes in order of first appearance); sorted integer ids are
     coded from their steps, and integer ids whose first appearances come in increasing
     order take a dense look-up table instead of hashing."""
-    if values.dtype.kind in "iu" and len(values) and \
-            np.all(values[1:17] >= values[:16][:len(values) - 1]) and \
-            np.all(values[1:] >= values[:-1]):
+    if values.dtype.kind in "iu" and _is_sorted(values):
         return _sorted_codes(values)
     dense = _dense_ints(values)
     if dense is not None:

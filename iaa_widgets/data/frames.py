@@ -60,7 +60,23 @@ def tidy_columns(data, columns: list) -> pd.DataFrame:
     native = frame.to_native()
     if isinstance(native, pd.DataFrame):  # e.g. what Dask computes
         return native.reset_index(drop=True)
-    return _arrow_table(frame, native).to_pandas(types_mapper=_arrow_text)
+    table = _arrow_table(frame, native)
+    try:
+        return table.to_pandas(types_mapper=_arrow_text)
+    except (NotImplementedError, TypeError, ValueError) as e:  # pyarrow's, e.g. a UNION
+        raise unreadable_columns(table.schema, e) from None
+
+
+def unreadable_columns(schema, error, names: dict | None = None) -> AgreementError:
+    """The refusal of Arrow columns pandas cannot hold (a DuckDB ``UNION``): named with
+    their types (``names`` maps a column to the user's name for it)."""
+    import pyarrow as pa
+    names = names or {}
+    odd = [f for f in schema if pa.types.is_union(f.type) or pa.types.is_nested(f.type)] \
+        or list(schema)
+    shown = ", ".join(f"{names.get(f.name, f'column {f.name!r}')} ({f.type})" for f in odd)
+    return AgreementError(f"cannot read {shown} as ids or labels ({error}); cast it to text "
+                          "or numbers first, e.g. CAST(label AS VARCHAR) in SQL")
 
 
 def _arrow_table(frame, native):

@@ -17,7 +17,7 @@ from .annotations import Annotations, _raters
 from .categories import NUMERIC, _checked_categories, _label_codes, _label_notes, _order_given
 from .cells import _check_ranks, _expand_pairs, _refuse_pairs
 from .checks import _check_total, _validate, _whole_counts
-from .codes import _column_codes, _factorize, _owned
+from .codes import _column_codes, _factorize, _id_codes, _owned, _in_id_order
 from .frames import _FOREIGN_FRAMES, _not_a_frame, tidy_columns
 
 
@@ -37,9 +37,9 @@ def long_table(df, item="item", annotator="annotator", label="label", rank=None,
     if len(df) == 0:
         raise AgreementError("the table is empty: at least two annotators must rate an item")
     rows = df.index if rows is None else rows
-    ids = []  # one hash pass per column: codes (−1 where missing) and names
+    ids = []  # at most one hash pass per column: codes (−1 where missing) and names
     for col in (item, annotator):
-        codes, names = _column_codes(df[col])
+        codes, names = _id_codes(df[col])
         _refuse_missing_ids(codes, col, rows)
         ids.append((codes, pd.Index(names, name=col)))
     return _coded_table(*ids, df[label], None if rank is None else df[rank], label,
@@ -141,11 +141,13 @@ def wide_table(df, categories=None, file: tuple | None = None,
                           items=pd.Index(df.index, name="item"))
         return out
     # items: every row, in order (a row nobody rated stays an item: counted, never
-    # dropped); annotators: the columns rated, in order of first appearance
-    items = (r, item_names[1] if every_row else pd.Index(df.index, name="item"))
+    # dropped); annotators: the columns rated, in order of first appearance; integer
+    # names in a compact range in increasing order, as the tidy form codes them
+    items = _in_id_order(r, item_names[1], len(r)) if every_row else \
+        (r, pd.Index(df.index, name="item"))
     order, seen = _factorize(c)
     codes, names = annotator_names
-    annotators = (order, names[codes[seen]])
+    annotators = _in_id_order(order, names[codes[seen]], len(r))  # as the tidy form's
     return _coded_table(items, annotators, labels, None, "label", categories, rows,
                         "the table's cells", notes, unique_cells=True)
 

@@ -15,11 +15,12 @@ from .arguments import ARGUMENT_CATEGORIES, argument_units
 from .crowd import CROWD_CLASSES, crowd_labels
 from .emails import EMAIL_KINDS, EMAIL_TYPES, email_types
 from .reviews import SPAN_LABELS, review_spans
+from .product_reviews import REVIEW_SENTIMENTS, product_reviews
 
 __all__ = ["krippendorff_2011", "meyer_relatedness", "datasaur_spans",
            "email_types", "crowd_labels", "argument_units", "review_spans",
            "EMAIL_TYPES", "EMAIL_KINDS", "CROWD_CLASSES", "ARGUMENT_CATEGORIES",
-           "SPAN_LABELS"]
+           "SPAN_LABELS", "product_reviews", "REVIEW_SENTIMENTS"]
 
 
 def _from_rows(rows: dict[str, list], items: list) -> pd.DataFrame:

@@ -4,7 +4,8 @@ Each ``read_<format>`` returns :class:`~iaa_widgets.Annotations` (labels of item
 :class:`Spans` (units placed in the documents of an export: one
 :class:`~iaa_widgets.Continuum` per document), a :class:`~iaa_widgets.Continuum` (one
 recording) or, for CoNLL, :class:`Tagged` (both). What a reader does not read is
-counted in the ``notes`` of what it returns, which every result reports.
+counted in the ``notes`` of what it returns, which every result reports. :func:`read`
+recognises the format of a file or folder by its content and calls its reader.
 
 The readers load on first use: the data package imports :mod:`.csv` when
 ``iaa_widgets`` is imported, and the other formats' parsers need not load with it.
@@ -13,7 +14,7 @@ The readers load on first use: the data package imports :mod:`.csv` when
 _LAZY = {"Spans": "._common", "Tagged": ".conll", "read_brat": ".brat",
          "read_conll": ".conll", "read_doccano": ".doccano", "read_elan": ".elan",
          "read_label_studio": ".label_studio", "read_prodigy": ".prodigy",
-         "read_rttm": ".rttm", "read_textgrid": ".textgrid"}
+         "read_rttm": ".rttm", "read_textgrid": ".textgrid", "read": ".detect"}
 
 __all__ = sorted(_LAZY)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import math
 import os
 import zipfile
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ import pandas as pd
 
 from ..continuum import Continuum
 from ..errors import AgreementError
+from .csv import MissingPath
 
 
 def name_of(source, default: str) -> str:
@@ -35,7 +37,7 @@ def read_text(source, what: str) -> str:
             with open(source, "rb") as fh:
                 data = fh.read()
         except OSError as err:
-            raise AgreementError(f"cannot read {what} {os.fspath(source)!r}: "
+            raise MissingPath(f"cannot read {what} {os.fspath(source)!r}: "
                                  f"{err.strerror}") from None
     elif hasattr(source, "read"):
         data = source.read()
@@ -84,6 +86,16 @@ def load_json(source, what: str):
     except json.JSONDecodeError as err:
         raise AgreementError(f"{name} is not valid JSON: {err.msg} on line {err.lineno}, "
                              f"column {err.colno}; expected {what}") from None
+    except (ValueError, RecursionError) as err:  # an integer of > 4300 digits, deep nesting
+        raise AgreementError(f"{name} is not JSON this reader can read: {_odd_json(err)}; "
+                             f"expected {what}") from None
+
+
+def _odd_json(err: Exception) -> str:
+    """What a valid but unreadable JSON text holds (Python's limits)."""
+    if isinstance(err, RecursionError):
+        return "arrays or objects nested too deeply"
+    return str(err).split(";")[0]
 
 
 def json_lines(source, what: str) -> Iterator[tuple[int, dict]]:
@@ -93,14 +105,18 @@ def json_lines(source, what: str) -> Iterator[tuple[int, dict]]:
         if not isinstance(source, (list, tuple)):
             raise AgreementError(f"expected a path, an open file or a list of records for "
                                  f"{what}, got {type(source).__name__}")
-        yield from enumerate(source, 1)
+        for number, record in enumerate(source, 1):
+            if not isinstance(record, dict):
+                raise AgreementError(f"{what}: record {number} is a {type(record).__name__}, "
+                                     "expected a dict (a JSON object)")
+            yield number, record
         return
     name = name_of(source, what)
     lines = read_text(source, what).split("\n")  # not splitlines: U+2028 may sit in a text
     numbers = [n for n, line in enumerate(lines, 1) if line.strip()]
     try:  # one parse of all lines as an array: no per-line call
         records = json.loads("[" + ",".join([lines[n - 1] for n in numbers]) + "]")
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # named line by line below
         records = None
     if records is None or len(records) != len(numbers):  # a bad line (or two records on one)
         records = [_record(lines[n - 1], name, n, what) for n in numbers]
@@ -118,6 +134,17 @@ def _record(line: str, name: str, number: int, what: str):
     except json.JSONDecodeError as err:
         raise AgreementError(f"{name}, line {number}: not a JSON record ({err}); expected "
                              f"one JSON object per line ({what})") from None
+    except (ValueError, RecursionError) as err:
+        raise AgreementError(f"{name}, line {number}: a JSON record this reader cannot read "
+                             f"({_odd_json(err)}); expected one JSON object per line "
+                             f"({what})") from None
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a text file, split at line feeds only (a CR before one is dropped):
+    ``str.splitlines`` also splits at form feeds, U+0085 and U+2028, which may sit in a
+    document's text and would shift every line number after them."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
 def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
@@ -128,6 +155,10 @@ def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
     if isinstance(source, Mapping):
         return dict(source)
     if isinstance(source, (list, tuple)):
+        odd = [p for p in source if not isinstance(p, (str, os.PathLike))]
+        if odd:
+            raise AgreementError(f"expected {what} as a list of paths, got {odd[0]!r:.60} in "
+                                 "it (a mapping {annotator: path or records} names others)")
         found = [(_stem(Path(p), suffixes), p) for p in source]
     elif isinstance(source, (str, os.PathLike)) and zipfile.is_zipfile(source):
         found = []
@@ -140,6 +171,8 @@ def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
     elif isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
         found = [(_stem(p, suffixes), p) for p in sorted(Path(source).iterdir())
                  if (p.is_file() and p.name.endswith(suffixes) if suffixes else p.is_dir())]
+    elif isinstance(source, (str, os.PathLike)) and not os.path.exists(source):
+        raise MissingPath(f"{os.fspath(source)!r}: no such file or folder; expected {what}")
     else:
         raise AgreementError(f"expected {what} from several annotators: a mapping "
                              "{annotator: path}, a list of paths, a folder or a zip file, got "
@@ -156,6 +189,42 @@ def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
     return out
 
 
+def field_name(value, where: str, arg: str) -> None:
+    """An argument naming a field or a marker of the records (``item=``, ``from_name=``,
+    ``docstart=`` …) is a text."""
+    if not isinstance(value, str):
+        raise AgreementError(f"{where}: {arg}={value!r:.60}; expected a text (a name as the "
+                             "file writes it)")
+
+
+def declared(categories, where: str, labels: bool = False) -> list | None:
+    """``categories=`` of a reader: None, or distinct texts or numbers in the user's order
+    (``labels``: any distinct labels, sets included)."""
+    if categories is None:
+        return None
+    if isinstance(categories, (str, bytes, dict)) or not hasattr(categories, "__iter__"):
+        raise AgreementError(f"{where}: categories={categories!r:.60}; expected a list of "
+                             "the categories in their order")
+    out = list(categories)
+    check_values(out, "a declared category", [f"{where}: categories="] * len(out),
+                 missing=labels)
+    if len(set(out)) != len(out):
+        raise AgreementError(f"{where}: declared categories must be distinct, got {out!r:.80}")
+    return out
+
+
+def tier_names(tiers, where: str) -> list | None:
+    """``tiers=``: None (all), one tier name or a list of names."""
+    if tiers is None:
+        return None
+    if isinstance(tiers, str):
+        return [tiers]
+    if isinstance(tiers, (list, tuple, set)) and all(isinstance(t, str) for t in tiers):
+        return list(tiers)
+    raise AgreementError(f"{where}: tiers={tiers!r}; expected a tier name or a list of tier "
+                         "names")
+
+
 def _stem(path: Path, suffixes: tuple[str, ...]) -> str:
     """An annotator's name from its folder or file: the name without the suffix."""
     if path.is_dir():
@@ -166,15 +235,61 @@ def _stem(path: Path, suffixes: tuple[str, ...]) -> str:
     return path.stem
 
 
+# what a value read from a file may be: a text or a number (labels: also a missing label
+# or a set of texts); JSON's other types are named as JSON names them
+# (a tuple: a reader's own composite id, such as CoNLL's (document, sentence, token))
+_SCALARS = frozenset({str, int, float, bool, tuple})
+_JSON_TYPES = {dict: "an object", list: "an array", type(None): "null"}
+
+
+def check_values(values: list, what: str, where: list, missing: bool = False) -> None:
+    """Refuse, naming the record, a value that is not a text or a finite number (with
+    ``missing``: also None and frozensets, a missing or set-valued label): a JSON object
+    or array where an id or a label belongs, and 1e400 or NaN, which JSON parsers read
+    as infinite or not a number."""
+    allowed = _SCALARS | {type(None), frozenset} if missing else _SCALARS
+    kinds = set(map(type, values))
+    odd = kinds - allowed
+    bad = next((i for i, v in enumerate(values) if type(v) in odd), None) if odd else None
+    if bad is None and float in kinds:
+        bad = next((i for i, v in enumerate(values)
+                    if type(v) is float and not math.isfinite(v)), None)
+    if bad is not None:
+        value = values[bad]
+        shown = _JSON_TYPES.get(type(value), f"{value!r}")
+        raise AgreementError(f"{where[bad]}: {what} is {shown}" +
+                             (f" ({value!r:.60})" if type(value) in _JSON_TYPES else "") +
+                             "; expected a text or a finite number")
+
+
+def set_labels(values: list, where: list) -> list:
+    """Each record's list of labels as a set-valued label (a frozenset of texts; None
+    stays missing); a member that is not a text or a number is refused by its record."""
+    out = []
+    for value, place in zip(values, where):
+        if value is not None:
+            check_values(value, "a label in the list", [place] * len(value))
+        out.append(None if value is None else frozenset(str(v) for v in value))
+    return out
+
+
 def annotations(item: list, annotator: list, label: list, where: list,
                 notes: list[str], categories=None):
     """Annotations from parallel lists of one rating each; ``where`` names each rating's
     record (file and line, task …) so that a duplicate is named where it is; ``notes``:
-    what the reader skipped, for every result to report."""
+    what the reader skipped, for every result to report.
+
+    One rule for every reader, of labels or of spans: an annotator submits an item (a
+    document) once. A second submission by the same annotator is refused, naming both
+    records, never merged with the first nor silently kept instead of it."""
     from ..data import as_annotations
     if not item:
         raise AgreementError("the export holds no rating to read" +
                              (f" ({'; '.join(notes)})" if notes else ""))
+    check_values(item, "the item id", where)
+    check_values(annotator, "the annotator", where)
+    check_values(label, "the label", where, missing=True)
+    categories = declared(categories, "the reader", labels=True)
     df = pd.DataFrame({"item": item, "annotator": annotator, "label": label},
                       index=pd.Index(where, name="record"))
     ann = as_annotations(df, categories=categories)
@@ -186,9 +301,33 @@ def counted(counts: Mapping[str, int]) -> list[str]:
     return [f"{n} {what}" for what, n in counts.items() if n]
 
 
-def as_set(values) -> frozenset:
-    """A set-valued label: a frozenset of texts."""
-    return frozenset(str(v) for v in values)
+def as_list(value, what: str, place: str) -> list:
+    """A field that holds a JSON array (a missing one is empty); anything else is
+    refused naming the record."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise AgreementError(f"{place}: {what} is {_JSON_TYPES.get(type(value), repr(value))}"
+                             f"; expected an array")
+    return value
+
+
+def as_record(value, keys: tuple, what: str, place: str) -> dict:
+    """A JSON object holding ``keys``; anything else is refused naming the record."""
+    if not isinstance(value, dict) or any(k not in value for k in keys):
+        raise AgreementError(f"{place}: {what} {value!r:.80}; expected an object" +
+                             (f" with {', '.join(keys)}" if keys else ""))
+    return value
+
+
+_INDEX = object()  # the key of Spans' index of documents in its cache (no document's)
+
+
+class NoDocument(AgreementError, KeyError):
+    """``spans[item]`` of a document the export does not hold (a KeyError too, as a
+    mapping's lookup raises, so that ``in`` and ``get`` work)."""
+
+    __str__ = AgreementError.__str__
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,7 +341,11 @@ class Spans(Mapping):
     who submitted the document, with or without units, so that an annotator who marked
     nothing still counts in γ (every unit of the others is then unmatched). ``notes``
     say what the reader skipped or split; every Continuum carries them.
-    :meth:`continua` gives the documents agreement can be measured on.
+
+    A mapping of every submitted document: ``spans.items()`` gives each one's
+    Continuum, also one where nobody placed a unit (an empty Continuum, which γ
+    refuses) or that one annotator submitted. :meth:`continua` gives the documents
+    agreement can be measured on.
     """
 
     units: pd.DataFrame
@@ -225,6 +368,12 @@ class Spans(Mapping):
             self._cache[item] = self._continuum(item)
         return self._cache[item]
 
+    def __contains__(self, item) -> bool:
+        try:
+            return item in self._by_document()
+        except TypeError:  # an unhashable key is no document
+            return False
+
     def __iter__(self):
         return iter(self.documents)
 
@@ -244,7 +393,7 @@ class Spans(Mapping):
     def continua(self) -> dict:
         """{document: Continuum} of the documents agreement can be measured on (two
         annotators or more, one unit or more); each Continuum's ``notes`` say how many
-        documents were left out. ``spans.items()`` raises on such a document instead."""
+        documents were left out."""
         counts = self.annotated.groupby("item", sort=False)["annotator"].nunique()
         placed = set(self.units["item"])
         keep = [d for d in self.documents if counts[d] >= 2 and d in placed]
@@ -253,28 +402,42 @@ class Spans(Mapping):
                 "annotators or with no unit",) if left else ()
         return {d: replace(self[d], notes=self[d].notes + note) for d in keep}
 
+    def _by_document(self) -> dict:
+        """{document: (its annotators, positions of its units)}, built once."""
+        if _INDEX not in self._cache:
+            who = self.annotated.groupby("item", sort=False)["annotator"].unique()
+            rows = pd.Series(np.arange(len(self.units))).groupby(
+                self.units["item"].to_numpy(), sort=False).indices if len(self.units) else {}
+            self._cache[_INDEX] = {d: (list(who[d]), rows.get(d, np.empty(0, dtype=np.intp)))
+                                   for d in who.index}
+        return self._cache[_INDEX]
+
+    def _categories(self) -> list:
+        """The export's categories: those declared, else all of the export's sorted (as
+        Continuum sorts them), in order of first appearance when texts and numbers mix."""
+        if self.categories is not None:
+            return list(self.categories)
+        try:
+            return pd.factorize(self.units["category"], sort=True)[1].tolist()
+        except TypeError:
+            return pd.unique(self.units["category"]).tolist()
+
     def _continuum(self, item) -> Continuum:
-        if item not in set(self.annotated["item"]):
-            raise AgreementError(f"no document {item!r} in the export; it has "
-                                 f"{self.documents[:8]!r}")
-        who = pd.unique(self.annotated.loc[self.annotated["item"] == item,
-                                           "annotator"]).tolist()
-        units = self.units[self.units["item"] == item]
-        if len(who) < 2:
-            raise AgreementError(f"document {item!r} was annotated by {who!r} only; "
-                                 "agreement on it needs at least two annotators")
-        if len(units) == 0:
-            raise AgreementError(f"nobody placed a unit in document {item!r} "
-                                 f"(annotators {who!r}): its continuum is empty")
-        # every document's continuum has the export's categories: those declared, else
-        # all of the export sorted as Continuum sorts them (ordered only if numbers)
-        declared = self.categories is not None
-        categories = list(self.categories) if declared else \
-            pd.factorize(self.units["category"], sort=True)[1].tolist()
-        cont = Continuum.from_frame(units.reset_index(drop=True), annotators=who,
-                                    categories=categories)
-        ordered = declared or pd.api.types.is_numeric_dtype(self.units["category"])
-        return replace(cont, ordered=ordered, notes=self.notes)
+        if item not in self:
+            raise NoDocument(f"no document {item!r} in the export; it has "
+                             f"{self.documents[:8]!r}")
+        who, rows = self._by_document()[item]
+        units = self.units.iloc[rows]
+        # every document's continuum has the export's categories; ordered when declared
+        # or numbers
+        categories = self._categories()
+        ordered = self.categories is not None or \
+            pd.api.types.is_numeric_dtype(self.units["category"])
+        cont = Continuum.from_codes(pd.Index(who).get_indexer(units["annotator"]),
+                                    pd.Index(categories).get_indexer(units["category"]),
+                                    units["start"].to_numpy(), units["end"].to_numpy(),
+                                    who, categories, ordered)
+        return replace(cont, notes=self.notes)
 
     def __repr__(self) -> str:
         return (f"Spans({len(self.units)} units in {len(self)} documents, "
@@ -283,14 +446,31 @@ class Spans(Mapping):
 
 def spans(rows: list[tuple], annotated: list[tuple], where: list, notes: list[str],
           categories=None) -> Spans:
-    """Spans from (item, annotator, category, start, end) rows, the (item, annotator)
-    pairs that submitted a document, and the records the rows come from."""
+    """Spans from (item, annotator, category, start, end) rows, the (item, annotator,
+    record) of each submission of a document (see :func:`annotations` for the rule on a
+    second submission; an (item, annotator) pair names no record), and the records the
+    rows come from."""
     if not annotated:
         raise AgreementError("the export holds no annotated document" +
                              (f" ({'; '.join(notes)})" if notes else ""))
+    if len(annotated[0]) == 2:
+        annotated = [(i, a, f"document {i!r} of annotator {a!r}") for i, a in annotated]
+    pairs = pd.DataFrame(annotated, columns=["item", "annotator", "record"])
+    check_values(pairs["item"].tolist(), "the document id", pairs["record"].tolist())
+    check_values(pairs["annotator"].tolist(), "the annotator", pairs["record"].tolist())
+    twice = np.flatnonzero(pairs.duplicated(["item", "annotator"], keep=False).to_numpy())
+    if len(twice):
+        item, who, record = annotated[twice[0]]
+        again = next(annotated[i][2] for i in twice[1:] if annotated[i][:2] == (item, who))
+        raise AgreementError(f"annotator {who!r} submitted document {item!r} twice ({record} "
+                             f"and {again}); a second submission is neither merged "
+                             "nor dropped: remove one (the label readers refuse the same)")
     units = pd.DataFrame(rows, columns=["item", "annotator", "category", "start", "end"],
                          index=pd.Index(where, name="record"))
+    check_values(units["category"].tolist(), "a unit's category", where)
     for col in ("start", "end"):
+        if units[col].dtype == object:  # a text, an object … among the numbers
+            check_values(units[col].tolist(), f"a unit's {col}", where)
         values = pd.to_numeric(units[col], errors="coerce").to_numpy(dtype=float)
         bad = np.flatnonzero(~np.isfinite(values))
         if len(bad):
@@ -303,6 +483,23 @@ def spans(rows: list[tuple], annotated: list[tuple], where: list, notes: list[st
         raise AgreementError(f"{units.index[bad[0]]}: a unit ends before it starts "
                              f"({units['start'].iloc[bad[0]]} → {units['end'].iloc[bad[0]]}); "
                              "expected start ≤ end")
-    pairs = pd.DataFrame(annotated, columns=["item", "annotator"]).drop_duplicates()
-    return Spans(units, pairs.reset_index(drop=True), tuple(notes),
+    categories = declared(categories, "the reader")
+    _check_categories(units, categories)
+    return Spans(units, pairs[["item", "annotator"]], tuple(notes),
                  None if categories is None else tuple(categories))
+
+
+def _check_categories(units: pd.DataFrame, categories) -> None:
+    """A unit's category is not blank, and among the declared ones when declared."""
+    cats = units["category"]
+    blank = [c for c in pd.unique(cats) if isinstance(c, str) and not c.strip()]
+    if blank:
+        row = int(np.argmax(cats.isin(blank).to_numpy()))
+        raise AgreementError(f"{cats.index[row]}: a unit's category is {cats.iloc[row]!r}, "
+                             "blank; expected the name of a category")
+    if categories is None:
+        return
+    bad = np.flatnonzero(~cats.isin(categories).to_numpy())
+    if len(bad):
+        raise AgreementError(f"{cats.index[bad[0]]}: category {cats.iloc[bad[0]]!r} is not "
+                             f"among the declared categories {categories!r:.80}")

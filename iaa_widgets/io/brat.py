@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from ..errors import AgreementError
-from ._common import counted, per_annotator, read_text, spans
+from ._common import counted, lines_of, per_annotator, read_text, spans
 
 __all__ = ["read_brat"]
 
@@ -27,13 +27,17 @@ def read_brat(source, categories=None):
     ``source``: a folder holding one subfolder per annotator, or a mapping
     ``{annotator: folder}``. The item is the ``.ann`` file's path inside its annotator's
     folder, without ``.ann``; an annotator who has the file annotated that document, even
-    with no ``T`` line. Attributes, relations, events, normalisations, equivalences and
+    with no ``T`` line. When the document's ``.txt`` sits beside the ``.ann``, every
+    offset is checked against it: an offset beyond the text's end, or text at the
+    offsets other than the ``T`` line's, names the line; without the ``.txt``,
+    ``notes`` say how many documents could not be checked. A ``T`` id used twice in one
+    file is refused. Attributes, relations, events, normalisations, equivalences and
     notes are not read: ``notes`` count them by kind.
     """
     folders = per_annotator(source, (), "brat folders (one per annotator)")
     units, where, annotated = [], [], []
     skipped = {f"{kind}(s) not read": 0 for kind in dict.fromkeys(_OTHER.values())}
-    split = 0
+    split = unchecked = 0
     for who, folder in folders.items():
         if not os.path.isdir(folder):
             raise AgreementError(f"{folder}: expected a folder of .ann files for annotator "
@@ -43,8 +47,12 @@ def read_brat(source, categories=None):
             raise AgreementError(f"{folder}: no .ann file for annotator {who!r}")
         for path in files:
             item = path.relative_to(folder).with_suffix("").as_posix()
-            annotated.append((item, who))
-            for number, line in enumerate(read_text(path, "a brat .ann file").splitlines(), 1):
+            annotated.append((item, who, str(path)))
+            txt = path.with_suffix(".txt")
+            text = read_text(txt, "a brat .txt file") if txt.is_file() else None
+            unchecked += text is None
+            ids: dict = {}
+            for number, line in enumerate(lines_of(read_text(path, "a brat .ann file")), 1):
                 if not line.strip():
                     continue
                 place = f"{path}, line {number}"
@@ -56,13 +64,22 @@ def read_brat(source, categories=None):
                                              "or # followed by a tab")
                     skipped[f"{kind}(s) not read"] += 1
                     continue
+                tid = line.split("\t", 1)[0]
+                if tid in ids:
+                    raise AgreementError(f"{place}: annotation id {tid!r} is used again (first "
+                                         f"on line {ids[tid]}); expected one line per id")
+                ids[tid] = number
                 fragments = _text_bound(line, place)
+                if text is not None:
+                    _check_offsets(line, fragments, text, place)
                 split += len(fragments) > 1
                 for label, start, end in fragments:
                     units.append((item, who, label, start, end))
                     where.append(place)
     notes = ([f"{split} discontinuous annotation(s) split into one unit per fragment"]
-             if split else []) + counted(skipped)
+             if split else []) + counted(skipped) + (
+        [f"{unchecked} .ann file(s) without their .txt: offsets not checked against the "
+         "text"] if unchecked else [])
     return spans(units, annotated, where, notes, categories)
 
 
@@ -73,10 +90,30 @@ def _text_bound(line: str, place: str) -> list[tuple]:
     try:
         label, offsets = head
         pieces = [tuple(int(x) for x in part.split()) for part in offsets.split(";")]
-        if any(len(p) != 2 or p[1] < p[0] for p in pieces):
+        if any(len(p) != 2 or p[1] < p[0] or p[0] < 0 for p in pieces):
             raise ValueError
     except ValueError:
         raise AgreementError(f"{place}: {line!r} is not a text-bound annotation; expected "
                              "'T<n><TAB><type> <start> <end>[;<start> <end>…]<TAB><text>' "
-                             "with start ≤ end") from None
+                             "with 0 ≤ start ≤ end") from None
     return [(label, start, end) for start, end in pieces]
+
+
+_SPACES = str.maketrans("\n\r\t", "   ")  # brat writes a span's line breaks as spaces
+
+
+def _check_offsets(line: str, fragments: list, text: str, place: str) -> None:
+    """Every fragment lies in the text, and the text there is the line's (its fragments
+    joined by a space, as brat writes a discontinuous annotation)."""
+    offsets = ";".join(f"{s} {e}" for _, s, e in fragments)
+    beyond = [e for _, _, e in fragments if e > len(text)]
+    if beyond:
+        raise AgreementError(f"{place}: offsets {offsets} go beyond the end of the text "
+                             f"({len(text)} characters in the .txt)")
+    fields = line.split("\t")
+    if len(fields) < 3:
+        return  # no text written after the offsets: nothing to compare
+    found = " ".join(text[s:e] for _, s, e in fragments)
+    if found.translate(_SPACES) != fields[2].translate(_SPACES):
+        raise AgreementError(f"{place}: the text at offsets {offsets} is {found!r:.60}, the "
+                             f"line says {fields[2]!r:.60}; the .ann and .txt do not match")

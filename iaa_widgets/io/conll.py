@@ -6,11 +6,13 @@ by default), a blank line ends a sentence and a ``-DOCSTART-`` line starts a doc
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import AgreementError
-from ._common import Spans, annotations, per_annotator, read_text, spans
+from ._common import (Spans, annotations, field_name, lines_of, per_annotator, read_text,
+                      spans)
 
 if TYPE_CHECKING:  # the data package imports io.csv: no import of it at load time
     from ..data import Annotations
@@ -21,27 +23,47 @@ __all__ = ["Tagged", "read_conll"]
 @dataclass(frozen=True)
 class Tagged:
     """Token tags of several annotators, read two ways: ``tokens``, one label per token
-    (item ``'<document>:<sentence>:<token>'``, numbered from 1), for κ and α per token;
-    ``spans``, the entities the tags spell, in token positions within each document
-    (a unit ``[i, j)`` covers tokens i … j − 1), for γ and span F1."""
+    (item ``(document, sentence, token)``, numbered from 1), for κ and α per token;
+    ``spans``, the entities the tags spell, in token positions (a unit ``[i, j)`` covers
+    tokens i … j − 1) within each document (item: the document number) or each sentence
+    (item ``(document, sentence)``), for γ and span F1."""
 
     tokens: Annotations
     spans: Spans
 
 
-def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-") -> Tagged:
+_BY = ("document", "sentence")
+# columns are separated by spaces or tabs; other white space (no-break space, U+2028 …)
+# belongs to a token, as str.split() would not keep it
+_COLUMNS = re.compile("[ \t]+")
+
+
+def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-",
+               spans_by: str = "document") -> Tagged:
     """Read CoNLL/BIO files, one per annotator, holding the same tokens.
 
     ``source``: a mapping ``{annotator: path}``, a list of paths (annotator: the file
     name without its suffix) or a folder of ``.conll``/``.bio``/``.txt``/``.tsv`` files.
-    ``column``: the tag's column (0 is the token). Every file must hold the same tokens
-    in the same sentences: an error names the first line where they part. A span starts
-    at ``B-X`` or ``S-X``, or at ``I-X``/``E-X`` after ``O`` or another type (as
-    conlleval reads IOB1), and ends before the next token that does not continue it.
+    ``column``: the tag's column (0 is the token). The files keep their structure: a
+    ``docstart`` line (CoNLL-2003's ``-DOCSTART-``) starts a document, a blank line ends
+    a sentence. Every file must hold the same tokens in the same sentences: an error
+    names the first line where they part. A span starts at ``B-X`` or ``S-X``, or at
+    ``I-X``/``E-X`` after ``O`` or another type (as conlleval reads IOB1), and ends
+    before the next token that does not continue it, at the latest at its sentence's
+    end. ``spans_by``: ``"document"`` (positions count from the document's first
+    token) or ``"sentence"`` (one continuum per sentence, positions from its first
+    token).
     """
+    if isinstance(column, bool) or not isinstance(column, int):
+        raise AgreementError(f"read_conll: column={column!r}; expected the tag's column "
+                             "number (-1: the last; 0 is the token)")
+    field_name(docstart, "read_conll", "docstart")
+    if spans_by not in _BY:
+        raise AgreementError(f"read_conll: spans_by={spans_by!r}; expected one of {_BY}")
     files = per_annotator(source, (".conll", ".bio", ".txt", ".tsv", ".iob"),
                           "CoNLL files (one per annotator)")
-    grids = {who: _tokens(path, column, docstart) for who, path in files.items()}
+    grids = {who: _tokens(path, column, docstart, spans_by == "sentence")
+             for who, path in files.items()}
     if len(grids) < 2:
         raise AgreementError(f"CoNLL files of {len(grids)} annotator(s); agreement needs at "
                              "least two")
@@ -50,24 +72,25 @@ def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-") -> Tagged
     units, unit_where, annotated = [], [], []
     for who, rows in grids.items():
         _same_tokens(reference, rows, first, who)
-        for doc in dict.fromkeys(r[0] for r in rows):
-            annotated.append((doc, who))
-        previous = None  # (document, sentence, type, start) of the open span
+        for unit in dict.fromkeys(r[0] if spans_by == "document" else r[:2] for r in rows):
+            annotated.append((unit, who, f"{files[who]}"))
+        previous = None  # (span item, sentence, type, start, end, place) of the open span
         for doc, sent, tok, position, token, tag, place in rows:
-            items.append(f"{doc}:{sent}:{tok}")
+            key = doc if spans_by == "document" else (doc, sent)
+            items.append((doc, sent, tok))
             annotators.append(who)
             labels.append(tag)
             where.append(place)
             kind, name = _parse(tag, place)
             opens = kind in "BS" or (kind in "IE" and (
-                previous is None or tuple(previous[:3]) != (doc, sent, name)))
+                previous is None or tuple(previous[:3]) != (key, sent, name)))
             if previous is not None and (kind == "O" or opens or
-                                         tuple(previous[:2]) != (doc, sent)):
+                                         tuple(previous[:2]) != (key, sent)):
                 units.append((previous[0], who, previous[2], previous[3], previous[4]))
                 unit_where.append(previous[5])
                 previous = None
             if opens:
-                previous = [doc, sent, name, position, position + 1, place]
+                previous = [key, sent, name, position, position + 1, place]
             elif previous is not None:  # I-X / E-X continue the open span
                 previous[4] = position + 1
             if kind in "ES" and previous is not None:
@@ -81,14 +104,16 @@ def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-") -> Tagged
                   spans(units, annotated, unit_where, []))
 
 
-def _tokens(path, column: int, docstart: str) -> list[tuple]:
-    """(document, sentence, token, position in the document, token text, tag, 'file,
-    line n') of each token line; documents, sentences and tokens numbered from 1."""
+def _tokens(path, column: int, docstart: str, by_sentence: bool) -> list[tuple]:
+    """(document, sentence, token, position, token text, tag, 'file, line n') of each
+    token line; documents, sentences and tokens numbered from 1; the position counts
+    from the document's first token (``by_sentence``: from the sentence's)."""
     name = getattr(path, "name", path)
     rows, doc, sent, tok, position, in_sentence = [], 1, 0, 0, 0, False
     seen_docstart = False
-    for number, line in enumerate(read_text(path, "a CoNLL file").splitlines(), 1):
-        fields = line.split()
+    for number, line in enumerate(lines_of(read_text(path, "a CoNLL file")), 1):
+        fields = _COLUMNS.split(line.strip(" \t"))
+        fields = fields if fields != [""] else []
         if not fields:
             in_sentence = False
             continue
@@ -99,6 +124,7 @@ def _tokens(path, column: int, docstart: str) -> list[tuple]:
             continue
         if not in_sentence:
             sent, tok, in_sentence = sent + 1, 0, True
+            position = 0 if by_sentence else position
         if len(fields) < 2 or not -len(fields) <= column < len(fields) or \
                 column in (0, -len(fields)):
             raise AgreementError(f"{name}, line {number}: {line!r} has {len(fields)} "

@@ -12,7 +12,12 @@ import pandas as pd
 
 from ..errors import AgreementError, rows_text
 
-__all__ = ["NA_VALUES", "Lines", "read_frame"]
+__all__ = ["NA_VALUES", "Lines", "MissingPath", "read_frame"]
+
+
+class MissingPath(AgreementError, FileNotFoundError):
+    """A path that names no file (or a folder where a file belongs): an AgreementError
+    as every reader's, and the FileNotFoundError Python would raise."""
 
 # the default na_values of read_csv: only empty cells are missing ("NA", "None", "null"
 # are labels); whitespace-only labels count as missing later, in the loader
@@ -42,6 +47,11 @@ def read_frame(source, na_values, label: str | None, read_args: dict, index_col=
         if read_args.get(option):
             raise AgreementError(f"read_csv reads the whole file; {option}= is not supported "
                                  "(read the chunks with pandas and concatenate them)")
+    if not isinstance(source, (str, os.PathLike)) and not hasattr(source, "read"):
+        # a table already in memory (pandas would raise 'Invalid file path or buffer')
+        raise AgreementError(f"read_csv reads a CSV file: a path or an open file, not a "
+                             f"{type(source).__name__}; pass a table in memory to the "
+                             "measures directly, or to iaa.as_annotations")
     args = {"keep_default_na": False, **read_args, "na_values": list(na_values)}
     try:
         frame = pd.read_csv(source, index_col=index_col, **args)
@@ -54,18 +64,65 @@ def read_frame(source, na_values, label: str | None, read_args: dict, index_col=
         raise AgreementError(f"{_name(source)} is not a CSV table pandas can read: "
                              f"{str(err).strip()}; check sep= and the quoting on that "
                              "line") from None
+    except OSError as err:  # a missing path, a folder
+        raise MissingPath(f"cannot read the CSV file {_name(source)!r}: "
+                             f"{err.strerror or err}") from None
     _refuse_duplicate_header(source, frame, index_col, read_args)
+    written = _numbers_as_written(source, frame, label, read_args, na_values)
     if label is not None and label not in frame.columns:
         return frame, ""  # the loader names the missing column
     cells = frame if label is None else frame[label]
     n_missing = int(cells.isna().to_numpy().sum())
-    note = "" if not n_missing else (
+    note = written + ("; " if written and n_missing else "") + ("" if not n_missing else (
         f"{_name(source)}: {n_missing} cell(s) of "
         f"{'the table' if label is None else f'column {label!r}'} "
         f"matched na_values={list(na_values)!r}"
         f"{' or pandas default NA texts' if args['keep_default_na'] else ''} and were read "
-        "as missing")
+        "as missing"))
     return frame, note
+
+
+# read_args that change how cells are parsed or which lines are read: the same ones
+# re-read the label texts
+_PARSING = ("sep", "delimiter", "encoding", "quotechar", "escapechar", "comment", "skiprows",
+            "skip_blank_lines", "decimal", "thousands", "doublequote", "nrows", "skipfooter",
+            "engine")
+
+
+def _numbers_as_written(source, frame: pd.DataFrame, label, read_args: dict,
+                        na_values) -> str:
+    """Labels that pandas read as numbers from distinct texts ('1', '1.0', '01' → 1.0)
+    look alike: as for any look-alike labels, they stay separate categories (the
+    column's labels are read as the texts written) and a warning and a note name them.
+    ``dtype=`` or ``converters=`` say how to read the column: then nothing is checked.
+    Returns the note ('' if none)."""
+    from ..labels import LookAlikeLabelsWarning, warn_from_caller
+    cols = [c for c in ([label] if label is not None else frame.columns)
+            if c in frame.columns and pd.api.types.is_numeric_dtype(frame[c])
+            and not pd.api.types.is_bool_dtype(frame[c])]
+    if not cols or not _plain_file(source) or any(
+            k in read_args for k in ("dtype", "converters", "names", "header", "usecols")):
+        return ""
+    args = {k: v for k, v in read_args.items() if k in _PARSING}
+    texts = pd.read_csv(source, usecols=cols, dtype=str, keep_default_na=False,
+                        na_values=list(na_values), **args)
+    written = np.concatenate([texts[c].to_numpy(dtype=object) for c in cols])
+    numbers = np.concatenate([frame[c].to_numpy(dtype=float) for c in cols])
+    pairs = pd.DataFrame({"text": written, "number": numbers}).dropna().drop_duplicates()
+    clash = pairs[pairs["number"].duplicated(keep=False)]
+    if clash.empty:
+        return ""
+    for c in cols:
+        frame[c] = texts[c].to_numpy(dtype=object)
+    groups = clash.groupby("number", sort=False)["text"].agg(list)
+    shown = "; ".join(f"{g!r}" for g in groups.iloc[:5])
+    more = f" and {len(groups) - 5} more" if len(groups) > 5 else ""
+    where = f"column {label!r}" if label is not None else "the table"
+    note = (f"{_name(source)}: {where}: texts that read as one number stay separate "
+            f"categories, read as the texts written: {shown}{more}. If they mean the "
+            f"same number, pass dtype={{{cols[0]!r}: float}} (or clean the file)")
+    warn_from_caller(note, LookAlikeLabelsWarning)
+    return note
 
 
 def _undecodable(source, err: UnicodeDecodeError, encoding) -> str:

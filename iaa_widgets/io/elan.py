@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..continuum import Continuum
 from ..errors import AgreementError
-from ._common import counted, name_of, per_annotator, read_text
+from ._common import counted, declared, name_of, per_annotator, read_text, tier_names
 
 __all__ = ["read_elan"]
 
@@ -44,7 +44,8 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
                                       and os.path.isfile(source))
     files = {None: source} if one else per_annotator(source, (".eaf",),
                                                      "ELAN files (one per annotator)")
-    wanted = None if tiers is None else [tiers] if isinstance(tiers, str) else list(tiers)
+    wanted = tier_names(tiers, "read_elan")
+    categories = declared(categories, "read_elan")
     skipped = {"tier(s) not selected by tiers=": 0,
                "symbolic tier(s) (a linguistic type not time-alignable) not read": 0,
                "REF_ANNOTATION(s) (symbolic, without time) not read": 0,
@@ -54,12 +55,15 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
     for who, path in files.items():
         name = name_of(path, "the ELAN file")
         root = _root(path, name)
-        slots = {s.get("TIME_SLOT_ID"): s.get("TIME_VALUE")
-                 for s in root.iter("TIME_SLOT")}
+        slots = _slots(root, name)
         aligned = {t.get("LINGUISTIC_TYPE_ID"): t.get("TIME_ALIGNABLE", "true") != "false"
                    for t in root.iter("LINGUISTIC_TYPE")}
         found = root.findall("TIER")
         ids = [t.get("TIER_ID") for t in found]
+        twice = [t for t in dict.fromkeys(ids) if ids.count(t) > 1]
+        if twice:
+            raise AgreementError(f"{name}: TIER_ID {twice[0]!r} names {ids.count(twice[0])} "
+                                 "tiers; expected one tier per id (ELAN refuses the file too)")
         unknown = [t for t in wanted or () if t not in ids]
         if unknown:
             raise AgreementError(f"{name}: no tier {unknown!r}; it has {ids!r}")
@@ -84,9 +88,10 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
             annotators.append(by)
             for a in tier.iter("ALIGNABLE_ANNOTATION"):
                 refs = [a.get("TIME_SLOT_REF1"), a.get("TIME_SLOT_REF2")]
+                where = (f"{name}: annotation {a.get('ANNOTATION_ID')!r} of tier "
+                         f"{tier.get('TIER_ID')!r} (time slots {refs[0]!r} → {refs[1]!r})")
                 if any(r not in slots for r in refs):
-                    raise AgreementError(f"{name}: annotation {a.get('ANNOTATION_ID')!r} of tier "
-                                         f"{tier.get('TIER_ID')!r} refers to time slot(s) "
+                    raise AgreementError(f"{where} refers to time slot(s) "
                                          f"{[r for r in refs if r not in slots]!r} that "
                                          "TIME_ORDER does not define")
                 if any(slots[r] is None for r in refs):
@@ -96,7 +101,11 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
                 if not value.strip():
                     skipped["annotation(s) with a blank value not read"] += 1
                     continue
-                rows.append((by, value, int(slots[refs[0]]) / 1000, int(slots[refs[1]]) / 1000))
+                start, end = slots[refs[0]], slots[refs[1]]
+                if end < start:
+                    raise AgreementError(f"{where} ends at {end} ms before its start at "
+                                         f"{start} ms; expected TIME_SLOT_REF1 ≤ TIME_SLOT_REF2")
+                rows.append((by, value, start / 1000, end / 1000))
     if not rows:
         raise AgreementError("the ELAN file(s) hold no aligned annotation with a value: the "
                              "continuum is empty")
@@ -105,6 +114,28 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
                                 categories=categories)
     notes = counted(skipped)
     return replace(cont, notes=tuple(notes)) if notes else cont
+
+
+def _slots(root: ET.Element, name: str) -> dict:
+    """{TIME_SLOT_ID: milliseconds, None when not aligned}; an id given twice or a time
+    that is not a whole number of milliseconds is refused, naming the slot."""
+    slots: dict = {}
+    for s in root.iter("TIME_SLOT"):
+        sid, value = s.get("TIME_SLOT_ID"), s.get("TIME_VALUE")
+        if sid in slots:
+            raise AgreementError(f"{name}: TIME_SLOT_ID {sid!r} is defined twice; expected one "
+                                 "TIME_SLOT per id")
+        if value is not None:
+            try:
+                value = int(value)
+            except ValueError:
+                raise AgreementError(f"{name}: time slot {sid!r} has TIME_VALUE {value!r}; "
+                                     "expected a whole number of milliseconds") from None
+            if value < 0:
+                raise AgreementError(f"{name}: time slot {sid!r} has TIME_VALUE {value}; "
+                                     "expected milliseconds ≥ 0")
+        slots[sid] = value
+    return slots
 
 
 def _root(path, name: str) -> ET.Element:

@@ -11,7 +11,8 @@ characters of a text, seconds of audio).
 from __future__ import annotations
 
 from ..errors import AgreementError
-from ._common import annotations, as_set, counted, load_json, name_of, no_gc, spans
+from ._common import (annotations, as_list, as_record, counted, field_name, load_json,
+                      name_of, no_gc, set_labels, spans)
 
 __all__ = ["read_label_studio"]
 
@@ -38,6 +39,8 @@ def read_label_studio(source, from_name: str | None = None, sets: bool | None = 
     unit per label. Cancelled annotations (``was_cancelled``) and model ``predictions``
     are not read: the Annotations' ``notes`` count them.
     """
+    if from_name is not None:
+        field_name(from_name, "read_label_studio", "from_name")
     name = name_of(source, "the Label Studio export")
     with no_gc():
         return _read(load_json(source, "a Label Studio JSON export (a list of tasks)"),
@@ -52,12 +55,14 @@ def _read(tasks, name: str, from_name, sets, categories):
                              f"got a JSON {type(tasks).__name__}")
     control, kind = _control(tasks, from_name, name)
     skipped = {"cancelled annotation(s) (was_cancelled) not read": 0,
-               "model prediction(s) not read": 0}
+               "model prediction(s) not read": 0,
+               "region(s) with no label (value.labels is []) not read": 0}
     items, annotators, values, where, annotated = [], [], [], [], []
     key = _LABEL_KEYS.get(kind)
     for t, task in enumerate(tasks):
         task_id = task.get("id", t)
-        skipped["model prediction(s) not read"] += len(task.get("predictions") or ())
+        skipped["model prediction(s) not read"] += len(as_list(
+            task.get("predictions"), "predictions", f"{name}: task {task_id!r}"))
         for a, annotation in enumerate(task["annotations"]):
             if annotation.get("was_cancelled"):
                 skipped["cancelled annotation(s) (was_cancelled) not read"] += 1
@@ -66,9 +71,14 @@ def _read(tasks, name: str, from_name, sets, categories):
             mine = [r for r in annotation.get("result") or () if r.get("from_name") == control]
             place = f"{name}: task {task_id!r}, annotation {annotation.get('id', a)!r}"
             if kind in _SPAN_TYPES:
-                annotated.append((task_id, who))  # with or without spans
+                annotated.append((task_id, who, place))  # with or without spans
                 for region in mine:
                     value = _value(region, ("start", "end", kind), place)
+                    if not isinstance(value[kind], list):
+                        raise AgreementError(f"{place}: value.{kind} is {value[kind]!r:.60}; "
+                                             "expected the list of the region's labels")
+                    skipped["region(s) with no label (value.labels is []) not read"] += \
+                        not value[kind]
                     for label in value[kind]:
                         items.append((task_id, who, label, value["start"], value["end"]))
                         where.append(place)
@@ -99,10 +109,19 @@ def _control(tasks: list, from_name: str | None, name: str) -> tuple[str, str]:
         if not isinstance(task, dict) or not isinstance(task.get("annotations"), list):
             raise AgreementError(f"{name}: task {t} has no 'annotations' list; expected "
                                  "Label Studio's full JSON export (not JSON-MIN or CSV)")
-        for annotation in task["annotations"]:
-            for region in annotation.get("result") or ():
-                if "from_name" in region and "type" in region:
-                    found.setdefault(region["from_name"], region["type"].lower())
+        for a, annotation in enumerate(task["annotations"]):
+            # the checks call out only on a bad record (this loop sees every region)
+            if type(annotation) is not dict:
+                as_record(annotation, (), "an annotation", _place(name, task, t, a))
+            result = annotation.get("result")
+            if type(result) is not list:
+                result = as_list(result, "result", _place(name, task, t, a))
+            for region in result:
+                if type(region) is not dict:
+                    as_record(region, (), "a result region", _place(name, task, t, a))
+                control, kind = region.get("from_name"), region.get("type")
+                if control not in found and type(control) is str and type(kind) is str:
+                    found[control] = kind.lower()
     if from_name is None:
         if len(found) != 1:
             raise AgreementError(f"{name}: " + (
@@ -120,10 +139,17 @@ def _control(tasks: list, from_name: str | None, name: str) -> tuple[str, str]:
     return from_name, kind
 
 
+def _place(name: str, task: dict, t: int, a: int) -> str:
+    return f"{name}: task {task.get('id', t)!r:.40}, annotation {a}"
+
+
 def _annotator(annotation: dict, name: str, task_id, a: int):
     """``completed_by``: a user id, or a user object (its email, else its id)."""
     who = annotation.get("completed_by")
     if isinstance(who, dict):
+        if who.get("email") is None and who.get("id") is None:
+            raise AgreementError(f"{name}: task {task_id!r}, annotation {a}: completed_by is "
+                                 f"{who!r:.60}, a user object with neither email nor id")
         who = who.get("email") or who.get("id")
     if who is None:
         raise AgreementError(f"{name}: task {task_id!r}, annotation {a} has no completed_by; "
@@ -152,5 +178,5 @@ def _choices(values: list, sets: bool | None, where: list, control: str) -> list
                              f"{control!r}; sets=False reads one choice per annotation "
                              "(sets=None or True reads several as a set)")
     if sets or several:
-        return [None if v is None else as_set(v) for v in values]
+        return set_labels(values, where)
     return [None if not v else v[0] for v in values]

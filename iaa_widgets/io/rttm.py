@@ -5,7 +5,7 @@ line, ten fields separated by spaces,
 from __future__ import annotations
 
 from ..errors import AgreementError
-from ._common import counted, per_annotator, read_text, spans
+from ._common import counted, lines_of, per_annotator, read_text, spans
 
 __all__ = ["read_rttm"]
 
@@ -22,10 +22,11 @@ def read_rttm(source, categories=None):
     two diarizations that name the same voice differently disagree on its category.
     """
     files = per_annotator(source, (".rttm",), "RTTM files (one per annotator)")
-    units, where, annotated, other = [], [], [], {}
+    units, where, annotated, other, silent = [], [], [], {}, []
     for who, path in files.items():
         name = getattr(path, "name", path)
-        for number, line in enumerate(read_text(path, "an RTTM file").splitlines(), 1):
+        seen: dict = {}  # a segment -> the line that gave it
+        for number, line in enumerate(lines_of(read_text(path, "an RTTM file")), 1):
             fields = line.split()
             if not fields or fields[0].startswith(";;"):
                 continue
@@ -42,12 +43,25 @@ def read_rttm(source, categories=None):
             except ValueError:
                 raise AgreementError(f"{place}: onset {fields[3]!r} and duration "
                                      f"{fields[4]!r}; expected numbers of seconds") from None
-            if duration < 0:
-                raise AgreementError(f"{place}: duration {duration} < 0; expected a duration "
+            if not duration >= 0:
+                raise AgreementError(f"{place}: duration {fields[4]}; expected a duration "
                                      "≥ 0 in seconds")
-            annotated.append((fields[1], who))
+            segment = (fields[1], fields[2], fields[7], onset, duration)
+            if segment in seen:
+                raise AgreementError(f"{place}: the segment of line {seen[segment]} again "
+                                     f"(file {fields[1]!r}, speaker {fields[7]!r}, onset "
+                                     f"{fields[3]}, duration {fields[4]}); expected each "
+                                     "segment once")
+            seen[segment] = number
             units.append((fields[1], who, fields[7], onset, onset + duration))
             where.append(place)
+        annotated += [(item, who, str(name)) for item in dict.fromkeys(s[0] for s in seen)]
+        if not seen:
+            silent.append(who)
     notes = counted({f"{kind} line(s) not read (only SPEAKER lines are)": n
                      for kind, n in other.items()})
+    if silent:
+        notes.append(f"{len(silent)} file(s) with no SPEAKER line, their annotator(s) "
+                     f"{silent!r} left out (an RTTM file names its recordings only on "
+                     "SPEAKER lines)")
     return spans(units, annotated, where, notes, categories)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..continuum import Continuum
 from ..errors import AgreementError
-from ._common import counted, name_of, per_annotator, read_text
+from ._common import counted, declared, name_of, per_annotator, read_text, tier_names
 
 __all__ = ["read_textgrid"]
 
@@ -47,7 +47,8 @@ def read_textgrid(source, tiers=None, categories=None) -> Continuum:
                                       and os.path.isfile(source))
     files = {None: source} if one else per_annotator(source, (".TextGrid", ".textgrid"),
                                                      "TextGrid files (one per annotator)")
-    wanted = None if tiers is None else [tiers] if isinstance(tiers, str) else list(tiers)
+    wanted = tier_names(tiers, "read_textgrid")
+    categories = declared(categories, "read_textgrid")
     rows, skipped = [], {"point tier(s) not read": 0, "tier(s) not selected by tiers=": 0}
     for who, path in files.items():
         name = name_of(path, "the TextGrid")
@@ -117,8 +118,16 @@ def _tiers(text: str, name: str) -> list[tuple[str, str, list]]:
     take("xmax")
     if take("a flag") != "exists":
         return []
+    def count(kind: str) -> int:
+        value = take(kind)
+        if value != int(value) or value < 0:
+            raise AgreementError(f"{name}, line {tokens[position - 1][1]}: {kind} is "
+                                 f"{tokens[position - 1][0].group(0)}; expected a whole "
+                                 "number ≥ 0")
+        return int(value)
+
     out = []
-    for _ in range(int(take("the number of tiers"))):
+    for _ in range(count("the number of tiers")):
         kind, tier = take("a text"), take("a text")
         if kind not in ("IntervalTier", "TextTier"):
             raise AgreementError(f"{name}, line {tokens[position - 2][1]}: tier class "
@@ -126,7 +135,7 @@ def _tiers(text: str, name: str) -> list[tuple[str, str, list]]:
         take("xmin")
         take("xmax")
         entries = []
-        for _ in range(int(take("a number of intervals or points"))):
+        for _ in range(count("the number of intervals or points")):
             if kind == "IntervalTier":
                 start, end = take("an interval's xmin"), take("an interval's xmax")
                 if end < start:
@@ -137,5 +146,10 @@ def _tiers(text: str, name: str) -> list[tuple[str, str, list]]:
                 time = take("a point's time")
                 entries.append((time, time, take("a text")))
         out.append((kind, tier, entries))
+    if position < len(tokens):
+        raise AgreementError(f"{name}, line {tokens[position][1]}: more after the "
+                             f"{len(out)} tier(s) the file declares (size = {len(out)}); "
+                             "expected the file to end (a tier beyond size is not read by "
+                             "Praat either)")
     return out
 

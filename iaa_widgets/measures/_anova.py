@@ -130,8 +130,9 @@ def scores(data, measure: str, *, missing: str, annotators=None, policies=COMPLE
     with two ratings or more (items rated once excluded, counted), "raise" refuses any
     missing rating (``policies`` names those the measure accepts). ``annotators``
     selects and orders annotators by name. ``points``: "scores" (numeric labels, or
-    positions in a declared order), "values" (the labels must be numbers) or "none"
-    (nominal ratings: the codes only, every score 0). ``identity``: refuse anonymous per-item counts
+    positions in a declared order), "values" (the labels must be numbers), "codes" (the
+    category codes 0 … K − 1: equal scores mean equal labels, and nothing else holds
+    without an order) or "none" (nominal ratings: the codes only, every score 0). ``identity``: refuse anonymous per-item counts
     (``Annotations.from_counts``), whose raters are not known; ``hint`` is added to
     that message. ``noun`` names the annotators in messages ("raters", "judges");
     fewer than ``min_items`` items used is refused (an analysis of variance needs two)."""
@@ -148,8 +149,10 @@ def scores(data, measure: str, *, missing: str, annotators=None, policies=COMPLE
     k = ann.n_annotators
     if k < 2:
         raise AgreementError(f"{measure}: needs at least two {noun}, got {k}")
-    points = {"values": ann.category_values,
-              "scores": lambda: category_scores(ann.categories, ann.ordered, measure),
+    points = {"values": lambda: ann.category_values(measure),
+              "scores": lambda: category_scores(ann.categories, ann.ordered, measure,
+                                                ann.rating_of),
+              "codes": lambda: np.arange(ann.n_categories, dtype=float),
               "none": lambda: np.zeros(ann.n_categories)}[points]()
     prim = ann.primary()
     m = np.bincount(prim.item, minlength=ann.n_items)

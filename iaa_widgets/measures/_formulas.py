@@ -61,16 +61,45 @@ def bennett_expected(t):
 def scott_expected(t, w=None):
     """A_e^π = Σ_kl w_kl π_k π_l, π_c = (n_c· + n_·c) / 2n (Scott 1955; Meyer,
     "Definition"; Gwet 2014, ch. 3 for w)."""
-    p, _ = _proportions(t)
-    pooled = (p.sum(axis=-1) + p.sum(axis=-2)) / 2
-    return fleiss_expected(pooled, w)
+    t = np.asarray(t, dtype=float)
+    return margins_scott_expected(t.sum(axis=-1), t.sum(axis=-2), w)
 
 
 def cohen_expected(t, w=None):
     """A_e^κ = Σ_ij w_ij p_i· p_·j (Cohen 1960; Cohen 1968 with weights)."""
-    p, _ = _proportions(t)
-    w = np.eye(p.shape[-1]) if w is None else w
-    return np.einsum("...i,ij,...j->...", p.sum(axis=-1), w, p.sum(axis=-2))
+    t = np.asarray(t, dtype=float)
+    return margins_cohen_expected(t.sum(axis=-1), t.sum(axis=-2), w)
+
+
+# ------------------------------------------- the margins of contingency tables
+# The same coefficients from what a two-annotator table's resample needs, 2K + 1
+# numbers instead of its K² cells: Σ_jk w_jk t_jk (``agree``) and the margins t_j·
+# (``row``) and t_·k (``col``), of shape (..., K) (any leading axes).
+def _shares(row, col):
+    row, col = np.asarray(row, dtype=float), np.asarray(col, dtype=float)
+    n = row.sum(axis=-1)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a table of no item: NaN
+        return row / n, col / n
+
+
+def margins_observed(agree, row):
+    """A_o = Σ_jk w_jk t_jk / n (Meyer, "Percentage of Agreement"; Cohen 1968 for w);
+    NaN for a table with no items."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(agree, dtype=float) / np.asarray(row, dtype=float).sum(axis=-1)
+
+
+def margins_scott_expected(row, col, w=None):
+    """A_e^π = Σ_kl w_kl π_k π_l, π_c = (t_c· + t_·c) / 2n (Scott 1955; Gwet 2014, ch. 3)."""
+    p_row, p_col = _shares(row, col)
+    return fleiss_expected((p_row + p_col) / 2, w)
+
+
+def margins_cohen_expected(row, col, w=None):
+    """A_e^κ = Σ_ij w_ij p_i· p_·j (Cohen 1960; Cohen 1968 with weights), as products
+    over the K categories (no K × K array per table)."""
+    p_row, p_col = _shares(row, col)
+    return np.sum((p_row if w is None else p_row @ w) * p_col, axis=-1)
 
 
 def cohen_se(t, w=None):
@@ -104,9 +133,17 @@ def cohen_se(t, w=None):
 # (None: identity), Gwet's (2014, ch. 3) weighted forms.
 def _row_sums(x):
     """Σ over the last axis as a product with ones: far faster than a sum over short
-    rows (K categories) of many items."""
+    rows (K categories) of many items. ``x`` dense, or CSR (many categories)."""
+    if _sparse(x):
+        return np.asarray(x @ np.ones(x.shape[-1]), dtype=float)
     x = np.asarray(x, dtype=float)
     return x @ np.ones(x.shape[-1])
+
+
+def _sparse(x) -> bool:
+    """Whether item × category counts are a scipy sparse matrix (``prepare`` keeps them
+    CSR where the dense table would pass ``stats.MAX_CELLS``)."""
+    return hasattr(x, "tocsr") and not isinstance(x, np.ndarray)
 
 
 def pairable(counts):
@@ -118,6 +155,8 @@ def item_agreement(counts, w=None):
     """Per-item agreement Σ_k n_ik(n*_ik − 1) / (m_i(m_i − 1)), n*_ik = Σ_l w_kl n_il:
     the share of agreeing ordered pairs of ratings, each pair counted by its weight
     (Fleiss 1971, P_i; Gwet 2014, ch. 3, weighted p_a); NaN for an item with m_i < 2."""
+    if _sparse(counts):
+        return _sparse_item_agreement(counts, w)
     c = np.asarray(counts, dtype=float)
     m = _row_sums(c)
     pairs = m * (m - 1)
@@ -125,6 +164,20 @@ def item_agreement(counts, w=None):
     starred = c if w is None else np.einsum("il,kl->ik", c, np.asarray(w, float))
     return np.divide(_row_sums(c * (starred - 1)), pairs, out=np.full_like(m, np.nan),
                      where=pairs > 0)
+
+
+def _sparse_item_agreement(counts, w=None):
+    """:func:`item_agreement` of CSR counts: Σ_kl n_ik w_kl n_il − m_i over the pairs of
+    categories present in the item (no items × K array)."""
+    from ..stats.statistic import entry_pairs
+    entries = counts.tocsr().tocoo()  # by item
+    row, cat, n = entries.row, entries.col, entries.data.astype(float)
+    m = np.bincount(row, weights=n, minlength=counts.shape[0])
+    a, b = entry_pairs(row, counts.shape[0])
+    weight = (cat[a] == cat[b]) if w is None else np.asarray(w, float)[cat[a], cat[b]]
+    quadratic = np.bincount(row[a], weights=n[a] * n[b] * weight, minlength=len(m))
+    pairs = m * (m - 1)
+    return np.divide(quadratic - m, pairs, out=np.full_like(m, np.nan), where=pairs > 0)
 
 
 @dataclass(frozen=True)
@@ -160,8 +213,8 @@ class ItemTerms:
 
     @cached_property
     def item_shares(self) -> np.ndarray:
-        """n_ik / m_i, each item's own category shares."""
-        return self.counts / self.m[:, None]
+        """n_ik / m_i, each item's own category shares (CSR for CSR counts)."""
+        return item_shares(self.counts, self.m)
 
     @cached_property
     def shares(self) -> np.ndarray:
@@ -171,21 +224,26 @@ class ItemTerms:
 
     def _sum(self, x):
         """Σ_i over the items, each row counted ``rows`` times."""
-        return np.ones(len(x)) @ x if self.rows is None else self.rows @ x
+        ones = np.ones(x.shape[0]) if self.rows is None else self.rows
+        return np.asarray(x.T @ ones).ravel() if _sparse(x) else ones @ x
+
+
+def item_shares(counts, m=None):
+    """n_ik / m_i, each item's own category shares (CSR for CSR counts); ``m``: the
+    m_i if known."""
+    m = _row_sums(counts) if m is None else m
+    if _sparse(counts):
+        return counts.multiply(1 / m[:, None]).tocsr()
+    return np.asarray(counts, dtype=float) / m[:, None]
 
 
 def item_terms(counts, w=None, rows=None) -> ItemTerms:
     """:class:`ItemTerms` of the item × category ``counts`` (agreement weights ``w``)."""
-    c = np.asarray(counts, dtype=float)
+    c = counts.astype(float) if _sparse(counts) else np.asarray(counts, dtype=float)
     m = _row_sums(c)
     two = m >= 2
     return ItemTerms(c, m, two, np.where(two, item_agreement(c, w), 0.0),
                      None if rows is None else np.asarray(rows, dtype=float))
-
-
-def category_shares(counts):
-    """p_c = mean_i n_ic / m_i over every item with a rating (see ``ItemTerms.shares``)."""
-    return item_terms(counts).shares
 
 
 def linearised_se(items: ItemTerms, pe_i, pe, f: float = 0.0):
@@ -211,7 +269,7 @@ def fleiss_expected(shares, w=None):
     p = np.asarray(shares, dtype=float)
     if w is None:
         return np.sum(p ** 2, axis=-1)
-    return np.einsum("...k,kl,...l->...", p, w, p)
+    return np.sum((p @ w) * p, axis=-1)  # a product per row: no loop over K² per resample
 
 
 def fleiss_se(items: ItemTerms, w=None, f: float = 0.0):
@@ -230,13 +288,12 @@ def fleiss_null_se(counts):
     by m annotators each and q_c = 1 − p_c,
     var₀(κ) = 2[(Σ p_c q_c)² − Σ p_c q_c(q_c − p_c)] / (n m (m − 1)(Σ p_c q_c)²),
     var₀(κ_c) = 2 / (n m (m − 1)). Defined for a constant m ≥ 2 only (NaN otherwise)."""
-    c = np.asarray(counts, dtype=float)
-    m = _row_sums(c)
-    k = c.shape[1]
-    if len(c) == 0 or m[0] < 2 or np.any(m != m[0]):
+    m = _row_sums(counts)
+    k = counts.shape[1]
+    if len(m) == 0 or m[0] < 2 or np.any(m != m[0]):
         return float("nan"), np.full(k, np.nan)
-    n, m = len(c), m[0]
-    p = c.sum(axis=0) / (n * m)
+    n, m = len(m), m[0]
+    p = np.asarray(counts.sum(axis=0), dtype=float).ravel() / (n * m)
     pq = p * (1 - p)
     scale = 2 / (n * m * (m - 1))
     total = pq.sum()
@@ -253,7 +310,11 @@ def fleiss_per_category(items: ItemTerms):
     p_c q_c = 0 (a category used by nobody or by everyone)."""
     c, two = items.counts[items.two], items.two
     m = items.m[two][:, None]
-    disagree = np.mean(c * (m - c) / (m * (m - 1)), axis=0)
+    if _sparse(c):  # n_ic(m_i − n_ic) over the entries of CSR counts
+        disagree = np.asarray((c.multiply(m) - c.multiply(c)).multiply(
+            1 / (m * (m - 1))).mean(axis=0)).ravel()
+    else:
+        disagree = np.mean(c * (m - c) / (m * (m - 1)), axis=0)
     p = items.shares
     pq = p * (1 - p)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -29,7 +29,7 @@ Missing-data policies (the ``missing=`` parameter of every classic measure):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from ..data import Annotations, as_annotations
 from ..errors import AgreementError, rows_text
 from . import _formulas as F
 
-__all__ = ["Prepared", "prepare"]
+__all__ = ["Prepared", "prepare", "complete"]
 
 POLICIES = ("listwise", "available", "pairable", "raise")
 
@@ -46,8 +46,9 @@ POLICIES = ("listwise", "available", "pairable", "raise")
 @dataclass(frozen=True)
 class Prepared:
     """Validated input of one measure: the (selected) annotations, the item ×
-    category counts of the items used, the boolean mask of those items, and what
-    was excluded and why."""
+    category counts of the items used (dense, or scipy CSR beyond ``stats.MAX_CELLS``
+    cells: thousands of categories), the boolean mask of those items, and what was
+    excluded and why."""
 
     ann: Annotations
     counts: np.ndarray
@@ -115,7 +116,7 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
             f"({', '.join(map(str, ann.annotators[:6]))}{'…' if ann.n_annotators > 6 else ''}); "
             f"pick two with annotators=(a, b), use pairwise(data, '{measure}') for every "
             f"pair{pointer}")
-    counts = stats.item_counts(ann)
+    counts = _item_counts(ann)
     m = F._row_sums(counts)  # m_i (exact: counts stay below 2⁵³)
     full = ann.n_annotators
     if missing == "raise" and np.any(m < full):
@@ -137,6 +138,16 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
     every = np.all(used)  # every item kept: the counts as they are, no copy
     return Prepared(ann, counts if every else counts[used], used, excluded, params,
                     None if ann.item_weight is None else ann.item_weight[used])
+
+
+def _item_counts(ann: Annotations):
+    """The item × category counts: dense, or CSR where the dense table would pass
+    ``stats.MAX_CELLS`` (thousands of categories; the formulas of ``_formulas`` take
+    either, and a two-annotator measure reads the two ratings of each item instead)."""
+    if ann.n_items * ann.n_categories > stats.MAX_CELLS and \
+            ann.n_categories > stats.tables.SPARSE_CATEGORIES:
+        return stats.item_counts_for_pairs(ann)
+    return stats.item_counts(ann)
 
 
 def kept(m: np.ndarray, full: int, missing: str, singles: bool, weights, measure: str,
@@ -168,6 +179,50 @@ def kept(m: np.ndarray, full: int, missing: str, singles: bool, weights, measure
             + ("; try missing='available'" if missing == "listwise" and "available" in policies
                else ""))
     return used, excluded
+
+
+# the policies of a measure that uses every pairable value itself (α)
+PAIRABLE = ("pairable", "listwise", "raise")
+
+
+def complete(data, measure: str, missing: str,
+             policies: tuple = PAIRABLE) -> tuple[Annotations, dict]:
+    """``data`` as Annotations under ``missing`` (one of :data:`PAIRABLE`) for a measure
+    that itself uses every pairable value (Krippendorff's α): "pairable" keeps the data
+    as they are; "listwise" keeps the items every annotator rated, the others left out
+    and counted by reason as :func:`kept` counts them; "raise" refuses data with a missing
+    rating. ``policies``: those the measure accepts. Returns the data and what was left
+    out."""
+    validate.choice(measure, "missing", missing, policies)
+    ann = as_annotations(data)
+    if missing == "pairable":
+        return ann, {}
+    prim = ann.primary()
+    m = np.bincount(prim.item, weights=prim.rating_count, minlength=ann.n_items)  # m_i
+    full = ann.n_annotators
+    short = m < full
+    if not short.any():
+        return ann, {}
+    if missing == "raise":
+        raise AgreementError(
+            f"{measure}: {int(short.sum())} item(s) lack a rating by some of the {full} "
+            f"annotators (items {rows_text(ann.items[short])}); pass "
+            + ("missing='listwise' to drop them or " if "listwise" in policies else "")
+            + "missing='pairable' to use every pairable value")
+    keep = np.flatnonzero(~short)
+    if not len(keep):
+        raise AgreementError(f"{measure}: no item is rated by all {full} annotators, so "
+                             "missing='listwise' leaves none; pass missing='pairable'")
+    code = np.full(ann.n_items, -1)
+    code[keep] = np.arange(len(keep))
+    sub = ann._take(~short[ann.item])
+    sub = replace(sub, item=code[sub.item], items=ann.items[keep],
+                  item_weight=None if ann.item_weight is None else ann.item_weight[keep])
+    what = "rated by one annotator only" if full == 2 else \
+        f"rated by fewer than all {full} annotators"
+    excluded = {"not rated by these annotators": _count(m == 0, ann.item_weight),
+                what: _count(short & (m > 0), ann.item_weight)}
+    return sub, {k: v for k, v in excluded.items() if v}
 
 
 def _count(mask: np.ndarray, weights: np.ndarray | None) -> int:

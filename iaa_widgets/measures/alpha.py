@@ -21,6 +21,7 @@ no item rated twice raise :class:`~iaa_widgets.AgreementError`.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, Sequence, Union
 
 import numpy as np
@@ -34,6 +35,10 @@ from ..stats import Statistic, coincidence_table, coincidences, item_counts, \
     item_counts_for_pairs
 from ..stats.statistic import entry_pairs, per_item
 from ._order import by_label, require_declared, require_order
+from ._prepare import complete
+from .alpha_values import many_values, moment_alpha, pairable_ratings, ratio_alpha, \
+    values_statistic
+from ._registry import register
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
            "METRICS"]
@@ -64,10 +69,8 @@ def _delta(metric: Metric, n_c: np.ndarray, category_values):
             mid = np.cumsum(n_c, axis=-1) - n_c / 2
             return (mid[..., :, None] - mid[..., None, :]) ** 2, 1.0
         if metric in ("interval", "ratio"):
-            v = _values(category_values, k, metric)
-            if metric == "ratio" and np.any(v < 0):
-                raise AgreementError(f"the ratio metric needs non-negative category values, got "
-                                     f"{v[v < 0][:5].tolist()!r}; use 'interval' instead")
+            v = _ratio_values(category_values, k) if metric == "ratio" else \
+                _values(category_values, k, metric)
             scale = np.max(np.abs(v)) or np.float64(1.0)
             v = v / scale
             diff = v[:, None] - v[None, :]
@@ -192,7 +195,9 @@ def category_values(ann, metric: Metric):
             require_order(ann.categories, ann.ordered, "metric='ordinal'")
         if metric in SET_METRICS:
             return list(ann.categories)
-        return ann.category_values() if metric in ("interval", "ratio") else None
+        return ann.category_values(f"krippendorff_alpha(metric={metric!r})",
+                                   "code the labels as numbers or pass a distance matrix "
+                                   "as metric=") if metric in ("interval", "ratio") else None
     if callable(metric) or isinstance(metric, pd.DataFrame):
         return list(ann.categories)
     require_declared(ann.categories, ann.ordered, "the distance matrix (metric=)")
@@ -262,7 +267,22 @@ def _alpha_of(n_c, observed, delta, unit):
         return value, d_o * unit, d_e * unit
 
 
-def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
+def _ratio_values(category_values, k: int) -> np.ndarray:
+    """The categories' numbers for the ratio metric, refused when negative."""
+    v = _values(category_values, k, "ratio")
+    if np.any(v < 0):
+        raise AgreementError(f"the ratio metric needs non-negative category values, got "
+                             f"{v[v < 0][:5].tolist()!r}; use 'interval' instead")
+    return v
+
+
+@register(family="Krippendorff's alpha", data='categorical', annotators='many',
+          source="Krippendorff (1980; 2011, Computing Krippendorff's Alpha-Reliability)",
+          symbol='α (Krippendorff, nominal)', missing=('pairable', 'listwise', 'raise'),
+          scale='disagreement',
+          report=True, panel=True)
+def krippendorff_alpha(data, metric: Metric = "nominal", *,
+                       missing: str = "pairable") -> AgreementResult:
     """Krippendorff's α for any number of annotators, with missing ratings.
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
@@ -278,7 +298,16 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     ``params["coincidences"]`` is the matrix o_ck; ``per_category``
     gives each category's pairable values n_c, its share, and o_cc / n_c (how often
     a value c is matched by c within its item). With no variation (D_e = 0) the
-    value is NaN and ``note`` explains it.
+    value is NaN and ``note`` explains it. ``missing``: "pairable" (default, α's own:
+    every item rated at least twice), "listwise" (only the items every annotator rated;
+    the others excluded and counted) or "raise" (refuse a missing rating).
+
+    Many distinct values (continuous scores: more than ``alpha_values.MANY_VALUES`` =
+    1,024 for interval and ordinal, twice that for ratio) need no K × K table
+    (:mod:`~iaa_widgets.measures.alpha_values`): interval α from per-item moments, ordinal
+    α the same on the values' mid-ranks, both O(N); ratio α with D_e summed over the
+    values in blocks (K² time, no K² memory). The value is the same; ``params`` then has
+    no "coincidences" and ``per_category`` no "o_cc/n_c", and ``note`` says so.
 
     Differences from other software: R's ``irr::kripp.alpha`` (0.84.1) divides a unit's
     pairs by m_u − 1 only when the matrix holds an NA; on complete data with m ≥ 3
@@ -287,17 +316,34 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
     −0.0324; we and the krippendorff package give −0.0237 (tests/test_differences.py).
     """
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
-    ann = as_annotations(data)
-    o, m = coincidences(item_counts_for_pairs(ann), return_sizes=True,  # m_i: values per item
-                        weights=ann.item_weight)  # from_contingency: per cell
+    ann, dropped = complete(data, "krippendorff_alpha", missing)  # listwise: complete items
+    values = category_values(ann, metric)
+    if many_values(metric, ann.n_categories):  # no K × K table: moments, or the sweep
+        ratings = pairable_ratings(ann)
+        o, m, o_cc = None, ratings[3], None
+        weight = ratings[2] if ann.item_weight is None else ann.item_weight[ratings[0]] * (
+            1.0 if ratings[2] is None else ratings[2])
+        n_c = np.bincount(ratings[1], weights=weight, minlength=ann.n_categories).astype(
+            float, copy=False)
+    else:
+        o, m = coincidences(item_counts_for_pairs(ann), return_sizes=True,  # m_i: per item
+                            weights=ann.item_weight)  # from_contingency: per cell
+        n_c, o_cc = o.sum(axis=1), np.diag(o)
     times = np.ones(len(m), np.int64) if ann.item_weight is None else ann.item_weight
     pairable = m >= 2
     if not pairable.any():
         raise AgreementError("no item has two or more ratings, so no values are pairable; "
                              "Krippendorff's α needs items rated by at least two annotators")
-    value, d_o, d_e = (float(x) for x in
-                       alpha_from_coincidences(o, metric, category_values(ann, metric)))
-    n_c = o.sum(axis=1)
+    if o is not None:
+        value, d_o, d_e = (float(x) for x in alpha_from_coincidences(o, metric, values))
+    elif metric == "ratio":
+        value, d_o, d_e = ratio_alpha(ann, _ratio_values(values, ann.n_categories),
+                                      ann.item_weight)
+    else:
+        value, d_o, d_e = moment_alpha(ratings, ann.n_items, ann.n_categories, metric,
+                                       None if values is None else
+                                       _values(values, ann.n_categories, metric),
+                                       ann.item_weight)
     n = float(n_c.sum())
     note = ""
     if np.isnan(value) and np.count_nonzero(n_c) <= 1:
@@ -311,32 +357,61 @@ def krippendorff_alpha(data, metric: Metric = "nominal") -> AgreementResult:
                 "α is exact: it is computed on the category values divided by their "
                 "largest magnitude")
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_category = pd.DataFrame({"n_c": n_c, "share": n_c / n,
-                                     "o_cc/n_c": np.where(n_c > 0, np.diag(o) / n_c, np.nan)},
+        per_category = pd.DataFrame({"n_c": n_c, "share": n_c / n} if o_cc is None else
+                                    {"n_c": n_c, "share": n_c / n,
+                                     "o_cc/n_c": np.where(n_c > 0, o_cc / n_c, np.nan)},
                                     index=ann.categories)
     excluded = {"items with a single rating (unpairable)": int(times[m == 1].sum()),
-                "items with no rating": int(times[m == 0].sum())}
-    note, params = noted(ann, note, {"metric": _metric_name(metric), "coincidences":
-                                     pd.DataFrame(o, index=ann.categories, columns=ann.categories)})
+                "items with no rating": int(times[m == 0].sum()), **dropped}
+    params = {"metric": _metric_name(metric), "missing": missing}
+    if o is None:
+        note = (note + "; " if note else "") + (
+            f"{ann.n_categories:,} distinct values: α computed without the coincidence "
+            "matrix (" + ("D_e summed over the values in blocks" if metric == "ratio" else
+                          "per-item moments" + (" of mid-ranks" if metric == "ordinal"
+                                                else "")) + "); params has no "
+            "'coincidences' table and per_category no o_cc/n_c (it would need the ratings "
+            "sorted by item and value)")
+    else:
+        params["coincidences"] = pd.DataFrame(o, index=ann.categories, columns=ann.categories)
+    note, params = noted(ann, note, params)
     return AgreementResult(
         measure="krippendorff_alpha", value=value, observed=d_o, expected=d_e,
         n_items=int(times[pairable].sum()), n_annotators=ann.n_annotators, n_ratings=int(round(n)),
         scale="disagreement",
         excluded={reason: count for reason, count in excluded.items() if count},
-        params=params, per_category=per_category, note=note)
+        params=params, per_category=per_category, note=note,
+        resample=partial(_resampled, ann, metric, missing))
 
 
-def _alpha_statistic(data, metric: Metric = "nominal") -> Statistic:
-    """α's Statistic. Ordinal (δ depends on the resample's n_c): per pairable item its
+def _resampled(ann, metric, missing, n_resamples: int = 1000, seed=0):
+    """α bootstrapped over the same items: the standard error that
+    :meth:`AgreementResult.benchmark` reads, α having no analytic one."""
+    from ..resampling import bootstrap  # the bootstrap sits above the measures
+    return bootstrap(ann, krippendorff_alpha, n_resamples=n_resamples, seed=seed,
+                     metric=metric, missing=missing)
+
+
+def _alpha_statistic(data, metric: Metric = "nominal", *,
+                     missing: str = "pairable") -> Statistic:
+    """α's Statistic. Interval: per item its moments (m_i, Σ v, Σ v²) and its share of
+    n·D_o, four cells whatever the number of values; ordinal and ratio on more than
+    ``MANY_VALUES`` values: :func:`~iaa_widgets.measures.alpha_values.values_statistic`
+    (ordinal exact with each resample's own mid-ranks). Ordinal on fewer (δ depends on the
+    resample's n_c): per pairable item its
     coincidences n_ic (n_ik − [c = k]) / (m_i − 1) (Krippendorff 2011), finished by
     :func:`alpha_from_coincidences` of their sum. Every other metric (δ fixed): per
     pairable item its share of Σ o_ck δ_ck, (n_i δ n_iᵀ − n_i · diag δ) / (m_i − 1), and
     its values n_ic: K + 1 cells an item instead of K² (a resample's totals no larger
     than the categories, however many there are)."""
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
-    ann = as_annotations(data)
+    ann = complete(data, "krippendorff_alpha", missing)[0]
     values = category_values(ann, metric)
     k = ann.n_categories
+    if isinstance(metric, str) and metric == "interval" or many_values(metric, k):  # moments
+        return values_statistic(ann, metric, None if metric == "ordinal" else
+                                _ratio_values(values, k) if metric == "ratio" else
+                                _values(values, k, metric))
     if isinstance(metric, str) and metric == "ordinal":
         return Statistic({"o": coincidence_table(item_counts(ann))}, {"o": (k, k)},
                          lambda tot: alpha_from_coincidences(tot["o"], metric, values),

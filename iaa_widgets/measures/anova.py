@@ -23,11 +23,15 @@ from ..errors import AgreementError
 from ..results import AgreementResult
 from ._anova import anova_tables, scores, sums_of_squares
 from .classic import _point, _public
+from ._registry import register
 
 __all__ = ["finn_coefficient", "robinson_a", "janson_olsson_iota"]
 
 
 # ------------------------------------------------------------------ Finn (1970)
+@register(family='correlation and variance', data='numeric', annotators='many',
+          source='Finn (1970)', symbol='r (Finn)', missing=('listwise', 'raise'),
+          needs=('levels',))
 def finn_coefficient(data, *, levels: int, model: str = "oneway", missing: str = "listwise",
                      annotators=None) -> AgreementResult:
     """Finn's (1970) coefficient r = 1 − MS_observed / MS_expected, with MS_expected =
@@ -44,7 +48,8 @@ def finn_coefficient(data, *, levels: int, model: str = "oneway", missing: str =
     (n − 1)(r − 1) (two-way: the degrees of freedom of MS_observed; irr prints n(r − 1)
     for both, see README "Differences from other software"), and its upper-tail
     ``p_value``. ``observed``/``expected`` are MS_observed and MS_expected
-    (``scale="disagreement"``).
+    (``scale="disagreement"``). ``missing``: "listwise" (default; the items every
+    annotator rated) or "raise".
     """
     validate.choice("finn_coefficient", "model", model, ("oneway", "twoway"))
     levels = validate.integer("finn_coefficient", "levels", levels, minimum=2)
@@ -85,12 +90,15 @@ finn_coefficient.statistic = _public(_finn_statistic)
 
 
 # -------------------------------------------------------------- Robinson (1957)
+@register(family='correlation and variance', data='numeric', annotators='many',
+          source='Robinson (1957)', symbol='A (Robinson)', missing=('listwise', 'raise'))
 def robinson_a(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
     """Robinson's (1957) A = SS_items / (SS_items + SS_residual): the share of the
     variation not due to the annotators' means that lies between items (as R's
     ``irr::robinson``). Scores as in :func:`finn_coefficient`. No observed or
     expected agreement (NaN); ``params`` holds the sums of squares. NaN, with a note,
     when SS_items + SS_residual = 0 (every item got one score from everyone).
+    ``missing``: "listwise" (default; the items every annotator rated) or "raise".
     """
     sc, stat = _robinson_statistic(data, missing=missing, annotators=annotators)
     value = _point(stat)[0]
@@ -125,6 +133,9 @@ robinson_a.statistic = _public(_robinson_statistic)
 
 
 # ---------------------------------------------------------- Janson & Olsson (2001)
+@register(family='correlation and variance', data='categorical', annotators='many',
+          source='Janson & Olsson (2001)', symbol='ι (Janson & Olsson)',
+          missing=('listwise', 'raise'))
 def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool = False,
                        missing: str = "listwise") -> AgreementResult:
     """Janson & Olsson's (2001) ι = 1 − r Σ_v SS_within,v / Σ_v [(r − 1) SS_total,v +
@@ -141,6 +152,7 @@ def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool =
     (irr's ``standardize``). ``scale="nominal"``: each category c is an indicator
     variable [x_ir = c] (Janson & Olsson's dummy coding; their 1/√2 factor cancels);
     for one variable ι is then Conger's κ (Davies & Fleiss' multi-κ).
+    ``missing``: "listwise" (default; the items every annotator rated) or "raise".
     """
     validate.choice("janson_olsson_iota", "scale", scale, ("quantitative", "nominal"))
     standardize = validate.boolean("janson_olsson_iota", "standardize", standardize)
@@ -149,7 +161,9 @@ def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool =
                              "scale='quantitative' only (indicators are not standardised)")
     first, n_var, n, excluded, stat = _iota_parts(data, scale, standardize, missing)
     value, d_o, d_e = _point(stat)
-    result = first.result("janson_olsson_iota", value, d_o, d_e,
+    note = ("no variation: every rating has the same score, so Σ_v ((r − 1) SS_total,v + "
+            "SS_raters,v) is 0 and ι is 0/0, reported as NaN" if np.isnan(value) else "")
+    result = first.result("janson_olsson_iota", value, d_o, d_e, note=note,
                           params={"scale": scale, "standardize": standardize,
                                   "variables": n_var})
     return replace(result, scale="disagreement", excluded=excluded, n_items=n,
@@ -202,13 +216,13 @@ def _iota_parts(data, scale: str, standardize: bool, missing: str):
 
     def finish(tot):  # ι = 1 − r Σ_v SS_w,v / Σ_v ((r − 1) SS_t,v + SS_c,v) (J & O 2001)
         d_o = d_e = 0.0
-        for j in range(n_var):
-            ss = sums_of_squares({k.split(":", 1)[1]: v for k, v in tot.items()
-                                  if k.startswith(f"{j}:")}, r)
-            s2 = ss["total"] / (ss["n"] * r - 1) if standardize else 1.0
-            d_o = d_o + ss["within"] / s2
-            d_e = d_e + ((r - 1) * ss["total"] + ss["raters"]) / s2
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # no variation: 0/0, NaN
+            for j in range(n_var):
+                ss = sums_of_squares({k.split(":", 1)[1]: v for k, v in tot.items()
+                                      if k.startswith(f"{j}:")}, r)
+                s2 = ss["total"] / (ss["n"] * r - 1) if standardize else 1.0
+                d_o = d_o + ss["within"] / s2
+                d_e = d_e + ((r - 1) * ss["total"] + ss["raters"]) / s2
             value = 1 - r * d_o / d_e
         return value, d_o, d_e / r
     return first, n_var, int(common.sum()), excluded, first.statistic(tables, shapes, finish)

@@ -60,6 +60,8 @@ from ..data import Annotations, as_annotations, noted
 from ..errors import AgreementError
 from ..results import AgreementResult, Charted, provenance_html
 from ..stats import all_pairs
+from ._prepare import complete
+from ._registry import register
 
 __all__ = ["augmented_kappa", "augmented_kappa_sweep", "AugmentedKappaResult",
            "AugmentedSweepResult", "annotation_matrix", "ITEM_CLASSES"]
@@ -80,13 +82,16 @@ def _check_p(where: str, ps, name: str = "p") -> np.ndarray:
                      for v in values])
 
 
-def _check_annotations(data, loader_args) -> Annotations:
+def _check_annotations(data, loader_args, missing: str = "pairable") -> Annotations:
+    """The ratings, one row each; ``missing``: "pairable" (every item rated by two
+    annotators or more enters) or "raise" (refuse an item an annotator left unrated)."""
     ann = as_annotations(data, **loader_args)
     if ann.anonymous:
         raise AgreementError("augmented κ compares annotators pairwise, but these data came "
                              "from per-item counts without annotator identities; load them "
                              "with from_long or from_wide")
-    return ann.expanded("augmented κ")  # reads single ratings
+    ann = ann.expanded("augmented κ")  # reads single ratings
+    return complete(ann, "augmented_kappa", missing, ("pairable", "raise"))[0]
 
 
 # ------------------------------------------- the ratings as weights in p, by item
@@ -390,17 +395,22 @@ class AugmentedKappaResult(AgreementResult):
         return super()._repr_html_() + pairs
 
 
-def augmented_kappa(data, p: float = 0.6, **loader_args) -> AugmentedKappaResult:
+@register(family='chance-corrected agreement', data='primary-secondary', annotators='many',
+          source='Rosenberg & Binkowski (2004)', symbol='κ′ (augmented)',
+          missing=('pairable', 'raise'))
+def augmented_kappa(data, p: float = 0.6, *, missing: str = "pairable",
+                    **loader_args) -> AugmentedKappaResult:
     """Rosenberg & Binkowski's augmented κ′ at weight ``p`` (§5), computed directly.
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy table (``rank`` column or
     ``(primary, secondary)`` label cells). See the module docstring for the
-    definitions (per-item κ_x, more than two annotators).
+    definitions (per-item κ_x, more than two annotators). ``missing``: "pairable"
+    (default: the items rated by two annotators or more) or "raise".
     """
     if np.ndim(p) != 0:
         raise AgreementError("augmented_kappa takes one p; use augmented_kappa_sweep for many")
     p = float(_check_p("augmented_kappa", p)[0])
-    ann = _check_annotations(data, loader_args)
+    ann = _check_annotations(data, loader_args, missing)
     t, kept = _ratings(ann)
     pairs = all_pairs(ann.n_annotators)
     n, agree, col_a, col_b = _pair_tables(t, _by_kind(p)[None], pairs)  # M at p (§5.1)
@@ -716,7 +726,7 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
 SET_ROWS = 256
 
 
-def _augmented_statistic(data, p: float = 0.6, **loader_args):
+def _augmented_statistic(data, p: float = 0.6, *, missing: str = "pairable", **loader_args):
     """κ′'s Statistic at one p: per item x and annotator pair (r, s) its terms of the
     pair sums of §5, R_r R_s (N), Σ_y M_r M_s (ΣAg, §5.1), M_r[y] R_s and M_s[y] R_r
     (the Freq numerators, §5.2), zero for an item rated by fewer than two annotators;
@@ -730,7 +740,7 @@ def _augmented_statistic(data, p: float = 0.6, **loader_args):
     (:func:`_set_block`), the other patterns in all P (2 + 2K) terms (:func:`_terms`)."""
     from ..stats.statistic import RowBlocks, Statistic
     p = float(_check_p("augmented_kappa", p)[0])
-    ann = _check_annotations(data, loader_args)
+    ann = _check_annotations(data, loader_args, missing)
     t, kept = _ratings(ann)
     pairs = all_pairs(ann.n_annotators)
     first, codes = _patterns(t)

@@ -135,7 +135,8 @@ class Benchmark:
     ``band``: the highest band whose cumulative membership probability reaches
     ``level`` (None if none does: a custom scale that does not reach −1);
     ``probability``: that cumulative probability; ``table``: every band's membership
-    and cumulative probability (see :func:`membership`)."""
+    and cumulative probability (see :func:`membership`); ``se_source``: where the
+    standard error comes from ("analytic", "given", or a bootstrap over items)."""
 
     measure: str
     value: float
@@ -145,6 +146,7 @@ class Benchmark:
     table: pd.DataFrame
     band: str | None
     probability: float
+    se_source: str = "analytic"
 
     def to_frame(self) -> pd.DataFrame:
         """The bands' table (a copy)."""
@@ -152,31 +154,40 @@ class Benchmark:
 
     def _repr_html_(self) -> str:
         from ..html import text
-        head = (f"<p>{text(self.measure)} = {self.value:.4f} (se {self.se:.4f}) on the "
+        head = (f"<p>{text(self.measure)} = {self.value:.4f} (se {self.se:.4f}, "
+                f"{text(self.se_source)}) on the "
                 f"{text(self.scale)} scale: {text(self.band or 'no band')} at "
                 f"{self.level:.0%} cumulative probability (Gwet 2014, ch. 6)</p>")
         return head + self.table.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
 
 
 def benchmark(result, *, se: float | None = None, scale="landis-koch",
-              level: float = 0.95) -> Benchmark:
+              confidence: float = 0.95, level=validate.RENAMED) -> Benchmark:
     """Benchmark a coefficient with its standard error on a scale (Gwet 2014, ch. 6).
 
     ``result``: an :class:`~iaa_widgets.AgreementResult` with a standard error (its
     ``se``), or a number with ``se=``. ``scale``: "landis-koch" (default), "fleiss",
-    "altman", "krippendorff", or (low, high, label) triples. ``level``: the cumulative
-    probability the band retained must reach (0.95 by default).
+    "altman", "krippendorff", or (low, high, label) triples. ``confidence``: the
+    cumulative probability the band retained must reach (0.95 by default; ``level=``,
+    its former name, works for one more release with a DeprecationWarning).
     """
-    level = validate.probability("benchmark", "level", level, open_low=True)
+    confidence = validate.renamed("benchmark", "level", "confidence", level, confidence)
+    level = validate.probability("benchmark", "confidence", confidence, open_low=True)
     if hasattr(result, "value") and hasattr(result, "se"):
         measure, value = str(getattr(result, "measure", "value")), result.value
+        source = "given" if se is not None else "analytic"
         if se is None:
             se = result.se
+        if se is None and getattr(result, "resample", None) is not None:
+            # no analytic standard error (α): the bootstrap's, over the same items
+            boot = result.resample()
+            se, source = boot.se, (f"bootstrap over items ({boot.n_resamples:,} resamples, "
+                                   f"seed {boot.seed})")
         if se is None:
             raise AgreementError(f"benchmark: the {measure} result has no standard error; "
-                                 "benchmark one that has (κ, AC1, Fleiss' κ …), or pass se=")
+                                 "benchmark one that has (κ, AC1, Fleiss' κ, α …), or pass se=")
     else:
-        measure, value = "value", result
+        measure, value, source = "value", result, "given"
         if se is None:
             raise AgreementError("benchmark: a bare value needs its standard error, se=")
     if isinstance(value, float) and math.isnan(value):
@@ -186,4 +197,4 @@ def benchmark(result, *, se: float | None = None, scale="landis-koch",
     table = membership(value, se, scale)
     band, prob = retained(table.index, table["probability"].to_numpy(), level)
     return Benchmark(measure=measure, value=float(value), se=float(se), scale=name,
-                     level=level, table=table, band=band, probability=prob)
+                     level=level, table=table, band=band, probability=prob, se_source=source)

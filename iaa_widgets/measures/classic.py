@@ -30,11 +30,13 @@ import pandas as pd
 from .. import stats, validate
 from ..data import noted
 from ..stats import Statistic, per_item
+from ..stats.statistic import DENSE_CELLS
 from ..errors import AgreementError
 from ..results import AgreementResult
 from . import _formulas as F
 from ._prepare import Prepared, prepare
 from .weights import FAMILIES, agreement_weights
+from ._registry import register
 
 __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
            "davies_fleiss_kappa", "conger_kappa", "specific_agreement"]
@@ -95,6 +97,11 @@ def _weights(weights, prep: Prepared):
 
 
 # ---------------------------------------------------------------- percent agreement
+@register(family='observed agreement', data='categorical', annotators='many',
+          source='Meyer (2009) tutorial; Wilson (1927) interval',
+          symbol='A_o (observed agreement)', intervals=('wald', 'wilson'),
+          missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0),
+          report=True, panel=True)
 def percent_agreement(data, *, missing: str = "listwise", annotators=None,
                       confidence: float = 0.95, ci: str = "wald") -> AgreementResult:
     """Observed agreement A_o with its standard error and a confidence interval.
@@ -141,6 +148,11 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
 
 
 # ----------------------------------------------------------------- Bennett's S
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Bennett, Alpert & Goldstein (1954); Gwet (2014, ch. 3 and 5) for '
+                 'weights and SE',
+          symbol='S (Bennett)', intervals=('wald',),
+          missing=('listwise', 'available', 'pairable', 'raise'), report=True, panel=True)
 def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
               confidence: float = 0.95, population=None) -> AgreementResult:
     """Bennett, Alpert & Goldstein's (1954) S = (A_o − 1/k) / (1 − 1/k), with k the
@@ -176,6 +188,9 @@ def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
 
 
 # ------------------------------------------------------------------ Scott's π
+@register(family='chance-corrected agreement', data='categorical', annotators='two',
+          source='Scott (1955); Gwet (2014) for weights and SE', symbol='π (Scott)',
+          intervals=('wald',), missing=('listwise', 'raise'), report=True, panel=True)
 def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Scott's (1955) π for two annotators: A_e^π = Σ_c ((n_c,r1 + n_c,r2) / 2n)²
@@ -193,8 +208,8 @@ def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
     prep, stat = _scott_statistic(data, weights=weights, missing=missing,
                                   annotators=annotators)
     w, w_name = _weights(weights, prep)
-    t = prep.contingency()  # the total of the Statistic's table t, kept as integers
-    value, a_o, a_e = (float(x[0]) for x in stat.finish({"t": t[None]}))
+    t = prep.contingency()  # kept as integers: its sums are the Statistic's totals
+    value, a_o, a_e = (float(x[0]) for x in stat.finish(_table_totals(t, w)))
     pooled = (t.sum(axis=0) + t.sum(axis=1)) / (2 * t.sum())
     per_cat = pd.DataFrame({"share": pooled}, index=_categories(prep))
     f = _population("scott_pi", population, prep.n_items)
@@ -206,6 +221,10 @@ def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
 
 
 # ------------------------------------------------------------------ Cohen's κ
+@register(family='chance-corrected agreement', data='categorical', annotators='two',
+          source='Cohen (1960, 1968); Fleiss, Cohen & Everitt (1969)', symbol='κ (Cohen)',
+          intervals=('asymptotic',), missing=('listwise', 'raise'), report=True,
+          panel=True, benchmarked=True)
 def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
     """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
@@ -233,14 +252,16 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     in scikit-learn, 0.2187 in irr. ``psych::cohen.kappa`` 1.7.8–2.2.9 puts a row sum
     where a column sum belongs in the variance of weighted κ: on Fleiss, Cohen &
     Everitt's (1969) table with psych's example weights it gives 0.00275 against
-    0.00325 (ours and statsmodels); psych 2.3.3 and later agree with us.
+    0.00325 (ours and statsmodels); psych 2.3.3 and later agree with us. Called
+    without ``levels=``, ``psych::cohen.kappa`` too spaces its weights over the levels
+    used, as irr does; pass ``levels=`` the declared categories to get ours.
     """
     z_crit = _z("cohen_kappa", confidence)
     prep, stat = _cohen_statistic(data, weights=weights, missing=missing,
                                   annotators=annotators)
-    t = prep.contingency()  # the total of the Statistic's table t, kept as integers
+    t = prep.contingency()  # kept as integers: its sums are the Statistic's totals
     w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
-    kappa, a_o, a_e = (float(x[0]) for x in stat.finish({"t": t[None]}))
+    kappa, a_o, a_e = (float(x[0]) for x in stat.finish(_table_totals(t, w)))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
     params = {"weights": w_name, "confidence": confidence}
     extra, note = {}, ""
@@ -262,6 +283,10 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 
 
 # ------------------------------------------------------------ Fleiss' multi-π
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source="Fleiss (1971); Gwet (2008, 2014) for the SE and missing='available'",
+          symbol='multi-π (Fleiss)', intervals=('wald',),
+          missing=('listwise', 'available', 'pairable', 'raise'), report=True)
 def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95, population=None) -> AgreementResult:
     """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
@@ -332,6 +357,11 @@ def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Davies & Fleiss (1982); Conger (1980); Gwet (2014) for the SE',
+          symbol='multi-κ (Davies & Fleiss, Conger)', intervals=('wald',),
+          missing=('listwise', 'available', 'pairable', 'raise'),
+          aliases=('conger_kappa',), report=True)
 def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                         confidence: float = 0.95, population=None) -> AgreementResult:
     """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters";
@@ -376,6 +406,10 @@ conger_kappa = davies_fleiss_kappa  # Conger (1980): the same coefficient, by hi
 
 
 # --------------------------------------------------------- specific agreement
+@register(family='observed agreement', data='categorical', annotators='many',
+          source='Cicchetti & Feinstein (1990); Uebersax (1982)',
+          symbol='specific agreement',
+          missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0))
 def specific_agreement(data, *, positive=None, missing: str = "listwise",
                        annotators=None) -> AgreementResult:
     """Specific agreement per category: agreements on c over the opportunities to
@@ -451,17 +485,31 @@ def _point(stat: Statistic) -> tuple:
 
 def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
     """The Statistic over the data's item rows: ``tables`` (arrays over the items used,
-    rows × …) get zero rows for the other items; ``made`` maps the names of tables
+    rows × …) get zero rows for the other items, and are kept as :func:`per_item` keeps
+    a table (dense up to ``DENSE_CELLS`` cells, else CSR of their nonzero entries: the
+    category shares n_ik/m_i of many categories); ``made`` maps the names of tables
     already over the data's rows (from :func:`per_item`) to the shape of their total."""
     made = made or {}
     shapes = {name: made.get(name, t.shape[1:]) for name, t in tables.items()}
     full = {}
+    used = np.flatnonzero(prep.used)
     for name, t in tables.items():
         if name in made:
             full[name] = t
+            continue
+        if F._sparse(t):  # CSR counts (many categories): their entries
+            entries = t.tocoo()
+            full[name] = per_item(used[entries.row], entries.col, prep.ann.n_items,
+                                  t.shape[1], entries.data)
+            continue
+        flat = t.reshape(len(t), -1)
+        if prep.ann.n_items * flat.shape[1] <= DENSE_CELLS:
+            full[name] = np.zeros((prep.ann.n_items, flat.shape[1]))
+            full[name][used] = flat
         else:
-            full[name] = np.zeros((prep.ann.n_items, int(np.prod(t.shape[1:]))))
-            full[name][prep.used] = t.reshape(len(t), -1)
+            row, cell = np.nonzero(flat)
+            full[name] = per_item(used[row], cell, prep.ann.n_items, flat.shape[1],
+                                  flat[row, cell])
     return Statistic(full, shapes, finish, prep.ann.item_weight)
 
 
@@ -513,17 +561,37 @@ def _pair_cells(prep: Prepared) -> np.ndarray:
     (from_counts) put the lower category first, as ``stats.pair_contingencies``."""
     k = prep.ann.n_categories
     if prep.ann.rating_count is not None:
+        if F._sparse(prep.counts):  # CSR: each row's first and last category present
+            c = prep.counts.tocsr()
+            c.sort_indices()
+            return c.indices[c.indptr[:-1]] * k + c.indices[c.indptr[1:] - 1]
         seen = prep.counts > 0
         return np.argmax(seen, axis=1) * k + (k - 1 - np.argmax(seen[:, ::-1], axis=1))
     x = prep.ann._label_grid()[prep.used]
     return x[:, 0] * k + x[:, 1]
 
 
-def _table_statistic(prep: Prepared, finish) -> Statistic:
-    """t_jk = Σ_i w_i [x_i1 = j, x_i2 = k]: one cell indicator per item."""
+def _table_statistic(prep: Prepared, finish, w=None) -> Statistic:
+    """The two annotators' table t_jk = Σ_i [x_i1 = j, x_i2 = k] as what its
+    coefficients read of it: per item the agreement weight w_{x_i1 x_i2} of its pair of
+    ratings (1 where w is None: the identity) and its categories x_i1, x_i2, whose
+    totals are ``agree`` = Σ_jk w_jk t_jk and the margins ``row`` t_j· and ``col`` t_·k
+    (2K + 1 cells an item instead of K²: a block of resamples holds B × (2K + 1)
+    totals; see :func:`_table_totals` for those of a table)."""
     k = prep.ann.n_categories
-    t = per_item(np.flatnonzero(prep.used), _pair_cells(prep), prep.ann.n_items, k * k)
-    return _statistic(prep, {"t": t}, finish, {"t": (k, k)})
+    first, second = np.divmod(_pair_cells(prep), k)
+    rows, n = np.flatnonzero(prep.used), prep.ann.n_items
+    agree = (first == second).astype(float) if w is None else np.asarray(w)[first, second]
+    tables = {"agree": agree[:, None], "row": per_item(rows, first, n, k),
+              "col": per_item(rows, second, n, k)}
+    return _statistic(prep, tables, finish, {"row": (k,), "col": (k,)})
+
+
+def _table_totals(t: np.ndarray, w=None) -> dict:
+    """The totals of :func:`_table_statistic` for a K × K table t (one resample axis)."""
+    agree = np.trace(t) if w is None else np.sum(np.asarray(w) * t)
+    return {"agree": np.array([[agree]], dtype=float), "row": t.sum(axis=1)[None],
+            "col": t.sum(axis=0)[None]}
 
 
 def _scott_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
@@ -534,9 +602,10 @@ def _scott_statistic(data, *, weights=None, missing="listwise", annotators=None,
     w = _weights(weights, prep)[0]
 
     def finish(tot):  # π = (A_o − A_e^π) / (1 − A_e^π), Scott (1955)
-        a_o, a_e = F.table_observed(tot["t"], w), F.scott_expected(tot["t"], w)
+        a_o = F.margins_observed(tot["agree"][:, 0], tot["row"])
+        a_e = F.margins_scott_expected(tot["row"], tot["col"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
-    return prep, _table_statistic(prep, finish)
+    return prep, _table_statistic(prep, finish, w)
 
 
 def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
@@ -545,12 +614,13 @@ def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None,
                    item_weights=True,
                    identity=True, policies=TWO_ONLY,
                    pointer=", or davies_fleiss_kappa (multi-κ)")
-    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
+    w = _weights(weights, prep)[0]  # None for the identity: the unweighted sums
 
     def finish(tot):  # κ_w = (A_o − A_e^κ) / (1 − A_e^κ), Cohen (1960; 1968)
-        a_o, a_e = F.table_observed(tot["t"], w), F.cohen_expected(tot["t"], w)
+        a_o = F.margins_observed(tot["agree"][:, 0], tot["row"])
+        a_e = F.margins_cohen_expected(tot["row"], tot["col"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
-    return prep, _table_statistic(prep, finish)
+    return prep, _table_statistic(prep, finish, w)
 
 
 def _fleiss_prepared(data, weights, missing, annotators):
@@ -564,8 +634,8 @@ def _fleiss_prepared(data, weights, missing, annotators):
 def _fleiss_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
     prep, w, _ = _fleiss_prepared(data, weights, missing, annotators)
     c = prep.counts.astype(float)
-    tables = {**_multi_tables(c, w), "shares": c / c.sum(axis=1, keepdims=True),
-              "items": np.ones((len(c), 1))}
+    tables = {**_multi_tables(c, w), "shares": F.item_shares(c),
+              "items": np.ones((c.shape[0], 1))}
 
     def finish(tot):  # p_c = Σ n_ic/m_i / n; A'_e = Σ_kl w_kl p_k p_l (Fleiss 1971; Gwet 2014)
         a_o = _observed(tot)
@@ -605,9 +675,13 @@ def _specific_statistic(data, *, positive=None, missing="listwise", annotators=N
                    item_weights=True)
     positive = _positive(prep, positive)
     c = prep.counts.astype(float)
-    m = c.sum(axis=1, keepdims=True)
+    m = F._row_sums(c)[:, None]
     code = prep.ann.categories.get_indexer([positive])[0]
-    tables = {**_multi_tables(c), "agree_c": c * (c - 1), "chances_c": c * (m - 1)}
+    if F._sparse(c):  # n_ic(n_ic − 1) and n_ic(m_i − 1) over the entries of CSR counts
+        agree_c, chances_c = (c.multiply(c) - c).tocsr(), c.multiply(m - 1).tocsr()
+    else:
+        agree_c, chances_c = c * (c - 1), c * (m - 1)
+    tables = {**_multi_tables(c), "agree_c": agree_c, "chances_c": chances_c}
 
     def finish(tot):  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1), Uebersax (1982)
         with np.errstate(divide="ignore", invalid="ignore"):

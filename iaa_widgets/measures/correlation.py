@@ -10,19 +10,27 @@ import numpy as np
 from .. import stats, validate
 from ..results import AgreementResult
 from ._anova import mid_ranks, scores
+from ._registry import register
 
 __all__ = ["mean_pearson_r", "mean_spearman_rho"]
 
 PERFECT_TOL = 1e-12  # |r| within this of 1 counts as a perfect correlation
 
 
+@register(family='correlation and variance', data='numeric', annotators='many',
+          source="R irr::meancor; Fisher's z", symbol='mean Pearson r',
+          missing=('listwise', 'raise'), range=(-1.0, 1.0))
 def mean_pearson_r(data, *, fisher: bool = True, missing: str = "listwise",
                    annotators=None) -> AgreementResult:
     """The mean of the annotators' pairwise Pearson correlations (R's ``irr::meancor``);
-    see :func:`mean_spearman_rho` for the rank version and the definition."""
+    see :func:`mean_spearman_rho` for the rank version and the definition.
+    ``missing``: "listwise" (default) or "raise", as there."""
     return _mean_correlation(data, "pearson", fisher, missing, annotators)
 
 
+@register(family='correlation and variance', data='ranked', annotators='many',
+          source="R irr::meanrho; Fisher's z", symbol='mean Spearman ρ',
+          missing=('listwise', 'raise'), range=(-1.0, 1.0))
 def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
                       annotators=None) -> AgreementResult:
     """The mean of the annotators' pairwise Spearman correlations ρ (R's

@@ -42,10 +42,16 @@ from . import _formulas as F
 from ._prepare import prepare
 from .classic import _categories, _population, _result, _statistic
 from .weights import FAMILIES, agreement_weights
+from ._registry import register
 
 __all__ = ["gwet_ac1", "gwet_ac2"]
 
 
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Gwet (2008); Handbook of Inter-Rater Reliability (2014), ch. 4-5',
+          symbol='AC1 (Gwet)', intervals=('student t',),
+          missing=('listwise', 'available', 'pairable', 'raise'), report=True, panel=True,
+          benchmarked=True)
 def gwet_ac1(data, *, missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Gwet's (2008) AC1 for two or more annotators (nominal categories).
@@ -66,6 +72,9 @@ def gwet_ac1(data, *, missing: str = "available", annotators=None,
     return _gwet("gwet_ac1", data, None, missing, annotators, confidence, population)
 
 
+@register(family='chance-corrected agreement', data='ranked', annotators='many',
+          source='Gwet (2014), ch. 3-5', symbol='AC2 (Gwet)', intervals=('student t',),
+          missing=('listwise', 'available', 'pairable', 'raise'), benchmarked=True)
 def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Gwet's (2014, ch. 4) AC2: AC1 with agreement weights. ``weights``: one of
@@ -74,6 +83,7 @@ def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotator
     labels, else positions in the declared order; see
     :mod:`iaa_widgets.measures.weights`) or a K × K matrix (a DataFrame aligned by its
     labels, or an array in the declared order). Everything else as :func:`gwet_ac1`.
+    ``missing``: as :func:`gwet_ac1` ("available" by default).
     """
     validate.name_or_matrix("gwet_ac2", "weights", weights, FAMILIES)
     return _gwet("gwet_ac2", data, weights, missing, annotators, confidence, population)
@@ -124,7 +134,7 @@ def _statistic_of(measure, data, *, weights=None, missing="available", annotator
     two = F.pairable(c)
     tables = {"agree": np.where(two, F.item_agreement(c, w), 0.0)[:, None],
               "pairable": two[:, None].astype(float),
-              "shares": c / c.sum(axis=1, keepdims=True), "items": np.ones((len(c), 1))}
+              "shares": F.item_shares(c), "items": np.ones((c.shape[0], 1))}
 
     def finish(tot):  # γ = (p_a − p_e)/(1 − p_e), p_e = T_w Σ π(1 − π)/(q(q − 1)), Gwet (2014)
         with np.errstate(divide="ignore", invalid="ignore"):  # a resample of no pair: NaN

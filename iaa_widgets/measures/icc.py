@@ -25,6 +25,7 @@ from ..errors import AgreementError
 from ..results import AgreementResult
 from ..stats import Statistic
 from ._anova import Scores, scores, sums_of_squares
+from ._registry import register
 
 __all__ = ["icc", "icc_table"]
 
@@ -132,6 +133,9 @@ def _inference(ms: dict, k: int, form: tuple, value: float, confidence: float,
         out = {"F": f0, "df1": df1, "df2": df2, "p_value": p}
         if model == "oneway" and not balanced:
             return out  # no exact interval for unequal group sizes: none is given
+        if math.isinf(f0):  # no error variance: every form's interval is 0/0 (as irr's)
+            out["ci"] = (float("nan"), float("nan"))
+            return out
         if type_ == "agreement" and model == "twoway":
             low, high, v = _agreement_interval(ms, k, unit, alpha, value)
             out["df_interval"] = v
@@ -178,6 +182,9 @@ def _agreement_interval(ms: dict, k: int, unit: str, alpha: float, value: float)
 
 
 # ------------------------------------------------------------------ public API
+@register(family='correlation and variance', data='numeric', annotators='many',
+          source='Shrout & Fleiss (1979); McGraw & Wong (1996); Donner (1986)',
+          symbol='ICC', intervals=('exact F',), missing=('listwise', 'available', 'raise'))
 def icc(data, *, model: str = "twoway", type: str = "agreement", unit: str = "single",
         confidence: float = 0.95, missing: str = "listwise") -> AgreementResult:
     """Intraclass correlation of numeric ratings (items = targets, annotators = raters).
@@ -283,7 +290,9 @@ def _result(d: Scores, mean_squares: dict, form: tuple, confidence: float):
     if math.isnan(value):
         note += "; the ICC is 0/0 (no variance between or within items)"
     elif "ci" in inf and any(math.isnan(x) for x in inf["ci"]):
-        note += "; the interval is undefined (NaN): no residual variance (MSE = 0)"
+        error = "MSW" if form[0] == "oneway" else "MSE"
+        note += (f"; the interval is undefined (NaN) in every form: no residual variance "
+                 f"({error} = 0, F infinite; R's irr gives NaN too)")
     model, type_, unit = form
     params = {"form": mw, "shrout_fleiss": sf, "description": description,
               "model": model, "type": type_, "unit": unit, "confidence": confidence,

@@ -21,13 +21,19 @@ from .. import validate
 from ..data import as_annotations, noted
 from ..errors import AgreementError, rows_text
 from ..results import AgreementResult
+from ..stats import Statistic
 from ._anova import mid_ranks
+from ._registry import register
 
 __all__ = ["kendall_w"]
 
 POLICIES = ("listwise", "available", "raise")
 
 
+@register(family='correlation and variance', data='ranked', annotators='many',
+          source='Kendall & Babington Smith (1939); Legendre (2005); Brueckl (2011)',
+          symbol='W (Kendall)', missing=('listwise', 'available', 'raise'),
+          range=(0.0, 1.0))
 def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> AgreementResult:
     """Kendall's W for m judges (annotators) ranking n objects (items).
 
@@ -70,8 +76,9 @@ def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> Agree
       of every pair, computed one judge at a time over that judge's items (O(n m²),
       memory n × m), with no loop over pairs. ``correct=False`` is refused with it.
 
-    W is not an additive per-item Statistic: every rank depends on all the items ranked,
-    so the item bootstrap has no ``kendall_w.statistic`` (``bootstrap`` refits instead).
+    The bootstrap goes through ``kendall_w.statistic`` (see :func:`_statistic`): every
+    rank depends on all the items ranked, so a resample's ranks are recomputed from its
+    item weights, exactly.
     """
     measure = "kendall_w"
     correct = validate.boolean(measure, "correct", correct)
@@ -81,6 +88,34 @@ def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> Agree
             f"{measure}: missing='available' (Brueckl's W for incomplete rankings) corrects "
             "ties pair by pair through Spearman's ρ; correct=False is not defined for it. "
             "Use correct=True, or missing='listwise' for the uncorrected W")
+    ann, prim, m, k = _ranked(data, measure)
+    if missing == "available":
+        return _available(ann, prim, measure)
+    judge, label, row, n, excluded = _complete_ranks(ann, prim, missing, measure)
+    # t_jc: how many items judge j put in category c; ranks in the declared order
+    cell = judge * k + label
+    t = np.bincount(cell, minlength=m * k).reshape(m, k).astype(float)
+    avg_rank = mid_ranks(t)  # mid-rank of each tie group
+    rank_sum = np.bincount(row, weights=avg_rank.ravel()[cell], minlength=n)  # R_i
+    s = float(np.sum((rank_sum - m * (n + 1) / 2) ** 2))  # S
+    ties = float(np.sum(t ** 3 - t))  # Σ_j T_j
+    denom = m * m * (n ** 3 - n) - (m * ties if correct else 0.0)
+    value = 12 * s / denom if denom > 0 else float("nan")
+    params = {"missing": missing, "annotators": list(ann.annotators), "correct": correct,
+              "ties": ties, **_tests(value, m, n)}
+    note = "W is a coefficient of concordance: no observed or expected agreement"
+    if math.isnan(value):
+        note += "; W is 0/0: every judge gave all the items the same rank"
+    elif ties and not correct:
+        note += (f"; {int(np.count_nonzero(t > 1))} group(s) of tied ranks, not corrected "
+                 "for (correct=False)")
+    return _result(ann, measure, value, n, m, len(label), excluded, params, note)
+
+
+def _ranked(data, measure: str):
+    """The data as judges' ranks: (Annotations with one row per item, its primary
+    labels, m judges, K categories), refusing anonymous counts, labels with no order and
+    fewer than two judges."""
     ann = as_annotations(data)
     if ann.anonymous:
         raise AgreementError(
@@ -97,8 +132,13 @@ def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> Agree
     m, k = ann.n_annotators, ann.n_categories
     if m < 2:
         raise AgreementError(f"{measure}: needs at least two judges (annotators), got {m}")
-    if missing == "available":
-        return _available(ann, prim, measure)
+    return ann, prim, m, k
+
+
+def _complete_ranks(ann, prim, missing: str, measure: str):
+    """The ratings of the items every judge ranked (missing "listwise"; "raise" refuses
+    any other item): (judge, label, row among those items, their number n, excluded)."""
+    m = ann.n_annotators
     per_item = np.bincount(prim.item, minlength=ann.n_items)
     excluded: dict[str, int] = {}
     if np.any(per_item == 0):
@@ -119,24 +159,68 @@ def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> Agree
     if n < len(used):  # only the ratings of the items used, their rows renumbered
         keep = used[row]
         judge, label, row = judge[keep], label[keep], (np.cumsum(used) - 1)[row[keep]]
-    # t_jc: how many items judge j put in category c; ranks in the declared order
-    cell = judge * k + label
-    t = np.bincount(cell, minlength=m * k).reshape(m, k).astype(float)
-    avg_rank = mid_ranks(t)  # mid-rank of each tie group
-    rank_sum = np.bincount(row, weights=avg_rank.ravel()[cell], minlength=n)  # R_i
-    s = float(np.sum((rank_sum - m * (n + 1) / 2) ** 2))  # S
-    ties = float(np.sum(t ** 3 - t))  # Σ_j T_j
-    denom = m * m * (n ** 3 - n) - (m * ties if correct else 0.0)
-    value = 12 * s / denom if denom > 0 else float("nan")
-    params = {"missing": missing, "annotators": list(ann.annotators), "correct": correct,
-              "ties": ties, **_tests(value, m, n)}
-    note = "W is a coefficient of concordance: no observed or expected agreement"
-    if math.isnan(value):
-        note += "; W is 0/0: every judge gave all the items the same rank"
-    elif ties and not correct:
-        note += (f"; {int(np.count_nonzero(t > 1))} group(s) of tied ranks, not corrected "
-                 "for (correct=False)")
-    return _result(ann, measure, value, n, m, len(label), excluded, params, note)
+    return judge, label, row, n, excluded
+
+
+def _statistic(data, *, correct: bool = True, missing: str = "listwise") -> Statistic:
+    """``kendall_w.statistic(data, **kw)``. The ranks of a resample depend on every item
+    drawn, so W is no sum of fixed per-item tables: the table is each item row's own
+    weight (W @ I = W, the resample's item weights are its totals), and ``finish``
+    recomputes, for a block of B resamples at once and exactly as on the rebuilt
+    resample (a drawn item counts as often as it is drawn, its copies tied): the judge ×
+    category counts t_jc(w) = Xᵀw (X: items × m·K indicators of the ratings of the items
+    used), their mid-ranks, the rank sums R = X·ranks, S = Σ_i w_i (R_i − m(n + 1)/2)²
+    and the ties, as sparse products: O(N) per resample. ``missing="available"``
+    (Brueckl's W from pairwise Spearman ρ): ``finish`` calls :func:`kendall_w` on each
+    resample rebuilt from its weights (exact, one fit per resample)."""
+    from scipy import sparse
+    measure = "kendall_w"
+    correct = validate.boolean(measure, "correct", correct)
+    validate.choice(measure, "missing", missing, POLICIES)
+    kendall_w(data, correct=correct, missing=missing)  # the same refusals as the measure
+    ann, prim, m, k = _ranked(data, measure)
+    identity = {"w": sparse.identity(ann.n_items, format="csr")}
+    if missing == "available":
+        return Statistic(identity, {"w": (ann.n_items,)}, lambda tot: _refitted(
+            ann, tot["w"], correct), None)
+    judge, label, row, n, _ = _complete_ranks(ann, prim, missing, measure)
+    used = np.flatnonzero(np.bincount(prim.item, minlength=ann.n_items) == m)
+    x = sparse.csr_matrix((np.ones(len(row)), (used[row], judge * k + label)),
+                          shape=(ann.n_items, m * k))  # X: item × (judge, category)
+    is_used = np.zeros(ann.n_items)
+    is_used[used] = 1.0
+
+    def finish(tot):
+        w = tot["w"]                                                  # B × items
+        t = np.asarray((x.T @ w.T).T)                                 # B × m·K: t_jc(w)
+        n_w = w @ is_used                                             # items per resample
+        ranks = mid_ranks(t.reshape(len(w), m, k)).reshape(len(w), m * k)
+        r = np.asarray(x @ ranks.T)                                   # items × B: R_i
+        s = np.einsum("bi,ib->b", w * is_used, (r - m * (n_w + 1) / 2) ** 2)  # S
+        ties = np.sum(t ** 3 - t, axis=1)                             # Σ_j T_j
+        denom = m * m * (n_w ** 3 - n_w) - (m * ties if correct else 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(denom > 0, 12 * s / np.where(denom > 0, denom, 1), np.nan)
+        return value, np.full(len(w), np.nan), np.full(len(w), np.nan)
+    return Statistic(identity, {"w": (ann.n_items,)}, finish, None)
+
+
+def _refitted(ann, w: np.ndarray, correct: bool) -> tuple:
+    """W (missing="available") of each resample rebuilt from its item weights w (B × items):
+    item i repeated w_i times; NaN where W is refused (too few items or judges)."""
+    from ..resampling import _resample  # the bootstrap's own rebuilding of a resample
+    out = np.full(len(w), np.nan)
+    by_item = np.argsort(ann.item, kind="stable")
+    sizes = np.bincount(ann.item, minlength=ann.n_items)
+    starts = np.cumsum(sizes) - sizes
+    for b, weights in enumerate(np.rint(w).astype(np.int64)):
+        drawn = np.repeat(np.arange(ann.n_items), np.maximum(weights, 0))
+        part = _resample(ann, by_item, starts, sizes, drawn)
+        try:
+            out[b] = kendall_w(part, correct=correct, missing="available").value
+        except AgreementError:
+            pass
+    return out, np.full(len(w), np.nan), np.full(len(w), np.nan)
 
 
 def _available(ann, prim, measure: str) -> AgreementResult:
@@ -247,3 +331,6 @@ def _result(ann, measure: str, value: float, n: int, m: int, n_ratings: int, exc
                            expected=float("nan"), n_items=n, n_annotators=m,
                            n_ratings=n_ratings, excluded=excluded, params=params,
                            note=note)
+
+
+kendall_w.statistic = _statistic

@@ -19,6 +19,7 @@ from .classic import (TWO_ONLY, _point, _public, _result, _statistic, _table_sta
 from ._prepare import prepare
 from .pairwise import KERNELS
 from .weights import agreement_weights
+from ._registry import register
 
 __all__ = ["light_kappa", "hubert_kappa", "kappa_max"]
 
@@ -26,6 +27,9 @@ COMPLETE = ("listwise", "raise")
 
 
 # ------------------------------------------------------------------ Light (1971)
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Light (1971); jackknife SE', symbol='κ (Light)',
+          intervals=('jackknife wald',), missing=('listwise', 'raise'))
 def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
     """Light's (1971) κ: the mean over the r(r − 1)/2 annotator pairs of their Cohen's
@@ -67,7 +71,13 @@ def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
                  "ci_method": f"Wald, jackknife standard error {confidence:.0%}"}
         z = value / se if se > 1e-12 else float("nan")  # below: rounding noise of 0
         params.update(z=z, p_value=math.erfc(abs(z) / math.sqrt(2)))
-        if math.isnan(z):
+        undefined = int(np.isnan(jack).sum())
+        if undefined:
+            which = f"one of {undefined} items" if undefined > 1 else "one item"
+            note = ("the standard error, interval, z and p_value are undefined (NaN): "
+                    f"leaving out {which} makes a pair's expected agreement 1, so the "
+                    "jackknife values are not all defined")
+        elif math.isnan(z):
             note = ("z and p_value are undefined (NaN): leaving out any one item leaves "
                     "the value unchanged, so the jackknife standard error is 0")
     return _result("light_kappa", prep, value, a_o, a_e, note=note, params=params, **extra)
@@ -129,6 +139,9 @@ light_kappa.statistic = _light_statistic
 
 
 # ------------------------------------------------------------------ Hubert (1977)
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Hubert (1977)', symbol='κ (Hubert)', intervals=('jackknife wald',),
+          missing=('listwise', 'raise'))
 def hubert_kappa(data, *, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95) -> AgreementResult:
     """Hubert's (1977) κ as DKPro Agreement defines it (``HubertKappaAgreement``, which
@@ -162,6 +175,9 @@ hubert_kappa.statistic = _hubert_statistic
 
 
 # --------------------------------------------------------------------- κ_max
+@register(family='chance-corrected agreement', data='categorical', annotators='two',
+          source='Cohen (1960); Umesh, Peterson & Sauber (1989)', symbol='κ_max',
+          missing=('listwise', 'raise'))
 def kappa_max(data, *, weights=None, missing: str = "listwise",
               annotators=None) -> AgreementResult:
     """Cohen's (1960) κ_max = (A_max − A_e) / (1 − A_e): the largest κ two annotators
@@ -207,16 +223,16 @@ def _kappa_max_statistic(data, *, weights=None, missing="listwise", annotators=N
     w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
     identity = np.array_equal(w, np.eye(len(w)))
 
-    def finish(tot):  # κ_max = (A_max − A_e) / (1 − A_e) (Cohen 1960)
+    def finish(tot):  # κ_max = (A_max − A_e) / (1 − A_e) (Cohen 1960), from the margins
         with np.errstate(divide="ignore", invalid="ignore"):
-            p = tot["t"] / tot["t"].sum(axis=(1, 2))[:, None, None]
-        row, col = p.sum(axis=2), p.sum(axis=1)
+            n = tot["row"].sum(axis=1)[:, None]
+            row, col = tot["row"] / n, tot["col"] / n
         if identity:  # Σ_c min(p_c·, p_·c)
             a_max = np.minimum(row, col).sum(axis=1)
         else:  # one linear programme per resample (Umesh et al. 1989)
             a_max = np.array([_max_agreement(a, b, w) if np.isfinite(a).all() else np.nan
                               for a, b in zip(row, col)])
-        a_e = F.cohen_expected(tot["t"], w)
+        a_e = F.margins_cohen_expected(tot["row"], tot["col"], None if identity else w)
         return F.chance_corrected(a_max, a_e), a_max, a_e
     return prep, _table_statistic(prep, finish)
 

@@ -6,10 +6,13 @@ from ..results import AgreementResult
 from . import _formulas as F
 from ._prepare import prepare
 from .classic import TWO_ONLY, _point, _public, _result, _table_statistic
+from ._registry import register
 
 __all__ = ["maxwell_re"]
 
 
+@register(family='chance-corrected agreement', data='categorical', annotators='two',
+          source='Maxwell (1977)', symbol='RE (Maxwell)', missing=('listwise', 'raise'))
 def maxwell_re(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
     """Maxwell's (1977) RE = 2 A_o − 1 = (a + d − b − c) / n over the 2 × 2 table of two
     annotators (R's ``irr::maxwell``): the observed agreement rescaled to [−1, 1], i.e.
@@ -31,7 +34,7 @@ def _maxwell_statistic(data, *, missing="listwise", annotators=None, **_):
                              f"{list(prep.ann.categories)[:8]!r}")
 
     def finish(tot):  # RE = 2 A_o − 1 (Maxwell 1977)
-        a_o = F.table_observed(tot["t"])
+        a_o = F.margins_observed(tot["agree"][:, 0], tot["row"])
         return 2 * a_o - 1, a_o, 0.5 + 0 * a_o
     return prep, _table_statistic(prep, finish)
 

@@ -144,14 +144,14 @@ def _each(ann: Annotations, b: np.ndarray, measure: Measure, options: dict):
 
 
 def _measure(measure: Measure) -> Callable:
-    """The measure function named ``measure`` (one of this package's), or the callable."""
+    """The measure function named ``measure`` (a categorical coefficient of the
+    registry), or the callable."""
     if callable(measure):
         return measure
-    from importlib import import_module
-    package = import_module(__package__.rsplit(".", 1)[0])
-    fn = getattr(package, str(measure), None) if isinstance(measure, str) else None
-    if fn is None or not callable(fn):
+    from ._registry import find
+    m = find(measure) if isinstance(measure, str) else None
+    if m is None or m.data not in ("categorical", "ranked", "numeric"):  # ratings of items
         validate.fail("per_label", "measure", "the name of a categorical measure of "
                       "iaa_widgets (e.g. 'krippendorff_alpha', 'cohen_kappa', "
                       "'fleiss_kappa') or such a function", measure)
-    return fn
+    return m.function

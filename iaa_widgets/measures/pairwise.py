@@ -1,10 +1,14 @@
 """Annotator × annotator matrices of a two-annotator coefficient.
 
-One ``stats.pair_contingencies`` bincount gives the P × K × K contingency tables of
-all annotator pairs (each over the items both rated); the coefficient is then one
-vectorised evaluation of its formula over the leading axis: the ``finish`` of the
-Statistic whose per-item table is one cell of each pair's table (``pairwise.statistic``),
-which gives the bootstrap intervals of every pair at once (``ci=``).
+What a coefficient reads of each pair's K × K table, over the items both annotators
+rated, is made for all annotator pairs at once by ``stats.pair_margins``: Σ_jk v_jk t_jk
+(v the agreement weights, or α's δ_jk + δ_kj) and the margins t_j·, t_·k, 2K + 1
+numbers a pair instead of K² (P × K × K tables were refused beyond 2e8 cells: 10
+annotators and 2,100 labels); ordinal α, whose δ depends on the margins, reads the
+P × K × K tables of ``stats.pair_contingencies``. The coefficient is then one vectorised
+evaluation over the leading axis: the ``finish`` of the Statistic whose per-item tables
+are those of each pair the item is rated by (``pairwise.statistic``), which gives the
+bootstrap intervals of every pair at once (``ci=``).
 """
 from __future__ import annotations
 
@@ -21,27 +25,33 @@ from ..results import PairwiseMatrix
 from . import _formulas as F
 from ._order import by_label
 from .weights import agreement_weights
+from . import _registry
 
 __all__ = ["pairwise"]
 
 
+@_registry.kernel("percent_agreement")
 def _percent(t):
     return F.table_observed(t)
 
 
+@_registry.kernel("bennett_s")
 def _bennett(t):
     return F.chance_corrected(F.table_observed(t), F.bennett_expected(t))
 
 
+@_registry.kernel("scott_pi")
 def _scott(t):
     return F.chance_corrected(F.table_observed(t), F.scott_expected(t))
 
 
+@_registry.kernel("cohen_kappa", ("weights",))
 def _cohen(t, weights=None):
     w = np.eye(t.shape[-1]) if weights is None else weights  # resolved by pairwise
     return F.chance_corrected(F.table_observed(t, w), F.cohen_expected(t, w))
 
 
+@_registry.kernel("krippendorff_alpha", ("metric", "category_values"))
 def _alpha(t, metric="nominal", category_values=None):
     from .alpha import alpha_from_coincidences
     # a pair's coincidences are its contingency table plus its transpose
@@ -51,18 +61,44 @@ def _alpha(t, metric="nominal", category_values=None):
     return value
 
 
-# name -> (vectorised formula over P × K × K tables, keyword arguments it accepts)
-KERNELS: dict[str, tuple[Callable, tuple]] = {
-    "percent_agreement": (_percent, ()),
-    "bennett_s": (_bennett, ()),
-    "scott_pi": (_scott, ()),
-    "cohen_kappa": (_cohen, ("weights",)),
-    "krippendorff_alpha": (_alpha, ("metric", "category_values")),
+def _margins_percent(agree, row, col):
+    return F.margins_observed(agree, row)
+
+
+def _margins_bennett(agree, row, col):
+    return F.chance_corrected(F.margins_observed(agree, row), 1.0 / row.shape[-1])
+
+
+def _margins_scott(agree, row, col):
+    return F.chance_corrected(F.margins_observed(agree, row), F.margins_scott_expected(row, col))
+
+
+def _margins_cohen(agree, row, col, weights=None):
+    return F.chance_corrected(F.margins_observed(agree, row),
+                              F.margins_cohen_expected(row, col, weights))
+
+
+def _margins_alpha(agree, row, col, delta=None, unit=1.0):
+    from .alpha import _alpha_of
+    # o = t + tᵀ: n_c = t_c· + t_·c and Σ o_ck δ_ck = Σ t_ck (δ_ck + δ_kc) (``agree``)
+    return _alpha_of(row + col, agree, delta, unit)[0]
+
+
+# the same kernels from a pair's totals ``agree`` = Σ_jk v_jk t_jk (v: the cell
+# weights of :func:`_cells`), t_j· and t_·k: 2K + 1 numbers a pair, not K²
+MARGINS: dict[str, Callable] = {
+    "percent_agreement": _margins_percent, "bennett_s": _margins_bennett,
+    "scott_pi": _margins_scott, "cohen_kappa": _margins_cohen,
+    "krippendorff_alpha": _margins_alpha,
 }
+
+# name -> (vectorised formula over P × K × K tables, keyword arguments it accepts): the
+# kernels registered above (measures/_registry.py)
+KERNELS: dict[str, tuple[Callable, tuple]] = _registry.kernels()
 
 
 def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
-             diagonal: float = np.nan, ci: str | None = None, level: float = 0.95,
+             diagonal: float = np.nan, ci: str | None = None, confidence: float = 0.95,
              n_resamples: int = 1000, seed=None, **kwargs) -> PairwiseMatrix:
     """A symmetric annotator × annotator DataFrame of ``measure`` on every pair
     (Datasaur's labeler/reviewer matrix).
@@ -89,15 +125,18 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     Refuses anonymous data from ``Annotations.from_counts``.
 
     ``ci``: "percentile" or "bca" adds bootstrap intervals for every pair at once
-    (``n_resamples`` resamples of the items, ``seed``, ``level``; see
+    (``n_resamples`` resamples of the items, ``seed``, ``confidence``; see
     :func:`~iaa_widgets.bootstrap`): a resample draws items, and each pair uses the drawn
     items both annotators rated, exactly as recomputing the matrix on the rebuilt data.
     ``attrs`` then hold ``ci_low``, ``ci_high``, ``se`` and ``n_undefined`` (resamples
     where the pair's value is undefined) as lists of rows like ``n_items``, NaN on the
     diagonal and where an interval is undefined, and ``ci_method``. The resamples are
     item weights on ``pairwise.statistic(data, measure, **kwargs)`` (per item, one cell
-    of each pair's table), not rebuilt data. Named measures only.
+    of each pair's table), not rebuilt data. Named measures only. ``level=``, the former
+    name of ``confidence``, works for one more release with a DeprecationWarning.
     """
+    confidence = validate.renamed("pairwise", "level", "confidence",
+                                  kwargs.pop("level", validate.RENAMED), confidence)
     if not callable(measure) and not (isinstance(measure, str) and measure in KERNELS):
         validate.fail("pairwise", "measure", f"one of {list(KERNELS)!r} or a callable (for "
                       "all annotators at once use fleiss_kappa, davies_fleiss_kappa or "
@@ -108,26 +147,32 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
         if callable(measure):
             raise AgreementError("pairwise: ci= bootstraps the named measures "
                                  f"{list(KERNELS)!r}; for a callable use "
-                                 "bootstrap(measure, data.select_annotators([a, b])) per pair")
+                                 "bootstrap(data.select_annotators([a, b]), measure) per pair")
         n_resamples = validate.integer("pairwise", "n_resamples", n_resamples, minimum=2)
-        level = validate.confidence("pairwise", "level", level)
+        level = validate.confidence("pairwise", "confidence", confidence)
         validate.seed("pairwise", "seed", seed)
     ann = _used(data, missing)
     pairs = stats.all_pairs(ann.n_annotators)
-    t = stats.pair_contingencies(ann, pairs)
-    shared = t.sum(axis=(1, 2))
     extra = {}
     if callable(measure):
+        shared = stats.pair_margins(ann, pairs)[1].sum(axis=1)
         values = np.array([
             float(measure(ann.select_annotators(ann.annotators[list(p)]), **kwargs))
             if n else np.nan for p, n in zip(pairs, shared)])
         name = getattr(measure, "__name__", "measure")
     else:  # one of KERNELS (validated above)
-        finish, kwargs = _finish(ann, measure, kwargs)
-        values = finish({"t": t[None].astype(float)})[0][0]  # the totals of the Statistic
+        finish, kwargs, cells = _finish(ann, measure, kwargs)
+        if cells is False:  # the kernel reads the whole tables (ordinal α)
+            t = stats.pair_contingencies(ann, pairs).astype(float)
+            tot, shared = {"t": t[None]}, t.sum(axis=(1, 2))
+        else:
+            agree, row, col = stats.pair_margins(ann, pairs, cells)
+            tot, shared = {"agree": agree[None], "row": row[None], "col": col[None]}, \
+                row.sum(axis=1)
+        values = finish(tot)[0][0]  # the totals of the Statistic
         name = measure
         if ci is not None:
-            extra = _intervals(_statistic(ann, pairs, finish), values, ci, level,
+            extra = _intervals(_statistic(ann, pairs, finish, cells), values, ci, level,
                                n_resamples, seed)
     m = ann.n_annotators
     frame = PairwiseMatrix(_square(values, pairs, m, diagonal),
@@ -182,9 +227,12 @@ def _used(data, missing: str):
 
 
 def _finish(ann, measure: str, kwargs: dict):
-    """finish(totals) of a kernel: the P × K × K pair tables t (with a leading resample
-    axis) → (values, NaN, NaN), B × P, NaN for a pair that shares no item; and the
-    keyword arguments as the result reports them (labelled matrices aligned)."""
+    """finish(totals) of a kernel → (values, NaN, NaN), B × P, NaN for a pair that shares
+    no item; the keyword arguments as the result reports them (labelled matrices
+    aligned); and the cell weights v of its totals (:func:`_cells`). The totals (with a
+    leading resample axis) are the pairs' ``agree`` = Σ_jk v_jk t_jk, margins ``row``
+    and ``col`` (B × P × K), or, where v is False (ordinal α, whose δ depends on the
+    margins), the P × K × K tables ``t``."""
     kernel, accepted = KERNELS[measure]
     unknown = sorted(set(kwargs) - set(accepted))
     if unknown:
@@ -206,32 +254,79 @@ def _finish(ann, measure: str, kwargs: dict):
         if isinstance(kwargs.get("weights"), pd.DataFrame):  # kept in category order
             kwargs["weights"] = args["weights"]
 
+    cells, margin_args = _cells(ann, measure, args)
+
     def finish(tot):
-        t = tot["t"]
-        values = np.asarray(kernel(t, **args), dtype=float)
-        values = np.where(t.sum(axis=(-2, -1)) > 0, values, np.nan)
+        if cells is False:
+            t = tot["t"]
+            values, shared = np.asarray(kernel(t, **args), dtype=float), t.sum(axis=(-2, -1))
+        else:
+            values = np.asarray(MARGINS[measure](tot["agree"], tot["row"], tot["col"],
+                                                 **margin_args), dtype=float)
+            shared = tot["row"].sum(axis=-1)
+        values = np.where(shared > 0, values, np.nan)
         return values, np.full_like(values, np.nan), np.full_like(values, np.nan)
-    return finish, kwargs
+    return finish, kwargs, cells
 
 
-def _statistic(ann, pairs: np.ndarray, finish) -> Statistic:
-    """Per item row and annotator pair p whose both annotators rated it, 1 in cell
-    (p, x_ia, x_ib) of the P × K × K tables (``stats.pair_contingencies`` is their
-    sum); built over blocks of items, dense or CSR as :func:`stats.per_item` decides
-    (entries: one per item and pair that rated it)."""
+def _cells(ann, measure: str, args: dict):
+    """The K × K weights v of the pairs of ratings that the kernel's ``agree`` totals
+    (None: the identity, agreements counted) and the keyword arguments of its MARGINS
+    kernel; False for ordinal α (its δ depends on the margins: it reads the tables)."""
+    if measure == "cohen_kappa":
+        w = args["weights"]
+        identity = w.shape == (ann.n_categories,) * 2 and \
+            np.array_equal(w, np.eye(len(w)))
+        return (None, {}) if identity else (w, {"weights": w})
+    if measure == "krippendorff_alpha":
+        from .alpha import _delta
+        metric = args.get("metric", "nominal")
+        if isinstance(metric, str) and metric == "ordinal":
+            return False, {}
+        delta, unit = _delta(metric, np.zeros(ann.n_categories), args.get("category_values"))
+        delta = np.asarray(delta, dtype=float)
+        return delta + delta.T, {"delta": delta, "unit": unit}
+    return None, {}
+
+
+def _statistic(ann, pairs: np.ndarray, finish, cells=False) -> Statistic:
+    """Per item row and annotator pair p whose both annotators rated it: the weight
+    v[x_ia, x_ib] of its pair of ratings in ``agree`` (P cells; 1 for an agreement where
+    ``cells`` is None) and 1 in cell (p, x_ia) of ``row`` and (p, x_ib) of ``col``
+    (P × K each; ``stats.pair_margins`` is their sum): P (2K + 1) cells an item. With
+    ``cells`` False (ordinal α), 1 in cell (p, x_ia, x_ib) of the P × K × K tables
+    (``stats.pair_contingencies`` is their sum). Built over blocks of items, dense or
+    CSR as :func:`stats.per_item` decides (entries: one or three per item and pair that
+    rated it)."""
+    if cells is not False:
+        return _margins_statistic(ann, pairs, finish, cells)
     x = ann._label_grid()
     k, n_pairs = ann.n_categories, len(pairs)
     base = np.arange(n_pairs) * k * k
-    rows, cells = [], []
+    rows, at = [], []
     step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
     for start in range(0, len(x), step):
         a, b = x[start:start + step, pairs[:, 0]], x[start:start + step, pairs[:, 1]]
         both = (a >= 0) & (b >= 0)
         rows.append(np.nonzero(both)[0] + start)
-        cells.append((base + a * k + b)[both])
-    table = per_item(np.concatenate(rows), np.concatenate(cells), ann.n_items,
+        at.append((base + a * k + b)[both])
+    table = per_item(np.concatenate(rows), np.concatenate(at), ann.n_items,
                      n_pairs * k * k)
     return Statistic({"t": table}, {"t": (n_pairs, k, k)}, finish, ann.item_weight)
+
+
+def _margins_statistic(ann, pairs: np.ndarray, finish, cells) -> Statistic:
+    """:func:`_statistic`'s ``agree``, ``row`` and ``col`` tables."""
+    k, n_pairs = ann.n_categories, len(pairs)
+    rows, pair_of, first, second = (np.concatenate(v) for v in
+                                    zip(*stats.tables.pair_ratings(ann, pairs)))
+    agree = (first == second).astype(float) if cells is None else cells[first, second]
+    n = ann.n_items
+    tables = {"agree": per_item(rows, pair_of, n, n_pairs, agree),
+              "row": per_item(rows, pair_of * k + first, n, n_pairs * k),
+              "col": per_item(rows, pair_of * k + second, n, n_pairs * k)}
+    return Statistic(tables, {"agree": (n_pairs,), "row": (n_pairs, k), "col": (n_pairs, k)},
+                     finish, ann.item_weight)
 
 
 def _pairwise_statistic(data, measure="cohen_kappa", *, missing: str = "pairwise",
@@ -240,11 +335,11 @@ def _pairwise_statistic(data, measure="cohen_kappa", *, missing: str = "pairwise
     gives the B × P values of the pairs in ``stats.all_pairs`` order."""
     if not (isinstance(measure, str) and measure in KERNELS):
         validate.fail("pairwise.statistic", "measure", f"one of {list(KERNELS)!r}", measure)
-    for key in ("ci", "level", "n_resamples", "seed"):
+    for key in ("ci", "confidence", "level", "n_resamples", "seed"):
         kwargs.pop(key, None)  # pairwise's own interval arguments: no part of the values
     ann = _used(data, missing)
-    finish, _ = _finish(ann, measure, kwargs)
-    return _statistic(ann, stats.all_pairs(ann.n_annotators), finish)
+    finish, _, cells = _finish(ann, measure, kwargs)
+    return _statistic(ann, stats.all_pairs(ann.n_annotators), finish, cells)
 
 
 def _intervals(stat: Statistic, values: np.ndarray, ci: str, level: float,

@@ -25,6 +25,9 @@ from .. import validate
 from ..continuum import Continuum
 from ..errors import AgreementError
 from ..results import AgreementResult
+from ..stats.tables import MAX_SPAN_PAIRS
+from .gamma.progress import progress_reporter
+from ._registry import register
 
 __all__ = ["span_f1", "MATCHES"]
 
@@ -33,11 +36,13 @@ PAIR_COLUMNS = ["annotator_a", "annotator_b", "label", "n_a", "n_b", "matched",
                 "precision", "recall", "f1"]
 
 
-def span_f1(spans, match: str = "exact", *, annotators: Sequence | None = None
-            ) -> AgreementResult:
+@register(family='spans', data='spans', annotators='many',
+          source='Hripcsak & Rothschild (2005)', symbol='span F1', range=(0.0, 1.0))
+def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
+            progress="auto") -> AgreementResult:
     """Pairwise F1 between annotators over their spans, per label, micro and macro.
 
-    ``spans``: a :class:`~iaa_widgets.Continuum` (one document); the ``Spans`` of a
+    ``data``: a :class:`~iaa_widgets.Continuum` (one document); the ``Spans`` of a
     reader (``read_label_studio``, ``read_conll`` …: one continuum per document, and
     who annotated which document); or a tidy table with columns annotator, category,
     start, end and optionally item (the document; every annotator of the table is then
@@ -63,12 +68,23 @@ def span_f1(spans, match: str = "exact", *, annotators: Sequence | None = None
     reference); ``params["pair_summary"]`` each pair's totals, micro F1 and macro F1
     (mean over the labels the pair used); ``per_category`` the F1 of each label pooled
     over pairs. ``n_items`` is the documents, ``n_ratings`` the units entering some pair.
+
+    Bounded: the candidate pairs are matched in blocks of documents and labels of at
+    most ``stats.tables.MAX_SPAN_PAIRS`` pairs; one document and label denser than that
+    (thousands of units overlapping many) is matched without its pairs, by the
+    optimal greedy for intervals (overlap) or by counting identical units (exact).
+    Ctrl-C stops it; ``progress``: as γ's (``"auto"``: a tqdm bar after a second,
+    ``True``, ``False`` or a callable ``progress(done, wanted)`` over the units).
     """
     validate.choice("span_f1", "match", match, MATCHES)
-    u = _units(spans, annotators)
+    u = _units(data, annotators)
     n_ann, n_cat = len(u.annotators), len(u.categories)
     pa, pb = np.triu_indices(n_ann, k=1)                   # pairs (a, b), a < b
-    matched = _matched(u, match, n_ann, n_cat)             # pairs × labels
+    report, close = progress_reporter(progress, "span F1")
+    try:
+        matched = _matched(u, match, n_ann, n_cat, report)  # pairs × labels
+    finally:
+        close()
     n_a, n_b, excluded = _counts(u, pa, pb, n_cat)         # units of a, b per pair × label
     with np.errstate(invalid="ignore", divide="ignore"):
         f1 = 2 * matched / (n_a + n_b)                     # F1 = 2m/(n_a + n_b)
@@ -171,31 +187,80 @@ def _units(spans, annotators) -> _Units:
                   names, pd.Index(categories), notes)
 
 
-def _candidates(u: _Units):
-    """Every unordered pair of units (i, j) in the same document and label where the
+class _Candidates:
+    """The unordered pairs of units (i, j) in the same document and label where the
     later one starts within the earlier one's [start, end]: each overlapping or
-    identical pair once. Sorted by (document, label, start), unit i's partners are the
-    run after it up to the last start ≤ its end (searchsorted; no loop)."""
-    group = u.doc.astype(np.int64) * (u.cat.max(initial=0) + 1) + u.cat
-    starts, start_rank = np.unique(u.start, return_inverse=True)
-    end_rank = np.searchsorted(starts, u.end, side="right") - 1   # last start ≤ end
-    size = len(starts) + 1
-    key = group * size + start_rank
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    hi = np.searchsorted(sorted_key, (group * size + end_rank)[order], side="right")
-    count = hi - np.arange(len(order)) - 1                     # partners after position
-    first = np.repeat(np.arange(len(order)), count)
-    offset = np.arange(len(first)) - np.repeat(np.cumsum(count) - count, count)
-    return order[first], order[first + 1 + offset]
+    identical pair once. Sorted by (document, label, start), the unit at position p has
+    as partners the ``count[p]`` positions after it, up to the last start ≤ its end
+    (searchsorted; no loop). Counted first, made by :meth:`pairs` for a run of
+    positions: the pairs of dense overlaps are never all held at once."""
+
+    def __init__(self, u: _Units):
+        group = u.doc.astype(np.int64) * (u.cat.max(initial=0) + 1) + u.cat
+        starts, start_rank = np.unique(u.start, return_inverse=True)
+        end_rank = np.searchsorted(starts, u.end, side="right") - 1   # last start ≤ end
+        size = len(starts) + 1
+        key = group * size + start_rank
+        self.order = np.argsort(key, kind="stable")
+        sorted_key = key[self.order]
+        hi = np.searchsorted(sorted_key, (group * size + end_rank)[self.order], side="right")
+        self.count = hi - np.arange(len(self.order)) - 1          # partners after position
+        self.group = group[self.order]                             # sorted: runs of groups
+
+    def pairs(self, lo: int, hi: int):
+        """The pairs (i, j) whose first unit is at a position lo … hi − 1."""
+        count = self.count[lo:hi]
+        first = np.repeat(np.arange(lo, hi), count)
+        offset = np.arange(len(first)) - np.repeat(np.cumsum(count) - count, count)
+        return self.order[first], self.order[first + 1 + offset]
+
+    def blocks(self, limit: int):
+        """Runs [lo, hi) of whole groups (document, label) holding at most ``limit``
+        pairs each, and the groups holding more alone, flagged: (lo, hi, dense)."""
+        bounds = np.flatnonzero(np.r_[True, self.group[1:] != self.group[:-1], True])
+        per_group = np.add.reduceat(self.count, bounds[:-1]) if len(self.count) else \
+            np.zeros(0, np.int64)
+        lo, held = 0, 0
+        for g, pairs in enumerate(per_group):
+            start, end = bounds[g], bounds[g + 1]
+            if pairs > limit or held + pairs > limit:
+                if start > lo:
+                    yield lo, start, False
+                lo, held = start, 0
+            if pairs > limit:
+                yield start, end, True
+                lo = end
+            else:
+                held += pairs
+        if len(self.count) > lo:
+            yield lo, len(self.count), False
 
 
-def _matched(u: _Units, match: str, n_ann: int, n_cat: int) -> np.ndarray:
-    """m per pair × label: a maximum one-to-one matching of the matching units."""
+def _matched(u: _Units, match: str, n_ann: int, n_cat: int, report=None) -> np.ndarray:
+    """m per pair × label: a maximum one-to-one matching of the matching units, found
+    in blocks of whole documents and labels of at most ``MAX_SPAN_PAIRS`` candidate
+    pairs (one Hopcroft–Karp call each; Ctrl-C stops between them), and for a single
+    document and label denser than that (overlap) by :func:`_interval_matching`
+    (exact, no pairs held). ``report(done, wanted)``: progress over the units."""
+    out = np.zeros((n_ann * (n_ann - 1) // 2, n_cat))
+    cand = _Candidates(u)
+    for lo, hi, dense in cand.blocks(MAX_SPAN_PAIRS):
+        if dense:
+            _dense_matching(u, match, cand.order[lo:hi], n_ann, out)
+        else:
+            _block_matching(u, match, n_ann, cand, lo, hi, out)
+        if report is not None:
+            report(hi, len(cand.order))
+    return out
+
+
+def _block_matching(u: _Units, match: str, n_ann: int, cand: _Candidates, lo: int,
+                    hi: int, out: np.ndarray) -> None:
+    """Add to ``out`` the maximum matching of the candidate pairs from positions lo … hi − 1
+    (Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``)."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import maximum_bipartite_matching
-    n_pairs = n_ann * (n_ann - 1) // 2
-    i, j = _candidates(u)
+    i, j = cand.pairs(lo, hi)
     swap = u.ann[i] > u.ann[j]                                 # orient: annotator a < b
     i, j = np.where(swap, j, i), np.where(swap, i, j)
     same = (u.start[i] == u.start[j]) & (u.end[i] == u.end[j])
@@ -205,9 +270,8 @@ def _matched(u: _Units, match: str, n_ann: int, n_cat: int) -> np.ndarray:
         keep = (np.maximum(u.start[i], u.start[j]) < np.minimum(u.end[i], u.end[j])) | same
     keep &= u.ann[i] != u.ann[j]
     i, j = i[keep], j[keep]
-    out = np.zeros((n_pairs, n_cat))
     if not len(i):
-        return out
+        return
     a, b = u.ann[i], u.ann[j]
     pair = a * n_ann - a * (a + 1) // 2 + (b - a - 1)          # index in triu_indices
     n = len(u.start)
@@ -218,7 +282,64 @@ def _matched(u: _Units, match: str, n_ann: int, n_cat: int) -> np.ndarray:
     hit = partner >= 0
     unit = rows[hit] % n
     np.add.at(out, (rows[hit] // n, u.cat[unit]), 1)
-    return out
+
+
+def _dense_matching(u: _Units, match: str, units: np.ndarray, n_ann: int,
+                    out: np.ndarray) -> None:
+    """Add to ``out`` the maximum matching of each annotator pair's units of one
+    document and label (``units``), without their pairs: units with the same bounds
+    (``match="exact"``: all; "overlap": the zero-length ones, which match nothing else)
+    give Σ over bounds of the smaller count; under "overlap" the others are matched by
+    :func:`_interval_matching`."""
+    ann, start, end = u.ann[units], u.start[units], u.end[units]
+    bounded = np.ones(len(units), bool) if match == "exact" else start == end
+    kind = np.unique(np.column_stack([start, end]), axis=0, return_inverse=True)[1].ravel()
+    cat = u.cat[units[0]]
+    for a in range(n_ann):
+        for b in range(a + 1, n_ann):
+            pair = a * n_ann - a * (a + 1) // 2 + (b - a - 1)      # index in triu_indices
+            on_a, on_b = ann == a, ann == b
+            if not (on_a.any() and on_b.any()):
+                continue
+            same = np.minimum(np.bincount(kind[on_a & bounded], minlength=len(kind)),
+                              np.bincount(kind[on_b & bounded], minlength=len(kind)))
+            out[pair, cat] += same.sum()
+            sa, sb = on_a & ~bounded, on_b & ~bounded
+            out[pair, cat] += _interval_matching(start[sa], end[sa], start[sb], end[sb])
+
+
+def _interval_matching(sa, ea, sb, eb) -> int:
+    """The size of a maximum matching between intervals (sa, ea) and (sb, eb) of
+    positive length, two matching when they share a stretch, max(start) < min(end):
+    taking the interval x of least end among those left, matched to the interval of
+    the other side of least end among those overlapping x, is optimal (exchange: any
+    partner y' of x and x' of that y still overlap, since e_x ≤ e_x' and e_y ≤ e_y').
+    O(n log n) with a heap; a Python loop over the units (Ctrl-C stops it)."""
+    import heapq
+    start = np.r_[sa, sb].tolist()
+    end = np.r_[ea, eb].tolist()
+    side = [0] * len(sa) + [1] * len(sb)
+    by_start = [sorted(range(len(sa)), key=start.__getitem__),
+                sorted(range(len(sa), len(start)), key=start.__getitem__)]
+    at, heaps = [0, 0], [[], []]
+    done = [False] * len(start)  # taken from the pool: processed or matched
+    matched = 0
+    for x in sorted(range(len(start)), key=end.__getitem__):
+        if done[x]:
+            continue
+        done[x] = True
+        o = 1 - side[x]
+        order, heap = by_start[o], heaps[o]
+        while at[o] < len(order) and start[order[at[o]]] < end[x]:  # started before x ends
+            y = order[at[o]]
+            heapq.heappush(heap, (end[y], y))
+            at[o] += 1
+        while heap and done[heap[0][1]]:
+            heapq.heappop(heap)
+        if heap:  # its end ≥ end[x] > start[x]: it overlaps x
+            done[heapq.heappop(heap)[1]] = True
+            matched += 1
+    return matched
 
 
 def _counts(u: _Units, pa: np.ndarray, pb: np.ndarray, n_cat: int):

@@ -11,12 +11,17 @@ from .. import validate
 from ..results import AgreementResult
 from ._anova import scores
 from .classic import _point, _public, _z
+from ._registry import register
 
 __all__ = ["tolerance_agreement"]
 
 POLICIES = ("listwise", "available", "pairable", "raise")
 
 
+@register(family='observed agreement', data='categorical', annotators='many',
+          source='R irr::agree (Gamer et al.)', symbol='agreement within a tolerance',
+          intervals=('wald',), missing=('listwise', 'available', 'pairable', 'raise'),
+          range=(0.0, 1.0))
 def tolerance_agreement(data, *, tolerance: float = 0, rule: str = "range",
                         missing: str = "listwise", annotators=None,
                         confidence: float = 0.95) -> AgreementResult:
@@ -42,7 +47,8 @@ def tolerance_agreement(data, *, tolerance: float = 0, rule: str = "range",
     by two (Σ_i m_i² work, no table over pairs).
 
     irr ignores ``tolerance`` for non-numeric ratings (it requires identical labels);
-    here the tolerance applies to the declared order's positions.
+    here the tolerance applies to the declared order's positions. With t = 0 agreement
+    is identity of labels, which needs no order: text labels are then taken as they are.
     """
     validate.choice("tolerance_agreement", "rule", rule, ("range", "pairs"))
     z = _z("tolerance_agreement", confidence)
@@ -66,7 +72,7 @@ def _tolerance_statistic(data, *, tolerance=0, rule="range", missing="listwise",
     # "available": the items rated at least twice, each over its own ratings
     sc = scores(data, "tolerance_agreement", annotators=annotators, policies=POLICIES,
                 missing="pairable" if missing == "available" else missing, identity=False,
-                min_items=1)
+                min_items=1, points="scores" if tolerance else "codes")  # t = 0: equality
     order = np.argsort(sc.item, kind="stable")  # the ratings item by item
     item, x = sc.item[order], sc.points[sc.label[order]]
     first = np.r_[True, item[1:] != item[:-1]]

@@ -88,6 +88,7 @@ import pandas as pd
 from ..continuum import Continuum, as_continuum
 from ..errors import AgreementError
 from ..results import AgreementResult
+from ._registry import register
 
 __all__ = ["unitizing_alpha", "u_alpha", "cu_alpha"]
 
@@ -188,6 +189,8 @@ def _ratio(d_o: float, d_e: float) -> float:
 
 
 # ---------------------------------------------------------------- α_U (1995/2004)
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Krippendorff (1995; 2004, p. 254)', symbol='α_U', scale='disagreement')
 def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
     """Krippendorff's α_U for unitizing (1995; 2004): see the module docstring
     for its distances and disagreements.
@@ -248,8 +251,7 @@ def _alpha_u_observed(a, k, s, e, m: int, n_cat: int, L: float) -> np.ndarray:
                             minlength=n_cat)
     # the annotators whose units overlap unit u, each counted once (one may overlap u
     # with several units)
-    who = np.sort(np.r_[p * m + a[q], q * m + a[p]])            # (unit, annotator) keys
-    who = who[np.r_[True, who[1:] != who[:-1]]]                  # … each once
+    who = np.unique(np.r_[p * m + a[q], q * m + a[p]])  # (unit, annotator) keys, each once
     covered = np.bincount(who // m, minlength=len(s))
     inside_gap = (e - s) ** 2 * (m - 1 - covered)  # unit u inside a gap of annotator j
     gap_term = np.bincount(k, weights=inside_gap, minlength=n_cat)
@@ -296,6 +298,9 @@ def _gaps(a, k, s, e, m: int, n_cat: int, L: float):
 
 
 # ---------------------------------------------------------------- u-α (2016)
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Krippendorff, Mathet, Bouvry & Widlöcher (2016)', symbol='u-α',
+          scale='disagreement')
 def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> AgreementResult:
     """u-α (``kind="nominal"``) or |u-α (``kind="binary"``) of Krippendorff, Mathet,
     Bouvry & Widlöcher (2016): see the module docstring for the coincidences l_ck,
@@ -392,6 +397,9 @@ def _coincidences(k, lengths, units: np.ndarray, m: int, L: float):
 
 
 # ---------------------------------------------------------------- cu-α, (k)u-α (2016)
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Krippendorff et al. (2016); Krippendorff (2019, p. 340)', symbol='cu-α',
+          scale='disagreement')
 def cu_alpha(data, **loader_args) -> AgreementResult:
     """cu-α and, per category, (k)u-α of Krippendorff, Mathet, Bouvry & Widlöcher
     (2016): see the module docstring for the pairable lengths π_g, the coincidences

@@ -28,7 +28,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..data.categories import numeric_values
 from ..errors import AgreementError
+from ..stats.tables import check_size
 from ._order import by_label, require_declared, require_order
 
 __all__ = ["FAMILIES", "agreement_weights", "category_scores", "weight_matrix"]
@@ -38,13 +40,14 @@ FAMILIES = ("identity", "linear", "quadratic", "ordinal", "radical", "ratio", "c
 NUMERIC = ("integer", "floating", "mixed-integer-float", "decimal", "boolean")
 
 
-def category_scores(categories, ordered: bool, what: str) -> np.ndarray:
-    """The scores x_k of the categories: their values when numeric, else their
-    positions 1 … q in the declared order (``what`` names the computation in the error
-    raised when text labels come without an order)."""
+def category_scores(categories, ordered: bool, what: str, where=None) -> np.ndarray:
+    """The scores x_k of the categories: their values when numeric (finite:
+    :func:`~iaa_widgets.data.categories.numeric_values`; ``where(code)`` names a
+    rating), else their positions 1 … q in the declared order (``what`` names the
+    computation in the errors)."""
     cats = pd.Index(list(categories))
     if cats.inferred_type in NUMERIC:
-        return cats.to_numpy(dtype=float)
+        return numeric_values(cats, what, where, "use finite numeric labels")
     require_order(cats, ordered, what)
     return np.arange(1.0, len(cats) + 1)
 
@@ -103,6 +106,7 @@ def agreement_weights(weights, categories, ordered: bool) -> tuple[np.ndarray, s
     matrix (rows: the first annotator's categories): a DataFrame aligned by its
     labels, or a bare array read in the declared order."""
     k = len(categories)
+    check_size((k, k), "agreement weights")  # refused with its size, never a MemoryError
     if weights is None:
         return np.eye(k), "none"
     if isinstance(weights, str):

@@ -37,8 +37,8 @@ A measure exposes its Statistic as ``measure.statistic(data, **same_kwargs)``:
 """
 from .statistic import RowBlocks, Statistic, coincidence_table, per_item
 from .tables import (MAX_CELLS, all_pairs, annotator_counts, check_size, coincidences,
-                     item_counts, item_counts_for_pairs, pair_contingencies)
+                     item_counts, item_counts_for_pairs, pair_contingencies, pair_margins)
 
 __all__ = ["item_counts", "item_counts_for_pairs", "annotator_counts", "pair_contingencies", "all_pairs",
-           "coincidences", "check_size", "MAX_CELLS", "Statistic", "RowBlocks", "per_item",
-           "coincidence_table"]
+           "pair_margins", "coincidences", "check_size", "MAX_CELLS", "Statistic", "RowBlocks",
+           "per_item", "coincidence_table"]

@@ -25,11 +25,14 @@ come back: results carry the value (``observed``, ``expected``) and say so in ``
 
 Where the work runs: DuckDB, PySpark and polars run the group-bys and joins as
 narwhals expresses them (DuckDB keeps the per-item tables it reads twice in temporary
-tables, made once). Dask would bring a per-item group-by back as one partition holding
-every item, so there the ratings are spilled to disk in buckets by a hash of the item
-and each bucket is reduced alone, in memory, by the same ``bincount`` tables as the
-in-memory path (:func:`_dask_tables`): peak memory follows the partitions' size, never
-the number of items.
+tables, made once). The ratings themselves are read once (:func:`_read_once`) and kept
+on the engine for the later queries, so that a relation that changes on every read
+(``random()``, a sample, the current time) gives the tables of one read. Dask would
+bring a per-item group-by back as one partition holding every item, so there the
+ratings are spilled to disk in buckets by a hash of the item and each bucket is reduced
+alone, in memory, by the same ``bincount`` tables as the in-memory path
+(:func:`_dask_tables`): peak memory follows the partitions' size, never the number of
+items.
 """
 from __future__ import annotations
 
@@ -43,8 +46,10 @@ from uuid import uuid4
 import numpy as np
 import pandas as pd
 
+from .. import validate
 from ..data import Annotations
-from ..data.categories import _declared_categories, _label_notes
+from ..data.categories import (_declared_categories, _label_notes, numeric_values,
+                               unhashable_labels)
 from ..errors import AgreementError
 from ..results import AgreementResult, PairwiseMatrix
 from .tables import all_pairs, item_counts, pair_contingencies
@@ -54,6 +59,9 @@ __all__ = ["SufficientStatistics", "sufficient_statistics"]
 # ratings per bucket the Dask path reduces at once (with its partitions' size, what
 # its peak memory follows)
 BUCKET_ROWS = 2_000_000
+
+# the ratings' columns as the queries name them
+ROLES = {"i": "the item column", "a": "the annotator column", "l": "the label column"}
 
 NOTE = ("computed from sufficient statistics on the data's engine: value only, the "
         "standard error needs per-item sums")
@@ -104,6 +112,10 @@ class SufficientStatistics:
         o = np.zeros((k, k))
         for size in np.flatnonzero(two):  # one term per number of ratings m (≤ R)
             o += (self.products[size] - np.diag(self.totals[size])) / (size - 1)
+        if isinstance(metric, str) and metric in ("interval", "ratio"):
+            # these use the labels' values: refused here by value, as no rating is at
+            # hand (the stand-in's would be named instead)
+            numeric_values(self.categories, f"krippendorff_alpha(metric={metric!r})")
         value, d_o, d_e = (float(x) for x in alpha_from_coincidences(
             o, metric, category_values(self._stand_in(), metric)))
         excluded = {"items with a single rating (unpairable)": int(self.sizes[1:2].sum()),
@@ -133,16 +145,21 @@ class SufficientStatistics:
         """:func:`~iaa_widgets.specific_agreement` of ``positive`` (value only)."""
         return self._classic("specific_agreement", missing, positive=positive)
 
-    def sparse_agreement(self, weights="annotations_m1", class_probs=None) -> AgreementResult:
+    def sparse_agreement(self, scheme="annotations_m1", class_probs=None, *,
+                         weights=validate.RENAMED) -> AgreementResult:
         """:func:`~iaa_widgets.sparse_agreement` (SPA, eq. 7) for a weighting scheme
         k(n_i) of §5: Σ_{i: n_i = m} P̂_i = (Σ_c Σ_{n_i = m} n_ic² − m N_m) / (m(m − 1))
         per number of annotations m, and the class counts (eq. 4). Per-item weights
-        (an array) need the items: in memory only."""
-        return self._sparse("sparse_agreement", weights, class_probs)
+        (an array) need the items: in memory only. ``weights=``, the former name of
+        ``scheme``, works for one more release with a DeprecationWarning."""
+        scheme = validate.renamed("sparse_agreement", "weights", "scheme", weights, scheme)
+        return self._sparse("sparse_agreement", scheme, class_probs)
 
-    def sparse_kappa(self, weights="annotations_m1", class_probs=None) -> AgreementResult:
+    def sparse_kappa(self, scheme="annotations_m1", class_probs=None, *,
+                     weights=validate.RENAMED) -> AgreementResult:
         """:func:`~iaa_widgets.sparse_kappa` (eq. 3–4), see :meth:`sparse_agreement`."""
-        return self._sparse("sparse_kappa", weights, class_probs)
+        scheme = validate.renamed("sparse_kappa", "weights", "scheme", weights, scheme)
+        return self._sparse("sparse_kappa", scheme, class_probs)
 
     def cohen_kappa(self, *, weights=None, annotators=None) -> AgreementResult:
         """:func:`~iaa_widgets.cohen_kappa` of two annotators (``annotators=(a, b)``
@@ -239,11 +256,11 @@ class SufficientStatistics:
         params = {"missing": missing, "annotators": list(self.annotators), **kwargs}
         return self._result(measure, value, a_o, a_e, used, excluded, params)
 
-    def _sparse(self, measure: str, weights, class_probs) -> AgreementResult:
+    def _sparse(self, measure: str, scheme, class_probs) -> AgreementResult:
         """SPA's totals (tables named as in its Statistic: "pairs" and "items" by the
         number of annotations n = 0 … R, "n_c"), then its own ``finish``."""
         from ..measures import sparse
-        if not isinstance(weights, str):
+        if not isinstance(scheme, str):
             raise AgreementError(f"{measure} on sufficient statistics takes a weighting "
                                  "scheme by name; per-item weights need the items (load the "
                                  "data in memory)")
@@ -256,13 +273,13 @@ class SufficientStatistics:
                "n_c": self.totals.sum(axis=0)[None]}
         tot["pairs"][0, m[usable]] = pairs[usable]
         tot["items"][0, m[usable]] = self.sizes[usable]
-        stat = getattr(sparse, measure).statistic(self._stand_in(), weights=weights,
+        stat = getattr(sparse, measure).statistic(self._stand_in(), scheme=scheme,
                                                   class_probs=class_probs)
         value, observed, chance = (float(x[0]) for x in stat.finish(tot))
         excluded = {"items with fewer than two annotations": int(self.sizes[~usable].sum())}
         return self._result({"sparse_agreement": "sparse probability of agreement",
                              "sparse_kappa": "sparse kappa"}[measure], value, observed,
-                            chance, usable, excluded, {"weights": weights})
+                            chance, usable, excluded, {"scheme": scheme})
 
     def _two(self, measure: str, annotators, **kwargs) -> AgreementResult:
         """A two-annotator coefficient, computed by the measure itself from the pair
@@ -351,8 +368,18 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
     if annotators is not None:
         annotators = list(annotators)
         rows = rows.filter(nw.col("a").is_in(annotators))
+    with _read_once(rows, eager=isinstance(native, nw.DataFrame)) as rows:
+        return _statistics(rows, (item, annotator, label), categories, annotators, pairs)
+
+
+def _statistics(rows, columns, categories, annotators, pairs: bool) -> SufficientStatistics:
+    """:func:`sufficient_statistics` of the ratings ``rows`` (columns i, a, l, named
+    ``columns`` in the user's table), which read alike however often they are read
+    (:func:`_read_once`)."""
+    import narwhals as nw
+    item, annotator, label = columns
     blank = _blank(rows.collect_schema()["l"])
-    dask = lf.implementation is nw.Implementation.DASK
+    dask = rows.implementation is nw.Implementation.DASK
     # Dask counts its items in the per-item pass (a distinct count here would come
     # back as one partition holding every item id)
     items = [] if dask else [nw.col("i").n_unique().alias("items")]
@@ -381,9 +408,7 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
                                          uniques)
     unhashable = [u for u in uniques if not isinstance(u, Hashable)]
     if unhashable:  # the engines group by the labels
-        raise AgreementError(f"column {label!r} holds label(s) {unhashable[:5]!r} that cannot "
-                             "be grouped (lists, dicts, sets); give each label as text, a "
-                             "number, or several choices as a frozenset")
+        raise unhashable_labels(label, unhashable)
     outside = uniques[cats.get_indexer(uniques) < 0]
     if len(outside):
         raise AgreementError(f"column {label!r} holds label(s) {outside[:5].tolist()!r} "
@@ -410,6 +435,78 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
     notes = _label_notes(cats, f"column {label!r}", int(head["blank"]), [])
     return SufficientStatistics(cats, names, ordered, sizes, totals, products, raters,
                                 pair_codes, pair_tables, notes, int(head["blank"]))
+
+
+@contextmanager
+def _read_once(rows, eager: bool):
+    """``rows`` as a frame that gives the same ratings however often it is read. The
+    statistics read the ratings several times (counts, labels, per-item tables, pair
+    tables); a query with ``random()``, a sample or the current time would give other
+    rows on each read, and tables made from different rows (negative item counts, a
+    value unrelated to the data). So the ratings are read once, where they live, and
+    kept there for the later reads (removed on exit): DuckDB's into a temporary table
+    of the relation's connection (spilled to disk beyond its memory limit), a polars
+    LazyFrame's streamed to a temporary parquet file, Dask's partitions written one
+    file each to its ``temporary-directory``, Spark's checkpointed on its executors
+    (``localCheckpoint``: lost blocks fail the job rather than being recomputed).
+    Frames in memory (pandas, Arrow, polars DataFrame) read alike already."""
+    import narwhals as nw
+    impl = rows.implementation
+    if eager:
+        yield rows
+    elif impl is nw.Implementation.DUCKDB:
+        with _kept() as keep:
+            yield keep(rows)
+    elif impl is nw.Implementation.POLARS:
+        import tempfile
+
+        import polars as pl
+        with tempfile.TemporaryDirectory(prefix="iaa-ratings-") as spill:
+            path = os.path.join(spill, "ratings.parquet")
+            lazy = nw.to_native(rows)
+            try:
+                lazy.sink_parquet(path)
+                once = pl.scan_parquet(path)
+            except pl.exceptions.PolarsError:  # a column parquet cannot hold (Object)
+                once = lazy.collect().lazy()
+            yield nw.from_native(once)
+    elif impl is nw.Implementation.DASK:
+        yield from _dask_once(nw.to_native(rows))
+    elif impl in (nw.Implementation.PYSPARK, nw.Implementation.PYSPARK_CONNECT):
+        yield nw.from_native(nw.to_native(rows).localCheckpoint(eager=True))
+    else:  # an engine narwhals may add: refused rather than read twice
+        raise AgreementError(f"sufficient_statistics cannot read a {impl} frame once; "
+                             "pass DuckDB, Dask, PySpark, polars, pandas or Arrow data")
+
+
+def _dask_once(frame):
+    """Dask's ratings, every partition computed once (in one run of the graph) and
+    written as a pickle to a temporary directory in Dask's ``temporary-directory``
+    (any label a partition holds, mixed types too), then read back partition by
+    partition: memory follows the partitions, never the data."""
+    import tempfile
+
+    import dask
+    import dask.dataframe as dd
+    import narwhals as nw
+    parts = frame.to_delayed()
+    with tempfile.TemporaryDirectory(prefix="iaa-ratings-",
+                                     dir=dask.config.get("temporary-directory", None)) as spill:
+        paths = [os.path.join(spill, f"part-{n}.pkl") for n in range(len(parts))]
+        dask.compute(*(dask.delayed(_pickled)(part, path) for part, path in zip(parts, paths)))
+        yield nw.from_native(dd.from_delayed([dask.delayed(_unpickled)(path) for path in paths],
+                                             meta=frame._meta, verify_meta=False))
+
+
+def _pickled(part: pd.DataFrame, path: str) -> None:
+    part.to_pickle(path)
+
+
+def _unpickled(path: str) -> pd.DataFrame:
+    if not os.path.exists(path):
+        raise AgreementError(f"Dask wrote the ratings to {path} but this worker cannot read "
+                             "it: set dask's temporary-directory to one the workers share")
+    return pd.read_pickle(path)
 
 
 def _twice(rated) -> int:
@@ -586,8 +683,14 @@ def _blank(dtype):
 
 
 def _collect(lazy) -> pd.DataFrame:
-    """A small aggregate, run on its engine, as pandas."""
-    return lazy.collect().to_pandas()
+    """A small aggregate, run on its engine, as pandas (a column type pandas cannot
+    hold, e.g. DuckDB's UNION, refused by name)."""
+    from ..data.frames import unreadable_columns
+    frame = lazy.collect()
+    try:
+        return frame.to_pandas()
+    except (NotImplementedError, TypeError, ValueError) as e:  # pyarrow's
+        raise unreadable_columns(frame.to_arrow().schema, e, ROLES) from None
 
 
 def _codes(index: pd.Index, values: pd.Series) -> np.ndarray:

@@ -9,6 +9,11 @@ Counts stay counts: a rating of ``from_counts`` data adds its ``rating_count``, 
 row of ``from_contingency`` data its ``item_weight`` (the measures weight the rows of
 ``item_counts`` by it). A dense table beyond ``MAX_CELLS`` cells (many categories) is
 refused with its size, never allocated.
+
+Every size limit of the package lives here, each refused with an ``AgreementError``
+that says the size (never a ``MemoryError``): ``MAX_CELLS`` (dense tables of
+statistics), ``MAX_TABLE_CATEGORIES`` (ContingencyMatrix), ``MAX_ALIGNMENT_CELLS`` (γ's
+candidate alignments) and ``MAX_SPAN_PAIRS`` (span_f1's matching blocks).
 """
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ import numpy as np
 from ..data import Annotations
 from ..errors import AgreementError
 
-__all__ = ["item_counts", "item_counts_for_pairs", "annotator_counts", "pair_contingencies", "all_pairs",
-           "coincidences"]
+__all__ = ["item_counts", "item_counts_for_pairs", "annotator_counts", "pair_contingencies",
+           "pair_margins", "all_pairs", "coincidences"]
 
 
 # largest dense table of statistics made (2e8 int64 or float64 cells: 1.5 GiB)
@@ -36,6 +41,32 @@ def check_size(shape: tuple, what: str) -> None:
             f"({cells * 8 / 2 ** 30:,.1f} GiB, more than {MAX_CELLS:,} cells); merge rare "
             "categories (or drop unused ones with categories=), or split the items into "
             "batches")
+
+
+# most categories of one table the ContingencyMatrix widget evaluates: its coefficients'
+# Statistics hold one item row per cell (k²), each with the item's k category counts
+# (k³ numbers; measured k = 300: 0.9–1.1 GB, k = 100: 0.2–0.3 GB, benchmarks/README.md)
+MAX_TABLE_CATEGORIES = 300
+
+
+def check_categories(k: int, what: str) -> None:
+    """Refuse a table of more than ``MAX_TABLE_CATEGORIES`` categories, saying its size."""
+    if k > MAX_TABLE_CATEGORIES:
+        raise AgreementError(
+            f"{what} has {k:,} categories ({k * k:,} cells); it evaluates at most "
+            f"{MAX_TABLE_CATEGORIES:,} (its per-cell statistics grow as k³); merge rare "
+            "categories, or compute the coefficients with their functions (cohen_kappa, "
+            "krippendorff_alpha, ...), which take any number")
+
+
+# candidate unitary alignments × annotators γ's candidates may grow to: with the solver's
+# linear programme over them a cell costs about 300 bytes at the peak (measured: 475,101
+# candidates of 6 annotators, 2.9e6 cells, 0.78 GiB and 14 s), so 3e6 cells ≈ 0.9 GB
+MAX_ALIGNMENT_CELLS = 3_000_000
+ALIGNMENT_CELL_BYTES = 300
+# overlapping unit pairs span_f1 gives one matching call (blocks of documents and
+# labels); a denser single document and label is matched by its interval greedy
+MAX_SPAN_PAIRS = 4_000_000
 
 
 def _counted(cells: np.ndarray, weights, size: int) -> np.ndarray:
@@ -128,6 +159,38 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
             np.broadcast_to(weight[start:start + step, None], a.shape)[both]
         out += _counted((base + a * k + b)[both], w, n_pairs * k * k)
     return out.reshape(n_pairs, k, k)
+
+
+def pair_ratings(ann: Annotations, pairs: np.ndarray):
+    """(item rows, pair, x_ia, x_ib) of every item and annotator pair (a, b) of
+    ``pairs`` that both rated it, in blocks of items (bounded memory)."""
+    x = ann._label_grid()
+    step = max(1, (1 << 22) // max(len(pairs), 1))  # items per block
+    for start in range(0, len(x), step):
+        a, b = x[start:start + step, pairs[:, 0]], x[start:start + step, pairs[:, 1]]
+        item, pair = np.nonzero((a >= 0) & (b >= 0))
+        yield item + start, pair, a[item, pair], b[item, pair]
+
+
+def pair_margins(ann: Annotations, pairs: np.ndarray | None = None, cells=None):
+    """What the coefficients of a two-annotator table read of it, for each pair of
+    ``pairs`` (all by default), without its K² cells (:func:`pair_contingencies`):
+    ``agree`` Σ_jk v_jk t_pjk (P; v the K × K weights ``cells`` of a pair of ratings,
+    None: the identity, agreements counted) and the margins ``row`` t_pj· and ``col``
+    t_p·k (P × K each), over the items both annotators of the pair rated (an item row
+    of ``from_contingency`` data counting ``item_weight`` times)."""
+    pairs = all_pairs(ann.n_annotators) if pairs is None else np.asarray(pairs).reshape(-1, 2)
+    k, n_pairs = ann.n_categories, len(pairs)
+    check_size((n_pairs, k), "annotator pairs × categories margins")
+    weight = ann.item_weight
+    agree, row, col = np.zeros(n_pairs), np.zeros(n_pairs * k), np.zeros(n_pairs * k)
+    for item, pair, a, b in pair_ratings(ann, pairs):
+        w = None if weight is None else weight[item].astype(float)
+        v = (a == b).astype(float) if cells is None else np.asarray(cells)[a, b]
+        agree += np.bincount(pair, weights=v if w is None else v * w, minlength=n_pairs)
+        row += np.bincount(pair * k + a, weights=w, minlength=n_pairs * k)
+        col += np.bincount(pair * k + b, weights=w, minlength=n_pairs * k)
+    return agree, row.reshape(n_pairs, k), col.reshape(n_pairs, k)
 
 
 def _slot_table(ann: Annotations, items: np.ndarray | None) -> np.ndarray:

@@ -35,13 +35,12 @@ from ..data import Annotations, as_annotations
 from ..data.checks import _check_total
 from ..errors import AgreementError
 from ..measures import _formulas as F
-from ..measures.alpha import krippendorff_alpha
+from ..measures import _registry
 from ..measures.benchmarking import SCALES, membership_probabilities, retained
-from ..measures.classic import (bennett_s, cohen_kappa, percent_agreement, scott_pi,
-                                specific_agreement)
-from ..measures.gwet import gwet_ac1
+from ..measures.classic import specific_agreement
 from ..results import AgreementResult
 from ..stats import Statistic, pair_contingencies
+from ..stats.tables import check_categories
 from ._base import IAAWidget, guarded
 from ._json import json_safe
 
@@ -60,18 +59,12 @@ class _Coefficient(NamedTuple):
     lowest: float = -math.inf      # the coefficient's smallest value (its largest is 1)
 
 
-# key -> coefficient; the panel lists them in this order
+# key -> coefficient, in the order of the panel: the measures registered with panel=True
+# (measures/_registry.py), each a function of one two-annotator table with a Statistic
 _COEFFICIENTS = {
-    "percent_agreement": _Coefficient("A_o (observed agreement)", percent_agreement,
-                                      lowest=0.0),
-    "bennett_s": _Coefficient("S (Bennett)", bennett_s),
-    "scott_pi": _Coefficient("π (Scott)", scott_pi),
-    "cohen_kappa": _Coefficient("κ (Cohen)", cohen_kappa, benchmarked=True),
-    "gwet_ac1": _Coefficient("AC1 (Gwet)", gwet_ac1, benchmarked=True),
-    "krippendorff_alpha": _Coefficient("α (Krippendorff, nominal)", krippendorff_alpha,
-                                       MappingProxyType({"metric": "nominal"}),
-                                       disagreement=True),
-}
+    m.name: _Coefficient(m.symbol, m.function, disagreement=m.scale == "disagreement",
+                         benchmarked=m.benchmarked, lowest=m.lowest)
+    for m in _registry.measures(panel=True)}
 
 
 def _jackknife_se(theta: np.ndarray, w: np.ndarray) -> float:
@@ -97,7 +90,10 @@ class _CellStatistics:
         self.categories = list(categories)
         self.stats = {key: c.measure.statistic(cells, **c.kwargs)
                       for key, c in _COEFFICIENTS.items()}
-        self.specific = [specific_agreement.statistic(cells, positive=c) for c in categories]
+        # one Statistic for every category: its tables are Σ_i n_ic(n_ic − 1) and
+        # Σ_i n_ic(m_i − 1) of each c whichever is ``positive`` (one per category was k
+        # Statistics of k² × 2k cells: k⁴, 1.6 GB at k = 100)
+        self.specific = specific_agreement.statistic(cells, positive=categories[0])
 
     @staticmethod
     def _finish(stat: Statistic, w: np.ndarray) -> tuple[tuple, float]:
@@ -115,13 +111,14 @@ class _CellStatistics:
         agreement, for the table ``counts``."""
         w = np.asarray(counts, dtype=float).ravel()
         coefficients = {key: self._finish(stat, w) for key, stat in self.stats.items()}
-        specific = []  # (agreements, opportunities, specific agreement) of each category
-        for c, stat in enumerate(self.specific):
-            tot = replace(stat, weights=w).total()
-            value = float(stat.finish({name: t[None] for name, t in tot.items()})[0][0])
-            # weighted sums of whole counts: whole numbers
-            specific.append((int(round(tot["agree_c"][c])), int(round(tot["chances_c"][c])),
-                             value))
+        tot = replace(self.specific, weights=w).total()
+        agree, chances = tot["agree_c"], tot["chances_c"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = agree / chances  # Uebersax (1982), as specific_agreement's finish
+        # (agreements, opportunities, specific agreement) of each category; weighted sums
+        # of whole counts: whole numbers
+        specific = [(int(round(a)), int(round(c)), float(v))
+                    for a, c, v in zip(agree, chances, value)]
         return coefficients, specific
 
 
@@ -155,6 +152,7 @@ def _table_from(data, categories, annotators) -> tuple[np.ndarray, list]:
         categories = list(data.index) if categories is None else categories
         data = data.to_numpy()
     m = np.asarray(data)
+    check_categories(len(m), "ContingencyMatrix: the table")  # before any k × k copy
     ann = Annotations.from_contingency(m, categories, annotators)  # validates the table
     return m.astype(np.int64), list(ann.categories)
 
@@ -211,6 +209,9 @@ class ContingencyMatrix(IAAWidget):
         self._cells: _CellStatistics | None = None
         self._shown: np.ndarray | None = None  # the table the panel shows
         self._result: Mapping[str, AgreementResult] | None = None
+        # pair -> its table as last edited: an edit stays with its pair across switches
+        self._edited: dict[tuple, list] = {}
+        self._switching = False
         if isinstance(data, Annotations) or (isinstance(data, pd.DataFrame) and
                                              not _looks_square(data, loader_args)):
             ann = as_annotations(data, **loader_args)
@@ -218,6 +219,7 @@ class ContingencyMatrix(IAAWidget):
                 raise AgreementError("these data come from per-item counts, without annotator "
                                      "identities: a contingency table needs two named "
                                      "annotators (use Annotations.from_long or from_wide)")
+            check_categories(ann.n_categories, "ContingencyMatrix: the data")
             self._annotations = ann
             names, cats = list(ann.annotators), list(ann.categories)
             pair = [0, 1] if pair is None else [_position(p, names) for p in pair]
@@ -246,9 +248,10 @@ class ContingencyMatrix(IAAWidget):
     # ----------------------------------------------------------- public
     @property
     def result(self) -> Mapping[str, AgreementResult]:
-        """The measure functions' results on the current table: percent_agreement,
-        bennett_s, scott_pi, cohen_kappa, gwet_ac1, krippendorff_alpha and
-        specific_agreement (its per_category holds every category)."""
+        """The measure functions' results on the current table: the panel's coefficients
+        (percent_agreement, bennett_s, scott_pi, cohen_kappa, gwet_ac1,
+        krippendorff_alpha: those registered with ``panel=True``) and specific_agreement
+        (its per_category holds every category)."""
         if self._result is None:  # the table last shown (an edit that failed is not)
             ann = Annotations.from_contingency(self._shown, self._category_values,
                                                [self.annotators[p] for p in self.pair])
@@ -271,6 +274,7 @@ class ContingencyMatrix(IAAWidget):
         if categories is None and not isinstance(table, pd.DataFrame):
             categories = self._category_values
         m, cats = _table_from(table, categories, names)
+        self._edited.clear()  # the other pairs' edits were over the former categories
         with self.hold_trait_notifications():
             self._category_values = cats
             self.set_trait("categories", [str(c) for c in cats])
@@ -289,9 +293,17 @@ class ContingencyMatrix(IAAWidget):
     def _on_pair(self, change) -> None:
         if self._annotations is None:
             raise AgreementError("a table of counts has one pair of annotators only")
-        with self.hold_sync():
-            self.matrix = self._pair_table(change["new"])
-            self.set_trait("left_out", self._left_out(change["new"]))
+        new = tuple(change["new"])
+        table = self._edited.get(new)
+        if table is None:
+            table = self._pair_table(new)
+        self._switching = True  # (the new pair's table is not an edit)
+        try:
+            with self.hold_sync():
+                self.matrix = table
+                self.set_trait("left_out", self._left_out(new))
+        finally:
+            self._switching = False
 
     def _left_out(self, pair) -> dict:
         """The items the pair's table leaves out: those the first (``no_first``), the
@@ -322,6 +334,8 @@ class ContingencyMatrix(IAAWidget):
 
     @guarded
     def _on_matrix(self, change) -> None:
+        if self._annotations is not None and not self._switching:
+            self._edited[tuple(self.pair)] = self.matrix
         self._recompute()
 
     @guarded
@@ -341,6 +355,7 @@ class ContingencyMatrix(IAAWidget):
         if not m.any():
             raise AgreementError("the contingency table holds no items")
         _check_total(m)
+        check_categories(len(cats), "ContingencyMatrix: the table")
         if self._cells is None or self._cells.categories != cats:
             self._cells = _CellStatistics(cats, [self.annotators[p] for p in self.pair])
         coefficients, specific = self._cells.finish(m)

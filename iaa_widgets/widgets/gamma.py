@@ -13,6 +13,9 @@ runs in one worker thread that reports progress after every sample. Each request
 raises a generation counter; the running computation checks it at every progress
 report and stops as soon as a newer request exists, and the worker then takes the
 newest request only (requests never queue up). The kernel stays free meanwhile.
+A request first gives a quick estimate from QUICK_SAMPLES random continua (shown at
+once, so that a dragged slider answers fast; ``status["estimate"]`` says how many), then
+the result from all ``n_samples`` replaces it.
 In marimo, a cell reading ``mo.ui.anywidget(explorer).value`` runs as soon as a slider
 moves, before the worker has finished: call ``explorer.wait()`` in it.
 """
@@ -36,6 +39,7 @@ from ._json import json_safe
 __all__ = ["GammaExplorer"]
 
 _PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
+QUICK_SAMPLES = 4  # random continua of the quick estimate shown before the full result
 
 
 class _Stale(Exception):
@@ -95,6 +99,7 @@ class GammaExplorer(IAAWidget):
         self._request = None        # (generation, params) waiting for the worker
         self._cancelled = 0         # stale computations cancelled, ever
         self._stale = 0             # … since the newest result
+        self._estimate = (0, 0)     # (generation, samples) of the quick estimate shown
         self._closed = False
         super().__init__(alpha=alpha, beta=beta, delta_empty=delta_empty,
                          n_samples=n_samples, seed=seed)
@@ -192,7 +197,8 @@ class GammaExplorer(IAAWidget):
         with self._lock:  # a newer request's "queued" is never overwritten by this run
             if gen != self._generation:
                 raise _Stale
-            self._set_status("sampling", gen, done, wanted)
+            extra = {"estimate": self._estimate[1]} if self._estimate[0] == gen else {}
+            self._set_status("sampling", gen, done, wanted, **extra)
 
     def _cancel(self) -> None:
         """Count a stale computation as cancelled (called with the lock held)."""
@@ -207,6 +213,9 @@ class GammaExplorer(IAAWidget):
                 return
             self._set_status("aligning", gen, 0, params["n_samples"])
         try:
+            quick = min(QUICK_SAMPLES, params["n_samples"])
+            if quick < params["n_samples"]:
+                self._quick_estimate(gen, {**params, "n_samples": quick})
             res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
                                **params, **self._fixed)
         except _Stale:
@@ -232,10 +241,26 @@ class GammaExplorer(IAAWidget):
                              seconds=time.perf_counter() - t0)
             self._lock.notify_all()
 
-    def _apply(self, res: GammaFamilyResult) -> None:
+    def _quick_estimate(self, gen: int, params: dict) -> None:
+        """γ from few random continua (``params["n_samples"]``), shown until the full
+        result replaces it; raises _Stale when a newer request exists."""
+        def current(done, wanted):
+            if gen != self._generation:
+                raise _Stale
+        first = gamma_family(self._continuum, progress=current, **params,
+                             sampler=self._fixed["sampler"], precision=None)
+        with self._lock:
+            if gen != self._generation:
+                raise _Stale
+            self._apply(first, final=False)
+            self._estimate = (gen, params["n_samples"])
+
+    def _apply(self, res: GammaFamilyResult, final: bool = True) -> None:
+        """Show ``res``; a final one is also :attr:`result` (a quick estimate is not)."""
         g, gc = res.gamma, res.gamma_cat
         with self.hold_sync():
-            self._result = res
+            if final:
+                self._result = res
             if self.error:
                 self.error = ""
             self.set_trait("summary", json_safe({

@@ -52,6 +52,8 @@ class SparseAgreementExplorer(IAAWidget):
     seed = traitlets.Int(0).tag(sync=True)
     summary = traitlets.List(read_only=True).tag(sync=True)
     info = traitlets.Dict(read_only=True).tag(sync=True)
+    answered = traitlets.Int(0, read_only=True, help="recomputations finished (or failed): "
+                             "the page shows it is working until this moves").tag(sync=True)
 
     def __init__(self, data, drop: float = 0.2, *, n_rounds: int = 200, seed: int = 0,
                  n_points: int = 25, **loader_args):
@@ -62,7 +64,7 @@ class SparseAgreementExplorer(IAAWidget):
         validate.integer(where, "n_points", n_points, minimum=1)
         ann = as_annotations(data, **loader_args).expanded("SparseAgreementExplorer")
         self._schemes = list(SPA_SCHEMES)
-        self._result = MappingProxyType({s: sparse_agreement(ann, weights=s)
+        self._result = MappingProxyType({s: sparse_agreement(ann, scheme=s)
                                          for s in self._schemes})
         self._annotations = ann
         self._prepared = SpaMissingness(ann, self._schemes)
@@ -134,15 +136,24 @@ class SparseAgreementExplorer(IAAWidget):
                                             seed=self.seed, n_points=self._n_points)
         self.set_rows(spa_variance=charts.spa_variance_rows(self._variance))
 
+    def _answer(self) -> None:
+        self.set_trait("answered", self.answered + 1)
+
     @guarded
     def _on_drop(self, change) -> None:
-        self._compute_missing()
+        try:
+            self._compute_missing()
+        finally:
+            self._answer()
 
     @guarded
     def _on_rounds(self, change) -> None:
-        with self.hold_sync():
-            self._compute_missing()
-            self._compute_curves()
+        try:
+            with self.hold_sync():
+                self._compute_missing()
+                self._compute_curves()
+        finally:
+            self._answer()
 
 
 def _named(name: str):

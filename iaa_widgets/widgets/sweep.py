@@ -69,6 +69,8 @@ class AugmentedKappaSweep(IAAWidget):
     summary = traitlets.Dict(read_only=True).tag(sync=True)
     classes = traitlets.List(read_only=True).tag(sync=True)
     class_table = traitlets.Dict(read_only=True).tag(sync=True)
+    tau_marks = traitlets.List(read_only=True, help="the values of τ where an item moves "
+                               "between classes 1 and 2 (see _tau_marks)").tag(sync=True)
 
     def __init__(self, data, p: float = 0.6, *, delta: float = 0.1, tau: float = 0.5,
                  pair=None, selected_class: str | None = None, max_rows: int = 100,
@@ -225,6 +227,7 @@ class AugmentedKappaSweep(IAAWidget):
         shown = self._item_rows(members[offset:offset + self.max_rows])  # the page shown
         codes = self._annotations.items.get_indexer(shown["item"])
         with self.hold_sync():
+            self.set_trait("tau_marks", self._tau_marks())
             self.set_trait("classes", json_safe(rows))
             self.set_trait("class_table", {
                 "class": self.selected_class, "total": len(members), "offset": offset,
@@ -234,6 +237,16 @@ class AugmentedKappaSweep(IAAWidget):
                 "rows": json_safe([[str(v) if isinstance(v, str) or j < 2 else v
                                     for j, v in enumerate(row)]
                                    for row in shown.itertuples(index=False)])})
+
+    def _tau_marks(self) -> list[float]:
+        """The distinct means m = (κ_x(0.5) + κ_x(1)) / 2 of the items whose κ_x changes
+        by at most δ (classes 1 and 2, §6): such an item is class 1 for τ ≤ m and class 2
+        above, so the classes change only where τ crosses one of them (ascending)."""
+        items = self._sweep.items
+        k05, k1 = items["kappa_0.5"].to_numpy(), items["kappa_1.0"].to_numpy()
+        with np.errstate(invalid="ignore"):
+            steady = np.abs(k1 - k05) <= self.delta
+        return np.unique(np.round((k05[steady] + k1[steady]) / 2, 12)).tolist()
 
     def _send_item_curves(self) -> None:
         chosen = [c for c in self.selected_items if 0 <= c < len(self._annotations.items)]

@@ -2,7 +2,7 @@
 // JupyterLab theme tracking and Vega-Lite charts whose named datasets are updated
 // in place (view.data(name, rows).runAsync()) instead of being re-embedded.
 import embed from "vega-embed";
-import { changeset } from "vega";
+import { changeset, logger as vegaLogger, Warn } from "vega";
 
 // Build an element; string children become text nodes: labels from data are never HTML.
 export function h(tag, attrs = {}, ...children) {
@@ -122,6 +122,63 @@ export function vegaConfig(node, dark) {
   };
 }
 
+// ---------------------------------------------------------------- keyboard
+// Keys pressed inside a widget are the widget's. JupyterLab and Notebook 7 run their
+// notebook shortcuts (ArrowDown: next cell, "r": Raw cell, "d d": delete) from Lumino's
+// CommandRegistry, which skips a keydown when the path from its target up to the
+// document holds an element with `data-lm-suppress-shortcuts`; it checks each element
+// of that path for the attribute before matching the bindings' selectors against it,
+// and the command-mode selector (`.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite)
+// :focus`) matches the focused element itself: so the attribute sits on the root and on
+// every element that takes the focus inside it (stamped as it gets the focus, which
+// covers controls drawn later). Returns the function that stops the stamping.
+const SUPPRESS_SHORTCUTS = "data-lm-suppress-shortcuts";
+export function ownKeyboard(root) {
+  root.setAttribute(SUPPRESS_SHORTCUTS, "true");
+  const stamp = (event) => {
+    if (event.target instanceof Element) event.target.setAttribute(SUPPRESS_SHORTCUTS, "true");
+  };
+  root.addEventListener("focusin", stamp, true);
+  return () => root.removeEventListener("focusin", stamp, true);
+}
+
+// Redraw `container` with `draw()` keeping the keyboard focus where the user is: the
+// element that had it before is found again among the new elements by its
+// `data-focus-key`; when that one is gone or disabled, the first of `fallbacks`
+// (more keys) that is there.
+export function keepingFocus(container, draw, fallbacks = []) {
+  const active = document.activeElement;
+  const key = active && active !== container && container.contains(active)
+    ? active.dataset.focusKey : undefined;
+  draw();
+  if (key === undefined || container.contains(document.activeElement)) return;
+  for (const k of [key, ...fallbacks]) {
+    const next = container.querySelector(`[data-focus-key="${CSS.escape(k)}"]`);
+    if (next && !next.disabled) {
+      next.focus({ preventScroll: true });
+      return;
+    }
+  }
+}
+
+// One tab stop for a list of elements `items` (in their order): only `items[current]`
+// is reached with Tab; ArrowDown / ArrowUp (and Home / End) move the focus along the
+// list (WAI-ARIA's roving tabindex).
+export function rovingFocus(items, current = 0) {
+  const at = Math.min(Math.max(0, current), items.length - 1);
+  items.forEach((item, k) => {
+    item.tabIndex = k === at ? 0 : -1;
+    item.addEventListener("keydown", (event) => {
+      const to = { ArrowDown: k + 1, ArrowUp: k - 1, Home: 0, End: items.length - 1 }[event.key];
+      if (to === undefined || to < 0 || to >= items.length || event.altKey) return;
+      event.preventDefault(); // (the page would scroll)
+      items.forEach((other) => { other.tabIndex = -1; });
+      items[to].tabIndex = 0;
+      items[to].focus();
+    });
+  });
+}
+
 // ---------------------------------------------------------------- shell
 // The widget's root: an error banner (the text of an exception raised by a Python
 // observer, shown rather than lost in a log) above the widget's own body.
@@ -144,7 +201,8 @@ export function mountShell(model, host) {
     root.dataset.host = tool;
   };
   syncTheme();
-  const offs = [listen(model, "change:error", syncError), onThemeChange(syncTheme)];
+  const offs = [listen(model, "change:error", syncError), onThemeChange(syncTheme),
+    ownKeyboard(root)];
   return {
     root, body, showError,
     dispose() { offs.forEach((off) => off()); root.remove(); },
@@ -174,9 +232,22 @@ function textTooltip(root) {
 }
 
 // ---------------------------------------------------------------- charts
+// Vega's logger for our charts: every warning reaches the console except the one an
+// empty dataset gives ("Infinite extent for field …: [Infinity, -Infinity]", the extent
+// of no rows), which is the normal state of a layer that has nothing to show yet (no
+// item ticked in the sweep, γ not computed yet), not a fault of the chart.
+const EMPTY_EXTENT = /^Infinite extent for field .*: \[Infinity, -Infinity\]$/;
+function chartLogger() {
+  const log = vegaLogger(Warn);
+  const warn = log.warn.bind(log);
+  log.warn = (...args) => (args.length === 1 && EMPTY_EXTENT.test(String(args[0])) ? log
+    : warn(...args));
+  return log;
+}
+
 // A widget's root counts its chart's draws in `data-revision` and fires `iaa:redraw`
 // after each: tests and benchmarks wait on these to know the page shows new numbers.
-function announceRedraw(root) {
+export function announceRedraw(root) {
   const revision = Number(root.dataset.revision || 0) + 1;
   root.dataset.revision = String(revision);
   root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
@@ -214,6 +285,7 @@ export function mountChart(model, name, container,
       renderer: "svg",
       config: vegaConfig(root || container, dark),
       tooltip: tooltip.handler,
+      logger: chartLogger(),
     });
     if (onClick) result.view.addEventListener("click", (event, item) => {
       if (item && item.datum) onClick(event, item.datum);

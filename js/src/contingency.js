@@ -2,7 +2,7 @@
 // marked) beside the coefficients computed in Python. In teaching mode a click adds one
 // item to a cell, a shift-click removes one, and a count can be typed; from the keyboard,
 // arrow keys move a focus cell and + / Enter add, − / Shift+Enter remove. Python recomputes.
-import { fmt, h, listen, mountChart } from "./base.js";
+import { fmt, h, keepingFocus, listen, mountChart } from "./base.js";
 
 // A label from the data inside running text: isolated from it (bidi), as text.
 const label = (text) => h("bdi", {}, text);
@@ -17,14 +17,19 @@ const COUNT_COLOUR = "contrast('#ffffff', scale('color', datum.count)) >= "
 // Column labels horizontal (rotated, "+" read as "×" and "−" as "/", Σ lay sideways) and
 // short: a column is as wide as its longest label, up to MAX_STEP px and to MAX_WIDTH px
 // for all columns together; longer labels end in "…" (the full label is on the row axis
-// and in the cell's tooltip).
+// and in the cell's tooltip). Whatever the labels, a column is wide enough for the
+// widest count it shows (the grand total Σ, bold 11 px digits of about 7 px each): counts
+// of 1e5 items never run into their neighbours.
 const MIN_STEP = 30;
 const MAX_STEP = 72;
 const MAX_WIDTH = 720;
-function legibleSpec(spec, categories) {
+const DIGIT_PX = 7;
+export const countDigits = (matrix) =>
+  String(matrix.reduce((s, row) => s + row.reduce((t, c) => t + c, 0), 0)).length;
+function legibleSpec(spec, categories, digits) {
   const longest = Math.max(1, ...categories.map((c) => [...String(c)].length));
   const widest = Math.max(MIN_STEP, Math.min(MAX_STEP, Math.floor(MAX_WIDTH / (categories.length + 1))));
-  const step = Math.max(MIN_STEP, Math.min(widest, 7 * longest + 10));
+  const step = Math.max(MIN_STEP, DIGIT_PX * digits + 10, Math.min(widest, 7 * longest + 10));
   spec.width = { step };
   for (const layer of spec.layer || []) {
     const enc = layer.encoding || {};
@@ -78,8 +83,6 @@ export function renderContingency({ model, shell }) {
     }
   };
   input.addEventListener("change", commit);
-  // keys typed here are the widget's, not JupyterLab's notebook shortcuts
-  input.setAttribute("data-lm-suppress-shortcuts", "true");
   input.addEventListener("keydown", (event) => {
     event.stopPropagation();
     if (event.key === "Enter") commit();
@@ -96,6 +99,7 @@ export function renderContingency({ model, shell }) {
     if (!selected || !matrix[selected[0]]) {
       where.textContent = "no cell selected";
       input.disabled = true;
+      input.value = ""; // (the count of a cell of the pair before would read as this one's)
       drawFocus();
       return;
     }
@@ -126,7 +130,6 @@ export function renderContingency({ model, shell }) {
   }
 
   const KEYS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  chartWrap.setAttribute("data-lm-suppress-shortcuts", "true");
   chartWrap.addEventListener("keydown", (event) => {
     if (!model.get("editable")) return;
     const k = model.get("matrix").length;
@@ -206,7 +209,7 @@ export function renderContingency({ model, shell }) {
     const pair = model.get("pair");
     // an annotator chosen in one slot is disabled in the other: the pair is always two people
     const select = (slot) => {
-      const node = h("select", { class: `iaa-select-${slot}`,
+      const node = h("select", { class: `iaa-select-${slot}`, "data-focus-key": `pair-${slot}`,
         "aria-label": slot === 0 ? "annotator of the rows" : "annotator of the columns" },
       names.map((name, k) => h("option", { value: String(k), disabled: k === pair[1 - slot] }, name)));
       node.value = String(pair[slot]);
@@ -219,17 +222,29 @@ export function renderContingency({ model, shell }) {
       });
       return node;
     };
-    pairBox.replaceChildren(h("span", {}, "Pair: "), select(0), h("span", {}, " × "), select(1));
+    // a pair change redraws the selectors: the focus stays on the one the user changed
+    keepingFocus(pairBox, () => pairBox.replaceChildren(h("span", {}, "Pair: "), select(0),
+      h("span", {}, " × "), select(1)));
   };
 
-  // the benchmark band retained at 95% cumulative probability (Gwet 2014, ch. 6);
-  // the title lists every band's membership probability
-  const bandCell = (b) => {
-    if (!b) return h("td", { class: "iaa-band" }, "");
+  // the benchmark band retained at 95% cumulative probability (Gwet 2014, ch. 6), read
+  // as what it is: the coefficient is in that band or a higher one with that probability
+  // (not a verdict that it is "Poor" with certainty); a row without a band says why.
+  // The title lists every band's membership probability.
+  const bandCell = (r) => {
+    const b = r.band;
+    if (!b) {
+      const why = r.value === null || Number.isNaN(r.value) ? "none: the value is undefined"
+        : ["cohen_kappa", "gwet_ac1"].includes(r.key) ? "none: no standard error"
+          : "not rated";
+      return h("td", { class: "iaa-band iaa-no-band" }, why);
+    }
     const all = b.bands.map(([name, p]) => `${name}: ${fmt(p)}`).join("\n");
     return h("td", { class: "iaa-band", "data-band": b.band || "", "data-probability": String(b.probability),
       title: `membership probability of each band\n${all}` },
-    b.band === null ? "—" : label(b.band), " ", h("span", { class: "iaa-band-probability" }, fmt(b.probability, 2)));
+    b.band === null ? "none reaches 95% probability"
+      : ["at least ", label(b.band), " ", h("span", { class: "iaa-band-probability" },
+        `(probability ${fmt(b.probability, 2)})`)]);
   };
 
   const drawPanel = () => {
@@ -239,7 +254,7 @@ export function renderContingency({ model, shell }) {
         h("th", {}, "95% interval"), h("th", {}, "chance agreement"),
         h("th", { class: "iaa-band-head", title: "Gwet (2014, ch. 6): the highest band whose "
           + "cumulative membership probability reaches 95%, and that probability" },
-        `band (${model.get("scale")}, 95%)`))),
+        `band (${model.get("scale")})`))),
       h("tbody", {}, rows.map((r) => h("tr", { "data-coef": r.key },
         h("th", { title: r.name }, r.label),
         h("td", { class: "iaa-value", "data-value": r.value === null ? "nan" : String(r.value) }, fmt(r.value)),
@@ -247,8 +262,12 @@ export function renderContingency({ model, shell }) {
           r.ci ? `[${fmt(r.ci[0])}, ${fmt(r.ci[1])}] ` : "",
           r.ci ? h("span", { class: "iaa-method" }, r.ci_method.split(" ")[0]) : ""),
         h("td", { class: "iaa-expected" }, fmt(r.expected)),
-        bandCell(r.band))))
+        bandCell(r))))
     );
+    coefTable.prepend(h("caption", { class: "iaa-band-caption" }, "band (κ and AC1; the others "
+      + `are not rated): the highest band of the ${model.get("scale")} scale that the coefficient `
+      + "reaches with at least 95% probability, given its standard error, and that probability "
+      + "(Gwet 2014, ch. 6)"));
     const table = model.get("per_category");
     perCategory.replaceChildren(
       h("thead", {}, h("tr", {}, (table.columns || []).map((c) => h("th", {}, c)))),
@@ -289,11 +308,13 @@ export function renderContingency({ model, shell }) {
     return `Contingency table, rows ${names[a]}, columns ${names[b]}: `
       + `${cells.slice(0, 36).join("; ")}${more}.`;
   };
+  let drawnDigits = 0;
   const chart = mountChart(model, "heatmap", chartBox, {
     root,
     onClick,
     announce: true,
-    patch: (spec) => legibleSpec(spec, model.get("categories")),
+    patch: (spec) => legibleSpec(spec, model.get("categories"),
+      (drawnDigits = countDigits(model.get("matrix")))),
     describe,
   });
   root.addEventListener("iaa:redraw", drawFocus);
@@ -305,7 +326,11 @@ export function renderContingency({ model, shell }) {
   drawEditor();
   showSelected();
   const offs = [
-    listen(model, "change:matrix", () => { drawCaption(); showSelected(); }),
+    listen(model, "change:matrix", () => {
+      drawCaption(); showSelected();
+      // columns widen (or narrow) when the counts gain (or lose) a digit
+      if (countDigits(model.get("matrix")) !== drawnDigits) chart.redraw();
+    }),
     listen(model, "change:annotators", drawPairSelector),
     listen(model, "change:pair", () => {
       drawPairSelector(); drawCaption(); drawLeftOut(); selected = null; showSelected();

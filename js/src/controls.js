@@ -56,16 +56,21 @@ export function select(model, name, options, { label } = {}) {
   return { node: wrap, select: node, dispose: off };
 }
 
-// A number input bound to `model[name]` (committed on change/Enter).
+// A number input bound to `model[name]` (committed on change/Enter). What is typed is
+// kept: the input has no `min` attribute, which would become the base of its steps (with
+// min 2 and step 50 the arrows take a typed 300 to 302, not 350); a value below `min`
+// is raised to it here.
 export function numberInput(model, name, { label, min, max, step } = {}) {
   const input = h("input", { type: "number", class: `iaa-number iaa-number-${name}`,
-    min: min === undefined ? undefined : String(min), max: max === undefined ? undefined : String(max),
+    max: max === undefined ? undefined : String(max),
     step: String(step || 1), "aria-label": label });
-  input.setAttribute("data-lm-suppress-shortcuts", "true");
   const sync = () => { if (document.activeElement !== input) input.value = String(model.get(name)); };
   input.addEventListener("change", () => {
-    const v = Number(input.value);
-    if (input.value !== "" && Number.isFinite(v)) { model.set(name, v); model.save_changes(); }
+    let v = Number(input.value);
+    if (input.value === "" || !Number.isFinite(v)) return;
+    if (min !== undefined && v < min) input.value = String((v = min));
+    model.set(name, v);
+    model.save_changes();
   });
   input.addEventListener("keydown", (event) => event.stopPropagation());
   sync();

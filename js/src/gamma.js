@@ -37,12 +37,16 @@ export function renderGamma({ model, shell }) {
   const controls = h("div", { class: "iaa-controls" });
   const bar = h("progress", { max: "1", value: "0", "aria-label": "progress of the computation" });
   const statusText = h("span", { class: "iaa-status-text" });
-  const status = h("div", { class: "iaa-progress", role: "status" }, statusText, bar);
+  // the progress line changes with every sample: assistive technology hears only the
+  // start of a computation and its result, from a live region of their own
+  const status = h("div", { class: "iaa-progress" }, statusText, bar);
+  const announcer = h("div", { class: "iaa-sr-only iaa-announce", role: "status" });
+  let announced = null; // "start" or "result": what the live region said last
   const laneBox = h("div", { class: "iaa-chart iaa-chart-continuum" });
   const barBox = h("div", { class: "iaa-chart iaa-chart-bars" });
   const table = h("table", { class: "iaa-coefs iaa-gamma-summary" });
   const lanes = h("div", { class: "iaa-lanes" }, laneBox);
-  body.append(caption, controls, status, lanes,
+  body.append(caption, controls, status, announcer, lanes,
     h("div", { class: "iaa-main" }, barBox, h("div", { class: "iaa-panel" }, table)));
 
   // α and β are Mathet et al.'s weights in d = α·d_pos + β·d_cat (2015, §4.2.4), named
@@ -73,11 +77,26 @@ export function renderGamma({ model, shell }) {
     root.dataset.generation = String(s.generation || 0);
     // stale runs cancelled since the last result (Python resets the count when done)
     const cancelled = s.stale ? ` · ${s.stale} stale computation${s.stale === 1 ? "" : "s"} cancelled` : "";
+    // a quick estimate from few random continua is shown while all of them are sampled
+    const estimate = s.estimate ? `quick estimate from ${s.estimate} samples shown · refining: ` : "";
+    if (announced === null) { // the state the widget opens in is not news
+      announced = busy ? "start" : "result";
+    } else if (busy && announced !== "start") {
+      announced = "start";
+      announcer.textContent = "computing γ…";
+    } else if (s.state === "done" && announced !== "result") {
+      announced = "result";
+      const g = model.get("summary") || {};
+      announcer.textContent = `γ = ${fmt(g.gamma)}, γ_cat = ${fmt(g.gamma_cat)}, from ${s.done} samples`;
+    } else if (s.state === "failed" && announced !== "result") {
+      announced = "result";
+      announcer.textContent = "γ: the computation failed";
+    }
     if (s.state === "done") {  // the note on cancelled stale runs clears once done
       statusText.textContent = `computed ${s.done} samples in ${fmt(s.seconds, 2)} s`;
       bar.hidden = true;
     } else if (s.state === "sampling") {
-      statusText.textContent = `${STATES.sampling}: ${s.done} / ${s.wanted}${cancelled}`;
+      statusText.textContent = `${estimate}${STATES.sampling}: ${s.done} / ${s.wanted}${cancelled}`;
       bar.hidden = false;
       bar.max = String(s.wanted || 1);
       bar.value = String(s.done || 0);

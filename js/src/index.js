@@ -6,12 +6,14 @@ import { renderContingency } from "./contingency.js";
 import { renderSweep } from "./sweep.js";
 import { renderSparse } from "./sparse.js";
 import { renderGamma } from "./gamma.js";
+import { renderExplorer } from "./explorer.js";
 
 const RENDERERS = {
   contingency: renderContingency,
   sweep: renderSweep,
   sparse: renderSparse,
   gamma: renderGamma,
+  explorer: renderExplorer,
 };
 
 function render({ model, el }) {

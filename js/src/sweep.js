@@ -1,10 +1,13 @@
 // AugmentedKappaSweep: the κ′(p) curve with p(A), p(E) and a rule at the slider's p;
 // the four item classes of Rosenberg & Binkowski §6 with their mean κ_x at 0.5, p and
 // 1; the selected class's items with case type, κ_x and every annotator's labels (text).
-import { fmt, h, listen, mountChart } from "./base.js";
+import { fmt, h, keepingFocus, listen, mountChart, rovingFocus } from "./base.js";
 import { cellText, csvLink, select, slider } from "./controls.js";
 
-const HEADERS = { "kappa_0.5": "κ (p = 0.5)", kappa_p: "κ (p)", "kappa_1.0": "κ (p = 1)" };
+const HEADERS = { "kappa_0.5": "κ (p = 0.5)", "kappa_1.0": "κ (p = 1)" };
+// a column's name; κ_x at the slider's p names that p (also in the CSV)
+const header = (column, p) => (column === "kappa_p" ? `κ (p = ${fmt(p, 3)})` : HEADERS[column] || column);
+const Y_TITLE = "κ′, p(A), p(E) and κ_x";
 const ITEM_QUANTITY = "κ_x of an item"; // charts.SWEEP_QUANTITIES[3]
 // dash patterns that tell the ticked items' κ_x curves apart (each also labelled)
 const DASHES = [[4, 3], [1, 2], [8, 3], [6, 2, 1, 2], [2, 5], [10, 2, 2, 2]];
@@ -17,6 +20,7 @@ function sweepSpec(spec, itemsDrawn) {
   const layers = spec.layer || [];
   for (const layer of layers) {
     const enc = layer.encoding || {};
+    if (enc.y && enc.y.field === "value") enc.y.title = Y_TITLE; // (the y axis says what it shows)
     if (enc.color && enc.color.scale && Array.isArray(enc.color.scale.domain) && !itemsDrawn) {
       enc.color.scale.domain = enc.color.scale.domain.filter((q) => q !== ITEM_QUANTITY);
     }
@@ -30,6 +34,8 @@ function sweepSpec(spec, itemsDrawn) {
     items.encoding.strokeDash = { field: "item", type: "nominal", legend: null,
       scale: { range: DASHES } };
     delete items.mark.strokeDash;
+    // as visible as the other curves: full opacity, their width
+    Object.assign(items.mark, { opacity: 1, strokeWidth: 2 });
     layers.push({
       data: { name: "sweep_items" },
       name: "item_labels",
@@ -73,17 +79,33 @@ export function renderSweep({ model, shell }) {
   const parts = [
     slider(model, "p", { label: "p", min: 0.5, max: 1, step: 0.005, digits: 3,
       title: "weight of a primary label (1 − p for the secondary)" }),
-    slider(model, "delta", { label: "δ", min: 0, max: 1, step: 0.01,
+    slider(model, "delta", { label: "δ, least change of κ_x", min: 0, max: 1, step: 0.01,
       title: "classes 3 and 4: κ_x changes by more than δ from p = 0.5 to p = 1" }),
-    slider(model, "tau", { label: "τ", min: -1, max: 1, step: 0.01,
+    slider(model, "tau", { label: "τ, agreement for class 1", min: -1, max: 1, step: 0.01,
       title: "class 1 when the mean of κ_x at 0.5 and 1 is at least τ, else class 2" }),
   ];
+  // the values of τ where an item changes class (1 ↔ 2): ticks on the slider and listed
+  const tauSlider = parts[2].input;
+  const tauTicks = h("datalist", { id: `iaa-tau-marks-${Math.random().toString(36).slice(2)}` });
+  tauSlider.setAttribute("list", tauTicks.id);
+  const tauText = h("span", { class: "iaa-tau-marks" });
+  const drawTauMarks = () => {
+    const marks = model.get("tau_marks") || [];
+    tauTicks.replaceChildren(...marks.map((v) => h("option", { value: String(v) })));
+    const distinct = [...new Set(marks.map((v) => fmt(v, 2)))]; // as the slider shows τ
+    const shown = distinct.slice(0, 8).join(", ");
+    tauText.textContent = marks.length
+      ? `classes 1 and 2 change at τ = ${shown}${distinct.length > 8 ? ` and ${distinct.length - 8} more` : ""}`
+      : "no item changes class 1 ↔ 2 with τ";
+    tauSlider.setAttribute("aria-description", tauText.textContent);
+  };
   const pairLabels = model.get("pair_labels");
   if (pairLabels.length) {
     parts.push(select(model, "pair", [[-1, "average of pairs"],
       ...pairLabels.map((text, k) => [k, text])], { label: "pair" }));
   }
-  controls.append(...parts.map((part) => part.node));
+  controls.append(...parts.map((part) => part.node), tauTicks, tauText);
+  drawTauMarks();
 
   // ---------------------------------------------------------- panel
   const drawSummary = () => {
@@ -113,23 +135,31 @@ export function renderSweep({ model, shell }) {
     const chosen = model.get("selected_class");
     const total = Math.max(1, rows.reduce((t, r) => t + r.count, 0));
     const p = model.get("summary").p;
-    classTable.replaceChildren(
-      h("thead", {}, h("tr", {}, h("th", {}, "class"), h("th", {}, "items"),
-        h("th", {}, "mean κ (0.5)"), h("th", {}, `mean κ (${fmt(p, 3)})`), h("th", {}, "mean κ (1)"))),
-      h("tbody", {}, rows.map((r) => h("tr", {
-        "data-class": r.key, class: r.key === chosen ? "iaa-selected" : undefined,
-        tabindex: "0", "aria-selected": r.key === chosen ? "true" : "false",
-        "aria-label": `${r.label}: ${r.count} items; Enter lists them`,
-        onclick: () => { model.set("selected_class", r.key); model.save_changes(); },
+    const choose = (key) => { model.set("selected_class", key); model.save_changes(); };
+    // one tab stop (the chosen row), arrows move between rows, Enter or Space lists a
+    // class; the redraw that follows keeps the focus on the same class's row
+    const body = h("tbody", {}, rows.map((r) => h("tr", {
+        "data-class": r.key, "data-focus-key": `class-${r.key}`,
+        class: r.key === chosen ? "iaa-selected" : undefined,
+        "aria-selected": r.key === chosen ? "true" : "false",
+        "aria-label": `${r.label}: ${r.count} items; Enter or Space lists them`,
+        onclick: () => choose(r.key),
         onkeydown: (event) => {
-          if (event.key === "Enter") { model.set("selected_class", r.key); model.save_changes(); }
+          if (event.key !== "Enter" && event.key !== " ") return;
+          event.preventDefault(); // (Space would scroll the page)
+          choose(r.key);
         },
       },
       h("th", {}, r.label),
       h("td", { class: "iaa-count" }, h("span", { class: "iaa-bar",
         style: `width:${(60 * r.count / total).toFixed(1)}px` }), String(r.count)),
       h("td", {}, fmt(r.mean_05)), h("td", { class: "iaa-mean-p" }, fmt(r.mean_p)),
-      h("td", {}, fmt(r.mean_1))))));
+      h("td", {}, fmt(r.mean_1)))));
+    rovingFocus([...body.rows], Math.max(0, rows.findIndex((r) => r.key === chosen)));
+    keepingFocus(classTable, () => classTable.replaceChildren(
+      h("thead", {}, h("tr", {}, h("th", {}, "class"), h("th", {}, "items"),
+        h("th", {}, "mean κ (0.5)"), h("th", {}, `mean κ (${fmt(p, 3)})`), h("th", {}, "mean κ (1)"))),
+      body));
   };
 
   const drawItems = () => {
@@ -143,25 +173,37 @@ export function renderSweep({ model, shell }) {
       : "";
     drawPager(t, offset, rows.length);
     const chosen = new Set(model.get("selected_items"));
+    const p = model.get("summary").p;
     const toggle = (code, on) => {
       const next = model.get("selected_items").filter((c) => c !== code);
       if (on) next.push(code);
       model.set("selected_items", next);
       model.save_changes();
     };
-    itemsTable.replaceChildren(
+    const boxes = [];
+    const body = h("tbody", {}, rows.map((row, k) => {
+      const code = t.codes[k];
+      const box = h("input", { type: "checkbox", "aria-label": `curve of ${row[0]}`,
+        "data-focus-key": `item-${code}`, "data-code": String(code) });
+      box.checked = chosen.has(code);
+      box.addEventListener("change", () => toggle(code, box.checked));
+      boxes.push(box);
+      return h("tr", { "data-code": String(code) }, h("td", {}, box),
+        row.map((cell, j) => h("td", { class: j >= 5 ? "iaa-labels" : undefined },
+          j >= 2 && j < 5 ? fmt(cell) : cellText(cell))));
+    }));
+    // the list is one tab stop (the item last focused), arrows move along it, Space
+    // ticks; ticking redraws the list and the focus stays on that item's box
+    rovingFocus(boxes, Math.max(0, (t.codes || []).indexOf(lastItem)));
+    keepingFocus(itemsTable, () => itemsTable.replaceChildren(
       h("thead", {}, h("tr", {}, h("th", {}, "curve"),
-        (t.columns || []).map((c) => h("th", {}, HEADERS[c] || c)))),
-      h("tbody", {}, rows.map((row, k) => {
-        const code = t.codes[k];
-        const box = h("input", { type: "checkbox", "aria-label": `curve of ${row[0]}` });
-        box.checked = chosen.has(code);
-        box.addEventListener("change", () => toggle(code, box.checked));
-        return h("tr", { "data-code": String(code) }, h("td", {}, box),
-          row.map((cell, j) => h("td", { class: j >= 5 ? "iaa-labels" : undefined },
-            j >= 2 && j < 5 ? fmt(cell) : cellText(cell))));
-      })));
+        (t.columns || []).map((c) => h("th", {}, header(c, p))))),
+      body));
   };
+  let lastItem = null; // the code of the item whose box last had the focus
+  itemsTable.addEventListener("focusin", (event) => {
+    if (event.target.dataset.code) lastItem = Number(event.target.dataset.code);
+  });
 
   // pages of max_rows items (when the Python side pages: `row_offset`) and the shown
   // rows as a CSV file (text, made on the page)
@@ -176,14 +218,18 @@ export function renderSweep({ model, shell }) {
       const go = (to) => { model.set("row_offset", to); model.save_changes(); };
       parts.push(
         h("button", { type: "button", class: "iaa-page-prev", disabled: offset <= 0,
+          "data-focus-key": "prev",
           "aria-label": "previous page of items", onclick: () => go(Math.max(0, offset - step)) }, "‹ previous"),
         h("button", { type: "button", class: "iaa-page-next", disabled: offset + shown >= t.total,
+          "data-focus-key": "next",
           "aria-label": "next page of items", onclick: () => go(offset + step) }, "next ›"));
     }
-    const header = (t.columns || []).map((c) => HEADERS[c] || c);
-    parts.push(csvLink(`items_${t.class}_${offset + 1}-${offset + shown}.csv`, header, t.rows || [],
+    const names = (t.columns || []).map((c) => header(c, model.get("summary").p));
+    parts.push(csvLink(`items_${t.class}_${offset + 1}-${offset + shown}.csv`, names, t.rows || [],
       `download these ${shown} rows as CSV`));
-    pager.replaceChildren(...parts);
+    // a page turn redraws the buttons: the focus stays on the one pressed (or the other
+    // one, when the last or first page disables it)
+    keepingFocus(pager, () => pager.replaceChildren(...parts), ["next", "prev"]);
   };
 
   // ---------------------------------------------------------- wiring
@@ -215,6 +261,7 @@ export function renderSweep({ model, shell }) {
     listen(model, "change:class_table", drawItems),
     listen(model, "change:selected_items", drawItems),
     listen(model, "change:selected_items", onItems),
+    listen(model, "change:tau_marks", drawTauMarks),
   ];
   return () => {
     offs.forEach((off) => off());

@@ -104,6 +104,12 @@ export function zoomControls(chart, signalName, { what = "x axis", onChange } = 
     const [lo, hi] = domain();
     const on = zoomed();
     if (!on) full = [lo, hi];
+    // the wheel zoomed out to (or past) the whole continuum: that is no zoom
+    const tolerance = full ? 1e-9 * Math.abs(full[1] - full[0]) : 0;
+    if (on && full && lo <= full[0] + tolerance && hi >= full[1] - tolerance) {
+      show(null);
+      return;
+    }
     node.dataset.domain = `${lo},${hi}`;
     node.dataset.zoomed = on ? "true" : "false";
     // a disabled button loses the keyboard's focus: hand it to "zoom in"

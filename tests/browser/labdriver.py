@@ -102,7 +102,11 @@ class TempServer:
 
 
 class Lab:
-    """A JupyterLab server for the tests: ``with Lab() as lab: lab.url``."""
+    """A JupyterLab server for the tests: ``with Lab() as lab: lab.url``; a notebook
+    opens at ``{url}/{tree}/{name}``."""
+
+    app = "jupyterlab"  # python -m <app>; its settings options are --LabApp.*
+    tree = "lab/tree"
 
     def __init__(self, root: Path | None = None, timeout: float = 90):
         self._tmp = None if root else tempfile.TemporaryDirectory(prefix="iaa-lab-")
@@ -118,15 +122,17 @@ class Lab:
         # the "Jupyter news" notification would cover the page
         (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
         try:
+            app = "LabApp" if self.app == "jupyterlab" else "JupyterNotebookApp"
             self.proc, self.log = start_server(
-                [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+                [sys.executable, "-m", self.app, "--no-browser", "--ServerApp.ip=127.0.0.1",
                  f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
                  "--IdentityProvider.token=", "--ServerApp.password=",
-                 f"--ServerApp.root_dir={self.root}", f"--LabApp.user_settings_dir={settings}",
-                 f"--LabApp.workspaces_dir={self.root / '.workspaces'}",
-                 "--LabApp.expose_app_in_browser=True", "--allow-root"],
+                 f"--ServerApp.root_dir={self.root}", f"--{app}.user_settings_dir={settings}",
+                 f"--{app}.workspaces_dir={self.root / '.workspaces'}",
+                 f"--{app}.expose_app_in_browser=True", "--allow-root"],
                 url=f"{self.url}/api/status", log=self.root / ".jupyterlab.log",
-                name="JupyterLab", env=repo_env(), cwd=self.root, timeout=self.timeout)
+                name=self.app, env=repo_env(JUPYTER_RUNTIME_DIR=str(self.root / ".runtime")),
+                cwd=self.root, timeout=self.timeout)
         except RuntimeError:
             if self._tmp:
                 self._tmp.cleanup()
@@ -150,6 +156,13 @@ class Lab:
                                      "language": "python"}
         nbformat.write(nb, self.root / name)
         return name
+
+
+class Notebook7(Lab):
+    """A Notebook 7 server (``python -m notebook``), set up as :class:`Lab`."""
+
+    app = "notebook"
+    tree = "notebooks"
 
 
 def launch_browser(playwright):
@@ -218,7 +231,7 @@ class LabPage:
         self.page.on("request", lambda r: self.requests.append(r.url))
 
     def open_notebook(self, name: str, timeout: float = 60_000) -> None:
-        self.page.goto(f"{self.lab.url}/lab/tree/{name}")
+        self.page.goto(f"{self.lab.url}/{self.lab.tree}/{name}")
         self.page.wait_for_function(
             "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
             " const k = w && w.sessionContext && w.sessionContext.session &&"

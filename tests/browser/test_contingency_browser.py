@@ -119,10 +119,15 @@ def test_renders_heatmap_and_panel(nb):
         band = nb.python(f"next(r['band'] for r in w.coefficients if r['key'] == '{key}')")
         cell = w.locator(f'tr[data-coef="{key}"] .iaa-band')
         assert cell.get_attribute("data-band") == band["band"]
-        assert cell.text_content() == f"{band['band']} {band['probability']:.2f}"
+        # read as what it is: that band or a higher one, with that probability
+        assert cell.text_content() == \
+            f"at least {band['band']} (probability {band['probability']:.2f})"
         assert "membership probability" in cell.get_attribute("title")
-    assert w.locator('tr[data-coef="percent_agreement"] .iaa-band').text_content() == ""
-    assert "band (landis-koch, 95%)" in w.locator(".iaa-coefs thead").text_content()
+    # a coefficient without a band says why, and the table says what the band is
+    assert w.locator('tr[data-coef="percent_agreement"] .iaa-band').text_content() == \
+        "not rated"
+    assert "band (landis-koch)" in w.locator(".iaa-coefs thead").text_content()
+    assert "at least 95% probability" in w.locator(".iaa-coefs caption").text_content()
     assert w.locator(".iaa-per-category tbody tr").count() == 2
     assert w.locator(".iaa-error").is_hidden()
     nb.screenshot("contingency_light.png", w, publish="contingency_light.png")
@@ -392,3 +397,83 @@ def test_keyboard_edits_the_matrix(nb):
     frame = w.locator(".iaa-focus-cell")
     assert frame.is_visible()
     nb.screenshot("contingency_keyboard.png", w)
+
+
+# ------------------------------------------------------------------ issue 35
+# the text boxes of the counts (inner cells and margins) of the n-th widget
+COUNT_BOXES = """(n) => [...document.querySelectorAll('.iaa-contingency')[n]
+  .querySelectorAll('svg g.layer_3_marks text, svg g.layer_4_marks text')].map((t) => {
+    const b = t.getBoundingClientRect();
+    return { text: t.textContent, x: b.x, y: b.y, w: b.width }; })"""
+CELL_WIDTH = """(n) => document.querySelectorAll('.iaa-contingency')[n]
+  .querySelector('svg g.layer_0_marks path').getBoundingClientRect().width"""
+
+
+def test_counts_of_1e5_items_do_not_run_together(nb):
+    table = [[61234, 9876], [8765, 20125]]  # 100 000 items: a 6-digit Σ
+    nb.execute(f"w.matrix = {table}")
+    wait_kappa(nb, 0, kappa_of(table))
+    nb.page.wait_for_function("() => [...document.querySelectorAll('.iaa-contingency')[0]"
+                              ".querySelectorAll('svg g.layer_4_marks text')]"
+                              ".some((t) => t.textContent === '100000')", timeout=20_000)
+    boxes = nb.page.evaluate(COUNT_BOXES, 0)
+    margins = [sum(r) for r in table] + [sum(c) for c in zip(*table)] + [100000]
+    assert sorted(b["text"] for b in boxes) == sorted(map(str, sum(table, []) + margins))
+    cell = nb.page.evaluate(CELL_WIDTH, 0)
+    assert max(b["w"] for b in boxes) <= cell - 4, (cell, boxes)  # each count fits its cell
+    rows: dict[int, list] = {}
+    for b in boxes:
+        rows.setdefault(round(b["y"]), []).append(b)
+    for row in rows.values():  # neighbours in a row keep a gap
+        row.sort(key=lambda b: b["x"])
+        for left, right in zip(row, row[1:]):
+            assert left["x"] + left["w"] + 4 <= right["x"], (left, right)
+    nb.screenshot("contingency_1e5_counts.png", widget(nb, 0))
+    nb.execute(f"w.matrix = {MEYER}")
+    wait_kappa(nb, 0, kappa_of(MEYER))
+
+
+def poll_python(nb, expression, value, tries=80):
+    """Wait until the kernel's ``expression`` equals ``value`` (the page draws a pair's
+    caption at once, Python answers a moment later)."""
+    while nb.python(expression) != value and tries:
+        nb.page.wait_for_timeout(250)
+        tries -= 1
+    assert nb.python(expression) == value
+
+
+def test_edits_survive_a_pair_switch(nb):
+    w = widget(nb, 3)
+    nb.execute("g.pair = [0, 1]")
+    nb.page.wait_for_function("() => document.querySelectorAll('.iaa-contingency')[3]"
+                              ".querySelector('.iaa-caption').textContent.includes('columns: bob')",
+                              timeout=20_000)
+    edited = nb.python("g.matrix")
+    edited[0][0] += 1
+    click_cell(nb, 3, 0, 0)  # +1 on (+, +)
+    count = w.locator("input.iaa-count")
+    nb.page.wait_for_function("() => document.querySelectorAll('.iaa-contingency')[3]"
+                              f".querySelector('input.iaa-count').value === '{edited[0][0]}'",
+                              timeout=20_000)
+    poll_python(nb, "g.matrix", edited)
+    second = w.locator(".iaa-pair select").nth(1)
+    second.select_option("2")  # ann × cat: that pair's own table
+    from iaa_widgets.stats import pair_contingencies
+    import pandas as pd
+    ann = Annotations.from_long(pd.DataFrame(GAPS))
+    nb.page.wait_for_function("() => document.querySelectorAll('.iaa-contingency')[3]"
+                              ".querySelector('.iaa-caption').textContent.includes('columns: cat')",
+                              timeout=20_000)
+    poll_python(nb, "g.matrix", pair_contingencies(ann, pairs=[[0, 2]])[0].tolist())
+    assert count.input_value() == "" and count.is_disabled()  # no stale count
+    second.select_option("1")  # back to ann × bob: the edit comes back with the pair
+    nb.page.wait_for_function("() => document.querySelectorAll('.iaa-contingency')[3]"
+                              ".querySelector('.iaa-caption').textContent.includes('columns: bob')",
+                              timeout=20_000)
+    poll_python(nb, "g.matrix", edited)
+    assert edited != pair_contingencies(ann, pairs=[[0, 1]])[0].tolist()
+    # the panel too (κ is NaN on this one-category table: A_o, from percent_agreement)
+    from iaa_widgets import percent_agreement
+    wait_value(nb, 3, "percent_agreement",
+               percent_agreement(Annotations.from_contingency(edited)).value)
+    nb.screenshot("contingency_edit_kept.png", w)

@@ -372,3 +372,73 @@ def test_keyboard_focus_is_visible_and_zoom_works_from_the_keyboard(bare, artifa
     bare.wait_for_function("() => document.querySelector('.iaa-zoom').dataset.zoomed === 'false'")
     # the reset button is disabled now: the keyboard's focus stays in the zoom controls
     assert bare.evaluate("() => document.activeElement.classList.contains('iaa-zoom-in')")
+
+
+# ---------------------------------------------------------------- issue 35
+def test_wheel_zoomed_all_the_way_out_is_the_whole_continuum(nb):
+    w = widget(nb)
+    w.scroll_into_view_if_needed()
+    start = zoom_state(nb)
+    assert not start["zoomed"]
+    box = w.locator(".iaa-chart-continuum svg g.units_marks").bounding_box()
+    nb.page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)
+    nb.page.mouse.wheel(0, -400)
+    zoomed = wait_zoom(nb, start["domain"])
+    assert zoomed["zoomed"]
+    for _ in range(6):  # far past the whole continuum
+        nb.page.mouse.wheel(0, 400)
+        nb.page.wait_for_timeout(100)
+    nb.page.wait_for_function("() => document.querySelector('.iaa-gamma .iaa-zoom')"
+                              ".dataset.zoomed === 'false'", timeout=10_000)
+    assert zoom_state(nb) == start
+    assert w.locator(".iaa-zoom-shown").text_content().startswith("whole continuum")
+    assert w.locator(".iaa-zoom-reset").is_disabled()
+
+
+ANNOUNCEMENTS = """(n) => { const root = document.querySelectorAll('.iaa-gamma')[n];
+  const live = root.querySelector('.iaa-announce');
+  window.__said = [];
+  new MutationObserver(() => window.__said.push(live.textContent))
+    .observe(live, { childList: true, characterData: true, subtree: true });
+  return { live: live.getAttribute('role'),
+           progress: root.querySelector('.iaa-progress').getAttribute('role'),
+           progressLive: root.querySelector('.iaa-progress').getAttribute('aria-live') }; }"""
+
+
+def test_quick_estimate_then_refined_result_and_two_announcements(nb):
+    w = widget(nb, 1)  # 40 samples: the quick estimate comes from 4 of them
+    roles = nb.page.evaluate(ANNOUNCEMENTS, 1)
+    # the progress line is not a live region; the announcer is
+    assert roles == {"live": "status", "progress": None, "progressLive": None}
+    gen = nb.python("slow.status['generation']")
+    # the parameters the earlier tests left, with the new positional weight
+    params = nb.python("{k: getattr(slow, k) for k in ('beta', 'delta_empty', 'seed')}")
+    w.locator("input.iaa-slider-alpha").fill("1.5")
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.iaa-gamma')[1].querySelector('.iaa-status-text')"
+        ".textContent.startsWith('quick estimate from 4 samples shown')", timeout=60_000)
+    # the estimate is on the page (γ from the first 4 samples of the same seed)
+    quick = iaa.gamma_family(random_continuum(4, 80, seed=3), alpha=1.5, n_samples=4,
+                             **params).gamma.value
+    shown = w.locator('.iaa-gamma-summary tr[data-key="gamma"] .iaa-value')
+    assert float(shown.get_attribute("data-value")) == pytest.approx(quick, abs=1e-12)
+    nb.screenshot("gamma_quick_estimate.png", w)
+    wait_done(nb, 1, gen + 1)
+    full = iaa.gamma_family(random_continuum(4, 80, seed=3), alpha=1.5, n_samples=40, **params)
+    nb.page.wait_for_function(
+        "(v) => Math.abs(Number(document.querySelectorAll('.iaa-gamma')[1].querySelector("
+        "'.iaa-gamma-summary tr[data-key=\"gamma\"] .iaa-value').dataset.value) - v) < 1e-12",
+        arg=full.gamma.value, timeout=10_000)
+    said = nb.page.evaluate("() => window.__said")
+    assert len(said) == 2, said  # the start and the result, not every sample
+    assert said[0] == "computing γ…"
+    assert said[1] == (f"γ = {full.gamma.value:.3f}, γ_cat = {full.gamma_cat.value:.3f}, "
+                       "from 40 samples")
+    nb.execute("slow.alpha = 1.0")
+    wait_done(nb, 1, gen + 2)
+
+
+def test_no_vega_warning_in_the_console(nb):
+    warnings = [c for c in nb.console if c.startswith(("warning", "error"))
+                and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
+    assert warnings == [], warnings

@@ -73,7 +73,7 @@ def chart_pages(tmp_path) -> dict:
         "agreement": fleiss.chart(),
         "spa_missingness": iaa.spa_missingness(scope["hostile_long"], 0.2, n_rounds=10,
                                                seed=0).chart(),
-        "bootstrap": iaa.bootstrap("fleiss_kappa", ann, n_resamples=30, seed=0).chart(),
+        "bootstrap": iaa.bootstrap(ann, "fleiss_kappa", n_resamples=30, seed=0).chart(),
     }
     paths = {}
     for name, chart in built.items():

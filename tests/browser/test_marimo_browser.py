@@ -117,8 +117,8 @@ def test_gamma_alpha_slider_recomputes_in_python(tour, artifacts):
     expected = tc.move_gamma(page, roots["gamma"], 2.5)
     # γ is computed in the widget's worker thread; the cell waits for it (gamma.wait())
     tc.poll(lambda: cell_count(page, "γ computed") and
-            cell_output(page, "γ computed").endswith("(α = 2.5)"), 60,
-            "the marimo cell to show γ at α = 2.5")
+            cell_output(page, "γ computed").endswith("(positional weight = 2.5)"), 60,
+            "the marimo cell to show γ at a positional weight of 2.5")
     assert cell_output(page, "γ computed").startswith(f"γ computed in Python = {expected:.4f}")
     page.screenshot(path=str(artifacts / "marimo_tour_after_moves.png"))
     assert page.errors == []

@@ -63,12 +63,12 @@ def chart_labels(nb) -> list[str]:
 def test_renders_schemes_weights_and_variance(nb, crowd):
     w = widget(nb)
     for scheme in SPA_SCHEMES:
-        full = iaa.sparse_agreement(crowd, weights=scheme).value       # eq. 7
+        full = iaa.sparse_agreement(crowd, scheme=scheme).value       # eq. 7
         assert shown(nb, scheme, "iaa-value").text_content() == f"{full:.4f}"
         assert nb.python(f"w.result[{scheme!r}].value") == pytest.approx(full, abs=1e-15)
     labels = chart_labels(nb)
     assert len(labels) == len(SPA_SCHEMES)
-    full = iaa.sparse_agreement(crowd, weights="annotations_m1").value
+    full = iaa.sparse_agreement(crowd, scheme="annotations_m1").value
     assert any(t.startswith(f"{full:.4f} · sd") for t in labels), labels
     # the rounds as a strip of 40 bins per scheme, counting every round
     assert w.locator(".iaa-chart-spa svg g.rounds_marks path").count() == 40 * len(SPA_SCHEMES)
@@ -166,6 +166,14 @@ def test_fixed_x_axis_holds_while_drop_moves(nb):
     assert nb.page.evaluate("() => document.querySelector('.iaa-sparse .iaa-chart-spa')"
                             ".getAttribute('aria-label')").endswith(
         f"x axis fixed at {lo:.4f} to {hi:.4f}.")
+    # the value labels stand right of the held axis, off the rounds' strips (issue 35)
+    place = nb.page.evaluate("""() => {
+      const chart = document.querySelector('.iaa-sparse .iaa-chart-spa');
+      const right = Math.max(...[...chart.querySelectorAll('g.role-axis-domain line, '
+        + 'g.role-axis-domain path')].map((e) => e.getBoundingClientRect().right));
+      return { right, lefts: [...chart.querySelectorAll('g.labels_marks text')]
+        .map((t) => t.getBoundingClientRect().left) }; }""")
+    assert place["lefts"] and min(place["lefts"]) >= place["right"], place
     nb.screenshot("sparse_fixed_x.png", w)
     # unticked: the axis follows the rounds of drop 0.8 again
     before = int(w.get_attribute("data-revision"))
@@ -183,13 +191,17 @@ def test_every_line_in_figures_6_and_7_is_labelled(nb):
     for panel in ("variance", "difference"):
         # (marks of a concatenated chart get a suffix: variance_0_marks, variance_0_labels_marks)
         lines = w.locator(f'.iaa-chart-variance svg g.mark-line[class*="{panel}_"] path')
-        texts = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"] text')
+        texts = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"]'
+                          f'[class*="_labels"] text')
         names = texts.all_text_contents()
         assert sorted(names) == sorted(SPA_SCHEME_LABELS[s] for s in SPA_SCHEMES), names
-        # each label in its line's colour: the set of label colours is the lines' set
+        # each label has a swatch in its line's colour (the name is in the text colour,
+        # legible: issue 35): the set of swatch colours is the lines' set
+        swatches = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"]'
+                             f'[class*="_swatches"] text')
         line_colours = {p.evaluate("(e) => getComputedStyle(e).stroke") for p in lines.all()}
-        text_colours = {t.evaluate("(e) => getComputedStyle(e).fill") for t in texts.all()}
-        assert text_colours == line_colours
+        swatch_colours = {t.evaluate("(e) => getComputedStyle(e).fill") for t in swatches.all()}
+        assert swatch_colours == line_colours
         # one label per row: no two labels overlap
         boxes = [t.bounding_box() for t in texts.all()]
         for a in range(len(boxes)):
@@ -248,3 +260,104 @@ def test_figures_6_and_7_fit_the_notebook(nb):
         .filter(([, over]) => over > 0.5);
     }""")
     assert over == []
+
+
+# ------------------------------------------------------------------ issue 35
+BUSY_SEEN = """() => { const root = document.querySelector('.iaa-sparse');
+  window.__busy = [];
+  new MutationObserver(() => window.__busy.push(root.dataset.busy))
+    .observe(root, { attributes: true, attributeFilter: ['data-busy'] }); }"""
+
+
+def test_a_slow_recompute_shows_it_is_working(nb):
+    w = widget(nb)
+    # a recompute made slow (1 s) in the kernel: the page says it is working after 300 ms
+    nb.execute("import time\n_fast = w._compute_missing\n"
+               "w._compute_missing = lambda: (time.sleep(1.0), _fast())[1]")
+    try:
+        nb.page.evaluate(BUSY_SEEN)
+        drop = nb.python("w.drop")
+        w.locator("input.iaa-slider-drop").fill(f"{drop + 0.05:.2f}")
+        nb.page.wait_for_function("() => document.querySelector('.iaa-sparse').dataset.busy"
+                                  " === 'true'", timeout=5_000)
+        assert w.locator(".iaa-progress progress").is_visible()
+        assert w.locator(".iaa-status-text").text_content().startswith("recomputing")
+        assert w.locator(".iaa-progress").get_attribute("role") == "status"
+        nb.screenshot("sparse_busy.png", w)
+        nb.page.wait_for_function("() => document.querySelector('.iaa-sparse').dataset.busy"
+                                  " === ''", timeout=30_000)
+        assert w.locator(".iaa-progress progress").is_hidden()
+    finally:
+        nb.execute("w._compute_missing = _fast")
+
+
+def test_number_inputs_keep_what_is_typed_and_drop_slider_is_fine(nb):
+    w = widget(nb)
+    rounds = w.locator("input.iaa-number-n_rounds")
+    rounds.fill("300")
+    rounds.press("Enter")
+    for _ in range(40):
+        if nb.python("w.n_rounds") == 300:
+            break
+        nb.page.wait_for_timeout(250)
+    assert nb.python("w.n_rounds") == 300
+    assert rounds.input_value() == "300"
+    rounds.press("ArrowUp")  # a step of 50 from what was typed (not snapped to 302)
+    assert rounds.input_value() == "350"
+    rounds.press("ArrowDown")
+    assert rounds.input_value() == "300"
+    rounds.press("Enter")
+    # below the least value: raised to it (2 rounds), not sent as typed
+    rounds.fill("1")
+    rounds.press("Enter")
+    assert rounds.input_value() == "2"
+    for _ in range(40):
+        if nb.python("w.n_rounds") == 2:
+            break
+        nb.page.wait_for_timeout(250)
+    assert nb.python("w.n_rounds") == 2
+    rounds.fill("200")
+    rounds.press("Enter")
+    # the drop slider: 0.95 over at least 300 px, so a 40 px drag moves it by < 0.13
+    width = w.locator("input.iaa-slider-drop").bounding_box()["width"]
+    assert width >= 300 and 40 * 0.95 / width < 0.13
+
+
+def test_no_vega_warning_in_the_console(nb):
+    warnings = [c for c in nb.console if c.startswith(("warning", "error"))
+                and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
+    assert warnings == [], warnings
+
+
+LINE_LABELS = """() => {
+  const chart = document.querySelector('.iaa-sparse .iaa-chart-variance');
+  const texts = (sel) => [...chart.querySelectorAll(sel)].map((t) => ({
+    text: t.textContent, fill: getComputedStyle(t).fill,
+    box: t.getBoundingClientRect().toJSON() }));
+  return { labels: texts('g.variance_0_labels_marks text'),
+           swatches: texts('g.variance_0_swatches_marks text'),
+           rule: texts('g.drop_rule_0_label_marks text'),
+           plot: chart.querySelector('g.variance_0_marks').getBoundingClientRect().toJSON(),
+           svg: chart.querySelector('svg').getBoundingClientRect().toJSON() };
+}"""
+
+
+def test_variance_lines_labelled_at_their_ends_in_legible_text(nb):
+    from labdriver import contrast
+    w = widget(nb)
+    w.locator(".iaa-chart-variance").scroll_into_view_if_needed()
+    seen = nb.page.evaluate(LINE_LABELS)
+    names = sorted(label["text"] for label in seen["labels"])
+    assert names == sorted(nb.python("[r['label'] for r in w.summary]"))
+    for label in seen["labels"]:  # the names in the text colour, legible on the page
+        assert contrast(label["fill"], "rgb(255, 255, 255)") >= 4.5, label
+    # at the lines' right end, one swatch in each line's colour
+    assert len({s["fill"] for s in seen["swatches"]}) == len(names)
+    right = seen["plot"]["x"] + seen["plot"]["width"]
+    assert all(right - 2 <= label["box"]["x"] <= right + 30 for label in seen["labels"])
+    # the dashed rule says what it marks
+    drop = nb.python("w.drop")
+    assert [r["text"] for r in seen["rule"]] == \
+        [f"dashed line: mean usable annotations at drop {drop:.2f}"]
+    assert seen["rule"][0]["box"]["x"] >= seen["svg"]["x"]  # not cut at the chart's left
+    nb.screenshot("sparse_variance_labels.png", w.locator(".iaa-chart-variance"))

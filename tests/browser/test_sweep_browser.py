@@ -307,3 +307,40 @@ def test_data_without_secondary_labels_say_why_the_curve_is_flat(nb):
 def nb_flat_data():
     import pandas as pd
     return pd.DataFrame(FLAT)
+
+
+# ------------------------------------------------------------------ issue 35
+def test_thresholds_in_words_tau_marks_axis_title_and_csv_names_p(nb, emails):
+    w = widget(nb)
+    labels = w.locator(".iaa-controls .iaa-control-label").all_text_contents()
+    assert "δ, least change of κ_x" in labels and "τ, agreement for class 1" in labels
+    # where τ changes the classes: the means (κ_x(0.5) + κ_x(1)) / 2 of the items whose
+    # κ_x changes by at most δ (§6), from augmented_kappa_sweep in this process
+    delta = nb.python("w.delta")
+    items = iaa.augmented_kappa_sweep(emails).items
+    steady = (items["kappa_1.0"] - items["kappa_0.5"]).abs() <= delta
+    means = sorted({round(v, 12) for v in
+                    ((items["kappa_0.5"] + items["kappa_1.0"]) / 2)[steady]})
+    assert nb.python("w.tau_marks") == pytest.approx(means, abs=1e-12)
+    ticks = w.locator("datalist option")
+    assert [float(v) for v in ticks.evaluate_all("(o) => o.map((e) => e.value)")] == \
+        pytest.approx(means, abs=1e-12)
+    assert w.locator("input.iaa-slider-tau").get_attribute("list") == \
+        w.locator("datalist").get_attribute("id")
+    text = w.locator(".iaa-tau-marks").text_content()
+    assert text.startswith("classes 1 and 2 change at τ = ") and f"{means[-1]:.2f}" in text
+    # the y axis says what it shows
+    titles = w.locator(".iaa-chart svg g.role-axis-title text").all_text_contents()
+    assert "κ′, p(A), p(E) and κ_x" in titles, titles
+    # the CSV and the table name the p of the κ (p) column
+    p = nb.python("w.p")
+    header = w.locator("a.iaa-csv").get_attribute("data-csv").split("\r\n")[0]
+    assert f'"κ (p = {p:.3f})"' in header, header
+    assert f"κ (p = {p:.3f})" in w.locator(".iaa-items thead").text_content()
+    nb.screenshot("sweep_tau_marks.png", w)
+
+
+def test_no_vega_warning_in_the_console(nb):
+    warnings = [c for c in nb.console if c.startswith(("warning", "error"))
+                and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
+    assert warnings == [], warnings

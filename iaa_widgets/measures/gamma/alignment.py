@@ -45,6 +45,8 @@ import numpy as np
 import pandas as pd
 
 from ...continuum import Continuum
+from ...errors import AgreementError
+from ...stats.tables import ALIGNMENT_CELL_BYTES, MAX_ALIGNMENT_CELLS
 from .dissimilarity import Dissimilarity
 
 __all__ = ["Alignment", "best_alignment", "candidate_alignments", "unitary_disorders",
@@ -185,6 +187,7 @@ def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity()):
     for j in range(n):  # step 3: grow sets annotator by annotator
         k0 = anchor * n + j
         cnt = offsets[k0 + 1] - offsets[k0]
+        _check_growth(int(cnt.sum()) + len(members), n, j, c)
         rows = np.repeat(np.arange(len(anchor)), cnt)
         pos = np.repeat(offsets[k0], cnt) + np.arange(cnt.sum()) - np.repeat(
             np.cumsum(cnt) - cnt, cnt)
@@ -211,14 +214,43 @@ def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity()):
     size = (members >= 0).sum(axis=1)
     ok = (size == 1) | np.all(excess < limit, axis=1)
     big = np.flatnonzero(ok & (size >= 3))
-    if len(big):
-        W = _pair_weights(c, dis, matrix, members[big])
-        masks = (np.arange(1, 2 ** (n - 1))[:, None] >> np.arange(n)) & 1
-        side = masks.astype(float)
+    side = _bipartitions(n)
+    step = max(1, BLOCK // (len(side) * n * n))  # sets per block: bounded memory
+    for lo in range(0, len(big), step):
+        rows = big[lo:lo + step]
+        W = _pair_weights(c, dis, matrix, members[rows])
         cross = np.einsum("sa,mab,sb->ms", side, W, 1 - side)
-        ok[big] = np.all(cross < limit, axis=1)
+        ok[rows] = np.all(cross < limit, axis=1)
     members, excess = members[ok], excess[ok]
     return members, excess.sum(axis=1) / 2
+
+
+# the most bipartitions of a set checked in step 4: all 2^(n−1) − 1 up to n = 13
+# annotators; beyond, the n that split off one annotator (a weaker pruning: the
+# candidates kept are still unitary alignments, so the solver's optimum is the same)
+MAX_BIPARTITIONS = 1 << 12
+BLOCK = 1 << 22  # entries of step 4's sets × bipartitions × n × n block
+
+
+def _bipartitions(n: int) -> np.ndarray:
+    """The sides A (0/1 over the n annotators) of the bipartitions step 4 checks."""
+    if 2 ** (n - 1) - 1 <= MAX_BIPARTITIONS:
+        return ((np.arange(1, 2 ** (n - 1))[:, None] >> np.arange(n)) & 1).astype(float)
+    return np.eye(n)
+
+
+def _check_growth(rows: int, n: int, j: int, c: Continuum) -> None:
+    """Refuse, with its size, a growth of candidates beyond ``MAX_ALIGNMENT_CELLS``
+    (before it is allocated: never a MemoryError)."""
+    if rows * n > MAX_ALIGNMENT_CELLS:
+        raise AgreementError(
+            f"γ: the best alignment of these {c.n_units:,} units would weigh at least "
+            f"{rows:,} candidate unitary alignments of {n} annotators by annotator "
+            f"{j + 1} of {n} (about {rows * n * ALIGNMENT_CELL_BYTES / 2 ** 30:,.1f} GiB, "
+            "more than "
+            f"{MAX_ALIGNMENT_CELLS:,} cells): many annotators' units overlap within reach "
+            "of each other. Compute γ on shorter stretches of the continuum (one per "
+            "document or section), or on smaller groups of annotators")
 
 
 def _pair_weights(c, dis, matrix, members):

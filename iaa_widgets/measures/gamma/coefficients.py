@@ -52,6 +52,7 @@ from .alignment import Alignment, best_alignment
 from .dissimilarity import Dissimilarity
 from .progress import progress_reporter
 from .sampling import SAMPLERS, Z95, expected_disorder
+from .._registry import register
 
 __all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
            "gamma_k", "gamma_family", "category_disorder", "CAT_VARIANTS"]
@@ -232,6 +233,10 @@ class GammaFamilyResult(Charted):
 def _as_continuum(data, loader_args) -> Continuum:
     c = as_continuum("γ", data, loader_args)
     placed = c.units_per_annotator() > 0
+    if c.n_units == 0:  # a document of an export where nobody marked anything
+        raise AgreementError(f"γ of an empty continuum: none of the annotators "
+                             f"{list(c.annotators)!r} placed a unit; γ needs units from at "
+                             "least two annotators")
     if placed.sum() < 2:  # an annotator without units counts, but two must place some
         raise AgreementError(f"γ needs units from at least two annotators; only "
                              f"{list(c.annotators[placed])!r} placed any")
@@ -347,21 +352,47 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     return GammaFamilyResult(g, gc, gk, observed)
 
 
+def _options(given: dict) -> dict:
+    """The arguments of gamma, gamma_cat or gamma_k (their ``locals()``) for
+    :func:`gamma_family`: the same names, loader options spread."""
+    return {**{k: v for k, v in given.items() if k != "loader_args"}, **given["loader_args"]}
+
+
 def _noted(c: Continuum, note: str) -> str:
     """A result's note and what the continuum says of itself (a reader's skipped records)."""
     return "; ".join(filter(None, (note, *c.notes)))
 
 
-def gamma(data, **kwargs) -> GammaResult:
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Mathet, Widlöcher & Métivier (2015)', symbol='γ',
+          intervals=('sampling',), scale='disagreement')
+def gamma(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
+          category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
+          precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
+          cat_variant: str = "mathet", **loader_args) -> GammaResult:
     """Mathet's γ = 1 − δ_o / δ_e on a continuum (2015); options as :func:`gamma_family`."""
-    return gamma_family(data, **kwargs).gamma
+    return gamma_family(**_options(locals())).gamma
 
 
-def gamma_cat(data, **kwargs) -> GammaResult:
-    """γ_cat: agreement on categories over γ's best alignment (2017, §4.2)."""
-    return gamma_family(data, **kwargs).gamma_cat
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Mathet (2017, §4.2)', symbol='γ_cat', intervals=('sampling',),
+          scale='disagreement')
+def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
+              category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
+              precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
+              cat_variant: str = "mathet", **loader_args) -> GammaResult:
+    """γ_cat: agreement on categories over γ's best alignment (2017, §4.2). Options as
+    :func:`gamma_family`."""
+    return gamma_family(**_options(locals())).gamma_cat
 
 
-def gamma_k(data, **kwargs) -> GammaKResult:
-    """γ_k for every category k (2017, §4.3)."""
-    return gamma_family(data, **kwargs).gamma_k
+@register(family='unitizing and continuum', data='continuum', annotators='many',
+          source='Mathet (2017, §4.3)', symbol='γ_k', intervals=('sampling',),
+          scale='disagreement')
+def gamma_k(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
+            category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
+            precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
+            cat_variant: str = "mathet", **loader_args) -> GammaKResult:
+    """γ_k for every category k (2017, §4.3). Options as
+    :func:`gamma_family`."""
+    return gamma_family(**_options(locals())).gamma_k

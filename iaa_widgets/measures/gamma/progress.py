@@ -5,7 +5,9 @@
 
 - ``"auto"`` (default): a tqdm bar (``tqdm.auto``: a widget in a notebook, text in a
   terminal) that appears only once the computation has run for a second, if tqdm
-  is installed (``pip install "iaa_widgets[progress]"``); nothing otherwise;
+  is installed (``pip install "iaa_widgets[progress]"``) and someone can see it
+  (tqdm's ``disable=None``: no bar when the output is not a terminal, as in CI logs
+  or a pipe); nothing otherwise;
 - ``True``: a tqdm bar from the start (tqdm required);
 - ``False`` or ``None``: nothing;
 - a callable ``progress(done, wanted)``: called after the best alignment with
@@ -23,9 +25,9 @@ DELAY_AUTO = 1.0  # seconds before an "auto" bar shows
 class _Bar:
     """A tqdm bar driven by ``(done, wanted)`` calls; ``close()`` ends it."""
 
-    def __init__(self, delay: float, desc: str):
+    def __init__(self, delay: float, desc: str, disable: bool | None = False):
         from tqdm.auto import tqdm
-        self._bar = tqdm(total=None, desc=desc, delay=delay, unit="sample")
+        self._bar = tqdm(total=None, desc=desc, delay=delay, unit="sample", disable=disable)
 
     def __call__(self, done: int, wanted: int) -> None:
         bar = self._bar
@@ -46,7 +48,8 @@ def progress_reporter(progress, desc: str = "γ"):
         return progress, _nothing
     if progress is True or progress == "auto":
         try:
-            bar = _Bar(0.0 if progress is True else DELAY_AUTO, desc)
+            bar = _Bar(0.0, desc) if progress is True else \
+                _Bar(DELAY_AUTO, desc, disable=None)  # None: only where a person sees it
         except ImportError:
             if progress is True:
                 raise AgreementError('progress=True needs tqdm: pip install tqdm (or '

@@ -17,15 +17,20 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from ... import validate
 from ...data import Annotations, as_annotations, noted
 from ...errors import AgreementError
 from ...results import AgreementResult
 from ...stats import Statistic, item_counts, per_item
 from .variance import SPA_SCHEMES, check_class_probs, spa_scheme_weights
+from .._prepare import complete
+from .._registry import register
 
 __all__ = ["SparseAgreementResult", "sparse_agreement", "sparse_kappa"]
 
 _EXCLUDED = "items with fewer than two annotations"
+# missing-data policies: SPA uses every item with two or more annotations (§4)
+POLICIES = ("pairable", "raise")
 
 
 @dataclass(frozen=True, repr=False)
@@ -41,7 +46,7 @@ class SparseAgreementResult(AgreementResult):
 
     def summary(self) -> dict:
         row = super().summary()
-        row["weights"] = self.scheme
+        row["scheme"] = self.scheme
         return row
 
     def _repr_html_(self) -> str:
@@ -81,25 +86,26 @@ def _item_weights(weights, ann: Annotations, n: np.ndarray, p: np.ndarray):
     if isinstance(weights, pd.Series):
         missing = ann.items.difference(weights.index)
         if len(missing):
-            raise AgreementError(f"weights has no entry for item(s) {list(missing[:5])!r}")
+            raise AgreementError(f"scheme has no entry for item(s) {list(missing[:5])!r}")
         weights = weights.reindex(ann.items).to_numpy()
     try:
         k = np.asarray(weights, dtype=float)
     except (TypeError, ValueError):
-        raise AgreementError(f"weights must be one of {list(SPA_SCHEMES)} or an array of "
+        raise AgreementError(f"scheme must be one of {list(SPA_SCHEMES)} or an array of "
                              f"per-item weights, got {type(weights).__name__}") from None
     if k.shape != (ann.n_items,):
-        raise AgreementError(f"an array of weights needs one entry per item "
-                             f"({ann.n_items}), got shape {k.shape}")
+        raise AgreementError(f"an array of per-item weights (scheme=) needs one entry per "
+                             f"item ({ann.n_items}), got shape {k.shape}")
     if not np.all(np.isfinite(k)) or np.any(k < 0):
-        raise AgreementError("weights must be finite and non-negative")
+        raise AgreementError("the per-item weights of scheme= must be finite and non-negative")
     return np.where(n >= 2, k, 0.0), ""
 
 
-def _spa(data, weights, class_probs, kappa: bool = False):
+def _spa(data, weights, class_probs, kappa: bool = False, missing: str = "pairable"):
     """Shared core of sparse_agreement and sparse_kappa: the Statistic (see
     :func:`_spa_statistic`) and what the result reports besides its value."""
-    ann = as_annotations(data)
+    ann = complete(data, "sparse_kappa" if kappa else "sparse_agreement", missing,
+                   POLICIES)[0]
     if ann.item_weight is not None:  # per-item weights and tables: one row per item
         ann = ann.expanded("sparse_agreement")
     counts = item_counts(ann)                                    # n_ic
@@ -121,7 +127,8 @@ def _spa(data, weights, class_probs, kappa: bool = False):
     per_item = pd.DataFrame({"n_annotations": n, "agreement": p_hat, "weight": k,
                              "used": usable}, index=ann.items)
     info = dict(ann=ann, n=n, usable=usable, p=p, note=note, per_item=per_item,
-                scheme=weights if isinstance(weights, str) else "custom", stat=stat)
+                scheme=weights if isinstance(weights, str) else "custom", stat=stat,
+                missing=missing)
     value, observed, chance = (float(x[0]) for x in stat.finish(
         {name: t[None] for name, t in stat.total().items()}))
     return value, observed, chance, info
@@ -131,7 +138,8 @@ def _result(measure, value, observed, expected, info, extra_note=""):
     ann, usable = info["ann"], info["usable"]
     n_excl = int((~usable).sum())
     note = " ".join(s for s in (info["note"], extra_note) if s)
-    note, params = noted(ann, note, {"weights": info["scheme"]})  # look-alikes, blanks
+    note, params = noted(ann, note, {"scheme": info["scheme"],  # look-alikes, blanks
+                                     "missing": info["missing"]})
     return SparseAgreementResult(
         measure=measure, value=value, observed=observed, expected=expected,
         n_items=int(usable.sum()), n_annotators=ann.n_annotators,
@@ -141,11 +149,18 @@ def _result(measure, value, observed, expected, info, extra_note=""):
         scheme=info["scheme"], class_probs=pd.Series(info["p"], index=ann.categories))
 
 
-def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> SparseAgreementResult:
+@register(family='observed agreement', data='categorical', annotators='many',
+          source='Nørregaard & Derczynski, Sparse Probability of Agreement', symbol='SPA',
+          missing=('pairable', 'raise'),
+          range=(0.0, 1.0))
+def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
+                     missing: str = "pairable",
+                     weights=validate.RENAMED) -> SparseAgreementResult:
     """Sparse Probability of Agreement P̄_spa (eq. 7).
 
-    ``weights`` is a scheme of §5 — "flat" (k = 1), "annotations" (k = n_i),
-    "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
+    ``scheme`` (``weights=`` before, which works for one more release with a
+    DeprecationWarning) is a weighting scheme of §5 — "flat" (k = 1), "annotations"
+    (k = n_i), "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
     (k = n_i(n_i − 1)/2), "inv_var" (k = 1/Var[P̂_i] under uniform labels; exactly
     ∝ edges, see :mod:`.variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
     class distribution) — or an array (or item-indexed Series) of per-item weights.
@@ -161,6 +176,10 @@ def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> Sparse
     advance for exact unbiasedness. A distribution concentrated on one class has
     Var[P̂] = 0 for every n; the weights then take their limit k ∝ n_i (noted).
 
+    ``missing``: "pairable" (default; every item with two or more annotations, the
+    items SPA is made for) or "raise" (refuse data where an annotator left an item
+    unlabelled).
+
     ``expected`` in the result is the chance agreement Σ_c p_c² of ``class_probs``.
     Raises :class:`AgreementError` when no item has two or more annotations, and (when
     the data are loaded) when an annotator labels the same item twice: P̂_i counts
@@ -168,20 +187,30 @@ def sparse_agreement(data, weights="annotations_m1", class_probs=None) -> Sparse
     user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
     label (rank 2) is not a second annotation: only primary labels are used.
     """
-    value, observed, chance, info = _spa(data, weights, class_probs)
+    scheme = validate.renamed("sparse_agreement", "weights", "scheme", weights, scheme)
+    value, observed, chance, info = _spa(data, scheme, class_probs, missing=missing)
     return _result("sparse probability of agreement", value, observed, chance, info)
 
 
-def sparse_kappa(data, weights="annotations_m1", class_probs=None) -> SparseAgreementResult:
+@register(family='chance-corrected agreement', data='categorical', annotators='many',
+          source='Nørregaard & Derczynski, Sparse Probability of Agreement (eq. 3-4)',
+          symbol='SPA κ', missing=('pairable', 'raise'))
+def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
+                 missing: str = "pairable",
+                 weights=validate.RENAMED) -> SparseAgreementResult:
     """Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
-    P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``).
+    P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``);
+    ``scheme`` as :func:`sparse_agreement`.
 
     This is a BIASED estimator (§4.4): a ratio of estimates is biased by Jensen's
     inequality, and P̄_spa and P̄_e, computed on the same data, are dependent; the bias
     is O(1/n) and vanishes only for large data. With complete data and flat weights it
     is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
+    ``missing``: as :func:`sparse_agreement` ("pairable" by default, or "raise").
     """
-    value, observed, chance, info = _spa(data, weights, class_probs, kappa=True)
+    scheme = validate.renamed("sparse_kappa", "weights", "scheme", weights, scheme)
+    value, observed, chance, info = _spa(data, scheme, class_probs, kappa=True,
+                                         missing=missing)
     if chance >= 1.0:
         return _result("sparse kappa", value, observed, chance, info,
                        "chance agreement is 1 (a single category), so kappa is undefined")
@@ -229,13 +258,15 @@ def _statistic(ann: Annotations, counts: np.ndarray, n: np.ndarray, p_hat: np.nd
     return Statistic(tables, shapes, finish)
 
 
-def _spa_statistic(data, weights="annotations_m1", class_probs=None, *,
-                   kappa: bool = False) -> Statistic:
+def _spa_statistic(data, scheme="annotations_m1", class_probs=None, *,
+                   kappa: bool = False, missing: str = "pairable",
+                   weights=validate.RENAMED) -> Statistic:
     """The Statistic that :func:`sparse_agreement` (``kappa``: :func:`sparse_kappa`)
-    finishes; see :func:`_statistic`."""
-    return _spa(data, weights, class_probs, kappa)[3]["stat"]
+    finishes; see :func:`_statistic` (``weights``: the scheme's former name)."""
+    scheme = scheme if weights is validate.RENAMED else weights
+    return _spa(data, scheme, class_probs, kappa, missing)[3]["stat"]
 
 
 sparse_agreement.statistic = _spa_statistic
-sparse_kappa.statistic = lambda data, weights="annotations_m1", class_probs=None: \
-    _spa_statistic(data, weights, class_probs, kappa=True)
+sparse_kappa.statistic = lambda data, scheme="annotations_m1", class_probs=None, **former: \
+    _spa_statistic(data, scheme, class_probs, kappa=True, **former)

@@ -1,0 +1,139 @@
+"""Adjudication sheets: the items to decide, out to a CSV file a spreadsheet opens, and
+the decisions back as the labels of a ``gold`` annotator for the next round.
+
+A sheet has one row per item: ``item``, ``text`` (when given), each annotator's label,
+``consensus`` and an empty ``adjudicated`` column for the decision. A text cell that a
+spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return)
+is written with a leading ``'`` so that it stays text (OWASP's CSV-injection rule), and
+:func:`read_adjudication` takes that quote off again.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AgreementError, rows_text
+
+__all__ = ["adjudication_sheet", "write_adjudication", "read_adjudication"]
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_NOT_LABELS = ("item", "text", "agreement", "n_ratings", "adjudicated")
+
+
+def adjudication_sheet(selection: pd.DataFrame, text=None) -> pd.DataFrame:
+    """The sheet of a :func:`~iaa_widgets.disagreements` table: item, text (``text``: a
+    Series or mapping item → text, when given), each annotator's label, consensus and
+    an empty ``adjudicated`` column."""
+    if not isinstance(selection, pd.DataFrame) or "item" not in selection.columns:
+        raise AgreementError("adjudication_sheet: selection must be a DataFrame with an "
+                             "'item' column (iaa.disagreements(data) or explorer.selection), "
+                             f"got {type(selection).__name__}")
+    labels = [c for c in selection.columns if c not in _NOT_LABELS]
+    sheet = pd.DataFrame({"item": selection["item"].to_numpy()})
+    if text is not None:
+        mapping = text if isinstance(text, pd.Series) else pd.Series(dict(text))
+        sheet["text"] = mapping.reindex(sheet["item"]).to_numpy()
+    for column in labels:
+        sheet[column] = selection[column].astype(object).to_numpy()  # 2 stays 2, not 2.0
+    sheet["adjudicated"] = ""
+    return sheet
+
+
+def _safe(value):
+    """A text cell a spreadsheet would run as a formula, with a leading ' (stays text)."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
+
+
+def write_adjudication(selection: pd.DataFrame, path=None, *, text=None):
+    """Write the :func:`adjudication_sheet` of ``selection`` as CSV (UTF-8) to ``path``
+    (a path or an open text file), or return it as a string when ``path`` is None."""
+    sheet = adjudication_sheet(selection, text)
+    for column in sheet.columns:
+        if sheet[column].dtype == object or isinstance(sheet[column].dtype,
+                                                       (pd.StringDtype, pd.CategoricalDtype)):
+            sheet[column] = sheet[column].astype(object).map(_safe)
+    csv = sheet.to_csv(index=False, lineterminator="\r\n")
+    if path is None:
+        return csv
+    if hasattr(path, "write"):
+        path.write(csv)
+    else:
+        Path(path).write_text(csv, encoding="utf-8", newline="")
+    return None
+
+
+def _unquoted(value):
+    """A cell as written, without the ' that kept a formula-like text as text."""
+    if isinstance(value, str) and len(value) > 1 and value[0] == "'" and \
+            value[1:].startswith(_FORMULA):
+        return value[1:]
+    return value
+
+
+def _by_text(values: pd.Series, known: pd.Index, what: str, where: str) -> list:
+    """Each text of ``values`` as the element of ``known`` it spells (identity kept:
+    the sheet's "1" becomes the data's 1); refuses texts no element spells, or two
+    elements that spell alike (1 and "1")."""
+    spelled = pd.Series(list(known), index=[str(k) for k in known])
+    twins = spelled.index[spelled.index.duplicated()].unique()
+    if len(twins):
+        raise AgreementError(f"read_adjudication: the data have {what}s that are written "
+                             f"alike ({list(twins)[:5]!r}), so a CSV cell cannot tell them "
+                             "apart; give them distinct names")
+    missing = ~values.isin(spelled.index)
+    if missing.any():
+        raise AgreementError(f"read_adjudication: {where} has {what}(s) the data do not "
+                             f"have: {sorted(set(values[missing]))[:5]!r} (rows "
+                             f"{rows_text(np.flatnonzero(missing.to_numpy()) + 2)}); the "
+                             f"data's {what}s are {list(known)[:8]!r}")
+    return spelled[values].tolist()
+
+
+def read_adjudication(path, data=None, *, annotator: str = "gold") -> pd.DataFrame:
+    """The decisions of an adjudication sheet as the ratings of one annotator: a tidy
+    DataFrame item, annotator (``annotator``, "gold" by default), label, one row per
+    item whose ``adjudicated`` cell is filled (``attrs["n_blank"]``: rows left blank).
+
+    With ``data`` (the project's ratings, anything the loaders accept) the sheet's
+    items and labels are matched to the data's by their text, so they keep their
+    identity (the item ``7`` stays the integer 7, the label ``"007"`` stays text), and an
+    unknown item or label is refused with its row; ``pd.concat([df, gold])`` then makes
+    the next round's data (``reference="gold"``). Without ``data`` they are read as text.
+    """
+    from .. import validate
+    from ..data import as_annotations
+    if not (isinstance(path, (str, os.PathLike)) or hasattr(path, "read")):
+        validate.fail("read_adjudication", "path", "the path of a CSV sheet or an open file",
+                      path)
+    where = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "the sheet"
+    try:
+        sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError) as err:
+        raise AgreementError(f"read_adjudication: cannot read {where}: {err}") from None
+    for column in ("item", "adjudicated"):
+        if column not in sheet.columns:
+            raise AgreementError(f"read_adjudication: {where} has no {column!r} column "
+                                 f"(columns: {list(sheet.columns)!r}); write the sheet with "
+                                 "write_adjudication or explorer.export_adjudication")
+    items = sheet["item"].map(_unquoted)
+    decided = sheet["adjudicated"].map(_unquoted).str.strip()
+    filled = decided != ""
+    items, decided = items[filled].reset_index(drop=True), decided[filled].reset_index(drop=True)
+    if data is not None:
+        ann = as_annotations(data)
+        item_values = _by_text(items, ann.items, "item", where)
+        label_values = _by_text(decided, ann.categories, "label", where)
+    else:
+        item_values, label_values = items.tolist(), decided.tolist()
+    twice = pd.Series(items).duplicated(keep=False)
+    if twice.any():
+        raise AgreementError(f"read_adjudication: {where} decides item(s) "
+                             f"{sorted(set(items[twice]))[:5]!r} more than once")
+    out = pd.DataFrame({"item": pd.Series(item_values, dtype=object),
+                        "annotator": annotator,
+                        "label": pd.Series(label_values, dtype=object)})
+    out.attrs["n_blank"] = int((~filled).sum())
+    return out

@@ -1,0 +1,90 @@
+"""Dawid & Skene (1979): each annotator's confusion matrix and each item's true class,
+by EM from a majority-vote start."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import validate
+from . import _build, _em
+from ._ratings import ratings
+from .results import DawidSkeneResult
+
+__all__ = ["dawid_skene"]
+
+MODELS = ("full", "one-coin")
+
+
+def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "majority",
+                model: str = "full") -> DawidSkeneResult:
+    """Maximum-likelihood annotator error rates and item classes (Dawid & Skene 1979).
+
+    Each annotator a has a confusion matrix θ_akl = P(label l | true class k); classes
+    have priors π_k; an item's ratings are independent given its class. EM starts from
+    the majority vote (``init="majority"``: each item's vote shares, the paper's eq.
+    3.1), then alternates the M-step (π and θ from the expected counts, eqs. 2.3–2.4) and
+    the E-step (each item's class posteriors, eq. 2.5, in log space) until no
+    class prior π_k or error rate θ_akl changes by ``tol`` or more in an iteration, or
+    ``max_iter`` iterations (then ``converged`` is False and the note says so).
+
+    ``model="one-coin"``: one accuracy p_a per annotator, θ_akk = p_a and
+    θ_akl = (1 − p_a)/(K − 1) otherwise (the homogeneous model; p_a is the expected
+    share of a's labels that match the class).
+
+    ``data``: :class:`~iaa_widgets.Annotations` or anything
+    :func:`~iaa_widgets.as_annotations` accepts (primary labels; missing ratings are the
+    norm: each item uses the ratings it has). Items without a rating get no label
+    (counted). Probabilities of the labels an annotator gave are floored at 1e-10 (a
+    label never given keeps 0), so that no class is ruled out for good by one log 0.
+    ``log_likelihood``: eq. 2.7 at each iteration's parameters (it never decreases).
+    """
+    where = "dawid_skene"
+    max_iter = validate.integer(where, "max_iter", max_iter, minimum=1)
+    tol = validate.real(where, "tol", tol, minimum=0.0)
+    validate.choice(where, "init", init, ("majority",))
+    validate.choice(where, "model", model, MODELS)
+    r = ratings(data, where, identity=True)
+    s = _em.incidence(r)
+    k, a = r.n_categories, r.n_annotators
+    w = _em.item_weights(r)
+    t = np.ascontiguousarray((s @ np.tile(np.eye(k), (a, 1))).T)  # votes: classes × items
+    t /= np.maximum(t.sum(axis=0), 1)
+    history = []
+    converged = False
+    prior, theta, n = _m_step(s, t, w, r, model)
+    for _ in range(max_iter):
+        t, ll = _em.e_step(s, _em.log_cells(theta), np.log(np.maximum(prior, _em.FLOOR)), w)
+        history.append(ll)
+        before = (prior, theta)
+        prior, theta, n = _m_step(s, t, w, r, model)
+        change = max(_em.largest_change(before[0], prior), _em.largest_change(before[1], theta))
+        if change < tol:
+            converged = True
+            break
+    codes = np.where(r.rated, np.argmax(t, axis=0), -1)
+    note = "" if converged else (
+        f"EM did not converge in {max_iter} iterations (a class prior or error rate "
+        f"still changed by {change:.3g} in the last one, tol={tol:g}); raise max_iter")
+    return DawidSkeneResult(
+        log_likelihood=np.asarray(history), n_iter=len(history), converged=converged,
+        **_build.common(r, f"dawid_skene ({model})", codes, t.T, theta, n, prior, note=note,
+                        params={"model": model, "init": init, "max_iter": max_iter,
+                                "tol": tol}))
+
+
+def _m_step(s, t, w, r, model):
+    """π, θ and the expected counts N from the posteriors T (eqs. 2.3–2.4; one-coin:
+    p_a = Σ_k N_akk / Σ_kl N_akl)."""
+    n = _em.counts(s, t, w, r.n_annotators)
+    k = r.n_categories
+    if model == "full":  # a label the annotator never gave keeps probability 0
+        given = (n.sum(axis=1) > 0)[:, None, :]
+        theta = np.where(given, np.maximum(n, _em.FLOOR), 0.0)
+        theta /= theta.sum(axis=2, keepdims=True)
+    else:
+        total = n.sum(axis=(1, 2))
+        p = np.trace(n, axis1=1, axis2=2) / np.maximum(total, _em.FLOOR)
+        p = np.clip(p, _em.FLOOR, 1 - _em.FLOOR)
+        off = (1 - p) / (k - 1)
+        theta = np.broadcast_to(off[:, None, None], n.shape).copy()
+        theta[:, np.arange(k), np.arange(k)] = p[:, None]
+    return _em.priors(t, w), theta, n

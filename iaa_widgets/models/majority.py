@@ -1,0 +1,75 @@
+"""Majority vote: each item's most frequent label, with a stated rule for ties."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import validate
+from . import _build, _em
+from ._ratings import ratings
+from .results import MajorityVoteResult
+
+__all__ = ["majority_vote", "TIE_RULES"]
+
+# how a tie between an item's most frequent categories is decided
+TIE_RULES = {
+    "random": "a tie goes to one of the tied categories drawn uniformly at random "
+              "(reproducible with seed=)",
+    "first": "a tie goes to the tied category that comes first in the data's category order",
+    "none": "a tied item gets no label",
+}
+
+
+def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResult:
+    """Each item's consensus: the category most of its ratings give.
+
+    ``data``: :class:`~iaa_widgets.Annotations` or anything
+    :func:`~iaa_widgets.as_annotations` accepts (primary labels are used). ``ties``:
+    ``"random"`` (default; one of the tied categories, uniformly, from ``seed``),
+    ``"first"`` (the tied category first in the data's category order: the order of
+    ``categories=`` or of an ordered Categorical, else the loader's) or ``"none"`` (no
+    label; such items are counted in ``excluded`` and the note). ``result.params["ties"]``
+    states the rule. Items without a rating get no label (counted too).
+
+    ``labels``: item → consensus; ``posteriors``: each item's vote shares;
+    ``confusion`` and ``accuracy``: each annotator against the consensus (their own
+    vote included, items without a consensus left out); ``tied``: items whose top
+    categories tied.
+    """
+    validate.choice("majority_vote", "ties", ties, tuple(TIE_RULES))
+    validate.seed("majority_vote", "seed", seed)
+    r = ratings(data, "majority_vote", identity=False)
+    n, k = r.n_items, r.n_categories
+    votes = np.bincount(r.item * k + r.label, weights=r.count,
+                        minlength=n * k).reshape(n, k)  # n_ik: votes of item i for k
+    top = votes.max(axis=1)
+    is_top = (votes == top[:, None]) & r.rated[:, None]
+    tied = is_top.sum(axis=1) > 1
+    codes = np.where(r.rated, np.argmax(votes, axis=1), -1)  # argmax: the first maximum
+    if ties == "random" and tied.any():
+        rng = np.random.default_rng(seed)
+        draw = np.where(is_top[tied], rng.random((int(tied.sum()), k)), -1.0)
+        codes[tied] = np.argmax(draw, axis=1)
+    elif ties == "none":
+        codes[tied] = -1
+    shares = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1)
+    labelled = codes >= 0
+    hard = np.zeros((k, n))  # the consensus as one-hot posteriors, classes × items
+    hard[codes[labelled], np.flatnonzero(labelled)] = 1.0
+    weight = np.where(labelled, _em.item_weights(r), 0.0)
+    counts = _em.counts(_em.incidence(r), hard, weight, r.n_annotators)
+    theta = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-300)
+    priors = _em.priors(hard, weight) if weight.any() else np.full(k, np.nan)
+    n_tied = int(tied.sum() if r.item_weight is None else r.item_weight[tied].sum())
+    fields = _build.common(
+        r, "majority_vote", codes, shares, theta, counts, priors,
+        note=f"{n_tied} item(s) tied: {TIE_RULES[ties]}" if n_tied else "",
+        params={"ties": TIE_RULES[ties], "tied_items": n_tied,
+                **({"seed": seed} if ties == "random" else {})})
+    if ties == "none" and n_tied:
+        fields["excluded"] = {**fields["excluded"], "tied": n_tied}
+    return MajorityVoteResult(tied=_tied(r, tied), **fields)
+
+
+def _tied(r, tied):
+    return pd.Series(tied, index=pd.Index(r.ann.items, name="item"), name="tied")

@@ -1,0 +1,138 @@
+"""ProjectExplorer's Python side (iaa_widgets/widgets/explorer.py): each kind of click
+(a ``query``) gives the items pandas finds, a page never holds more than ``page_size``
+rows, the panels hold the API's numbers, the exports round-trip, bad queries are shown.
+
+Expected items are computed here with pandas from the tidy rows (see
+tests/test_explore.py for the same rules against the API)."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import iaa_widgets as iaa
+from test_explore import expected_items, project
+
+XSS = '<img src=x onerror="window.__pwned=1">'
+
+
+@pytest.fixture(scope="module")
+def df():
+    out = project(seed=5, n_items=80)
+    out.loc[out["label"] == "mixed", "label"] = XSS  # a label that must stay text
+    return out
+
+
+@pytest.fixture(scope="module")
+def w(df):
+    texts = {item: f"text of {item}" for item in df["item"].unique()}
+    widget = iaa.ProjectExplorer(df, text=texts, reference="ann", n_resamples=50, seed=1,
+                                 page_size=10)
+    widget.wait(120)
+    return widget
+
+
+def codes(w, annotators=(), labels=()):
+    return {"annotators": [w.annotator_names.index(a) for a in annotators],
+            "labels": [w.label_names.index(x) for x in labels]}
+
+
+@pytest.mark.parametrize("annotators, labels", [
+    ((), ()),                      # opening: every disagreement
+    (("bob", "eve"), ()),          # a matrix cell
+    ((), ("neg", "pos")),          # a confusion cell
+    (("eve",), ()),                # an annotator
+    ((), ("neu",)),                # a label
+    (("eve",), ("neu", "pos")),    # a cell of eve's confusion against the consensus
+])
+def test_each_click_selects_what_pandas_finds(w, df, annotators, labels):
+    w.query = codes(w, annotators, labels)
+    expected = expected_items(df, annotators, labels)
+    assert sorted(w.selection["item"]) == expected and w.error == ""
+    page = w.items_page
+    assert page["total"] == len(expected)
+    assert len(page["rows"]) == min(10, len(expected))  # one page, never more
+    assert [r[0] for r in page["rows"]] == [str(i) for i in w.selection["item"][:10]]
+    if len(annotators) == 1:
+        assert w.labels_panel["kind"] == "annotator"  # their labels against the consensus
+
+
+def test_paging_and_texts(w, df):
+    w.query = {}
+    total = w.items_page["total"]
+    assert total > 20
+    w.page = 2
+    assert w.items_page["offset"] == 20 and len(w.items_page["rows"]) == min(10, total - 20)
+    w.query = codes(w, ("bob", "eve"))  # a new selection starts on its first page
+    assert w.page == 0 and w.items_page["offset"] == 0
+    columns = w.items_page["columns"]
+    # the clicked annotators and the consensus come first, then the others
+    assert columns[:6] == ["item", "text", "agreement", "n_ratings", "bob", "eve"]
+    assert columns[6] == "consensus" and len(columns) == 7 + 3
+    row = w.items_page["rows"][0]
+    assert row[1] == f"text of {row[0]}"
+
+
+def test_panels_hold_the_api_numbers(w, df):
+    loo = iaa.leave_one_out(df, "fleiss_kappa", n_resamples=50, seed=1, missing="available")
+    rows = {r["code"]: r for r in w.annotators_panel["rows"]}
+    for j, name in enumerate(w.annotator_names):
+        assert rows[j]["delta"] == pytest.approx(loo.loc[name, "delta"], abs=1e-12)
+        assert rows[j]["delta_low"] == pytest.approx(loo.loc[name, "ci_low"], abs=1e-12)
+    prof = iaa.annotator_profile(df, reference="ann")
+    assert rows[w.annotator_names.index("eve")]["accuracy"] == pytest.approx(
+        prof.loc["eve", "accuracy"], abs=1e-12)
+    pairs = iaa.pairwise(df, "cohen_kappa")
+    m = w.matrix
+    names = [w.annotator_names[c] for c in m["order"]]
+    got = pd.DataFrame(m["values"], index=names, columns=names)
+    pd.testing.assert_frame_equal(got.loc[pairs.index, pairs.columns].astype(float),
+                                  pd.DataFrame(pairs).astype(float), check_names=False)
+    off = ~np.eye(len(names), dtype=bool)
+    low, high = np.array(m["ci_low"], float), np.array(m["ci_high"], float)
+    assert np.isfinite(low[off]).all() and (low[off] <= got.to_numpy()[off]).all()
+    assert (got.to_numpy()[off] <= high[off]).all()  # after wait(): the pairs' intervals
+    assert w.headline["value"] == pytest.approx(
+        iaa.fleiss_kappa(df, missing="available").value, abs=1e-12)
+    assert w.label_names == [str(c) for c in iaa.as_annotations(df).categories]
+    assert XSS in w.label_names  # sent as text; the page shows it as text
+
+
+def test_exports_round_trip(w, df, tmp_path):
+    w.select(annotators=("bob", "eve"))
+    csv = pd.read_csv(io.StringIO(w.export_csv()))
+    assert sorted(csv["item"]) == sorted(w.selection["item"])
+    path = tmp_path / "adjudicate.csv"
+    w.export_adjudication(path)
+    sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert list(sheet.columns)[:2] == ["item", "text"] and "adjudicated" in sheet.columns
+    sheet["adjudicated"] = sheet["bob"].map(lambda v: v.lstrip("'"))  # bob is right
+    sheet.to_csv(path, index=False)
+    gold = iaa.read_adjudication(path, df)
+    assert len(gold) == len(sheet)
+    nxt = iaa.ProjectExplorer(pd.concat([df, gold]), reference="gold", n_resamples=20)
+    nxt.wait(120)
+    row = {r["code"]: r for r in nxt.annotators_panel["rows"]}
+    assert row[nxt.annotator_names.index("bob")]["accuracy"] == 1.0
+
+
+def test_bad_query_is_shown_then_cleared(w):
+    w.query = {"annotators": [99]}
+    assert "query['annotators']" in w.error
+    w.query = {}
+    assert w.error == ""
+
+
+def test_static_page(w):
+    page = w.to_html()
+    assert "Static copy of ProjectExplorer" in page
+    assert "<img src=x" not in page  # labels are in a JSON block, never markup
+
+
+def test_refusals(df):
+    with pytest.raises(iaa.AgreementError, match="measure"):
+        iaa.ProjectExplorer(df, measure="nope")
+    with pytest.raises(iaa.AgreementError, match="text"):
+        iaa.ProjectExplorer(df, text="no_such_column")
