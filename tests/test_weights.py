@@ -99,3 +99,16 @@ def test_cohen_kappa_linear_weights_follow_the_category_values():
     assert ours.value == pytest.approx(cohen_kappa(ann, weights=by_values).value, abs=TOL)
     assert ours.value != pytest.approx(cohen_kappa(ann, weights=by_positions).value,
                                        abs=1e-6)
+
+
+@pytest.mark.parametrize("name", ["cohen_kappa", "fleiss_kappa", "gwet_ac2", "light_kappa",
+                                  "scott_pi", "bennett_s"])
+def test_weights_on_a_non_finite_label_name_the_function(name):
+    """Issue 28: a message names its function and what to do, here the measure that
+    weighs by the labels' values and the label that is not finite."""
+    import iaa_widgets as iaa
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b"] * 2,
+                       "label": [1.0, np.inf, 2.0, 2.0]})
+    with pytest.raises(AgreementError, match=rf"^{name}: weights='linear' uses the "
+                                                 r"labels' values, but label inf"):
+        getattr(iaa, name)(df, weights="linear")

@@ -56,6 +56,7 @@ class Prepared:
     excluded: dict
     params: dict
     weights: np.ndarray | None = None  # how many items each row of counts stands for
+    measure: str = ""  # the public function, named in errors
 
     @property
     def n_items(self) -> int:
@@ -137,7 +138,7 @@ def prepare(data, measure: str, *, missing: str, annotators=None, identity: bool
         params["labels"] = "primary (secondary labels ignored)"
     every = np.all(used)  # every item kept: the counts as they are, no copy
     return Prepared(ann, counts if every else counts[used], used, excluded, params,
-                    None if ann.item_weight is None else ann.item_weight[used])
+                    None if ann.item_weight is None else ann.item_weight[used], measure)
 
 
 def _item_counts(ann: Annotations):

@@ -92,7 +92,7 @@ def _population(measure: str, population, n: int) -> float:
 def _weights(weights, prep: Prepared):
     """The K × K agreement weights (None for unweighted, so that the identity takes the
     fast unweighted formulas) and their name."""
-    w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)
     return (None if name in ("none", "identity") else w), name
 
 
@@ -260,7 +260,7 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     prep, stat = _cohen_statistic(data, weights=weights, missing=missing,
                                   annotators=annotators)
     t = prep.contingency()  # kept as integers: its sums are the Statistic's totals
-    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)
     kappa, a_o, a_e = (float(x[0]) for x in stat.finish(_table_totals(t, w)))
     se, se0 = (float(x) for x in F.cohen_se(t, w))
     params = {"weights": w_name, "confidence": confidence}

@@ -122,7 +122,7 @@ def _prepared(measure, data, weights, missing, annotators):
     (matrix, or None for the identity; name)."""
     prep = prepare(data, measure, missing=missing, annotators=annotators, singles=True,
                    item_weights=True)  # from_contingency cells stay rows with a count
-    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)
     return prep, (None if w_name in ("none", "identity") else w), w_name
 
 

@@ -54,7 +54,7 @@ def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     r = prep.ann.n_annotators
     pairs = stats.all_pairs(r)
     t = stats.pair_contingencies(prep.ann, pairs, items=prep.used).astype(float)
-    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
+    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)[0]
     kappas = KERNELS["cohen_kappa"][0](t, weights=w)
     names = prep.ann.annotators
     params = {"weights": w_name, "confidence": confidence,
@@ -86,7 +86,7 @@ def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 def _light_parts(data, *, weights=None, missing="listwise", annotators=None):
     prep = prepare(data, "light_kappa", missing=missing, annotators=annotators,
                    identity=True, policies=COMPLETE)
-    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, w_name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)
     r, k = prep.ann.n_annotators, prep.ann.n_categories
     pairs = stats.all_pairs(r)
     x = prep.ann._label_grid()[prep.used]  # complete: every annotator rated every item
@@ -195,7 +195,7 @@ def kappa_max(data, *, weights=None, missing: str = "listwise",
                                       annotators=annotators)
     value, a_max, a_e = _point(stat)
     t = prep.contingency().astype(float)
-    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)[0]
+    w = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)[0]
     kappa = float(KERNELS["cohen_kappa"][0](t, weights=w))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = kappa / value if value != 0 else float("nan")
@@ -220,7 +220,7 @@ def _max_agreement(row: np.ndarray, col: np.ndarray, w: np.ndarray) -> float:
 def _kappa_max_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
     prep = prepare(data, "kappa_max", missing=missing, annotators=annotators, two=True,
                    item_weights=True, identity=True, policies=TWO_ONLY)
-    w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered)
+    w, name = agreement_weights(weights, prep.ann.categories, prep.ann.ordered, prep.measure)
     identity = np.array_equal(w, np.eye(len(w)))
 
     def finish(tot):  # κ_max = (A_max − A_e) / (1 − A_e) (Cohen 1960), from the margins

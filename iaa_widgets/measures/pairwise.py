@@ -250,7 +250,7 @@ def _finish(ann, measure: str, kwargs: dict):
     args = dict(kwargs)
     if measure == "cohen_kappa":  # a labelled matrix aligned, an order declared
         args["weights"] = agreement_weights(kwargs.get("weights"), ann.categories,
-                                              ann.ordered)[0]
+                                              ann.ordered, "pairwise")[0]
         if isinstance(kwargs.get("weights"), pd.DataFrame):  # kept in category order
             kwargs["weights"] = args["weights"]
 

@@ -99,23 +99,26 @@ def weight_matrix(family: str, scores) -> np.ndarray:
                          f"matrix of agreement weights, got {family!r}")
 
 
-def agreement_weights(weights, categories, ordered: bool) -> tuple[np.ndarray, str]:
+def agreement_weights(weights, categories, ordered: bool,
+                      measure: str = "") -> tuple[np.ndarray, str]:
     """K × K agreement weights w_kl over ``categories`` and their name: None or
     "identity" (unweighted), a family of :data:`FAMILIES` over the scores of
     :func:`category_scores` (every family but identity needs an order), or a user
     matrix (rows: the first annotator's categories): a DataFrame aligned by its
-    labels, or a bare array read in the declared order."""
+    labels, or a bare array read in the declared order. ``measure``: the public
+    function, named in the errors."""
     k = len(categories)
+    said = f"{measure}: " if measure else ""
     check_size((k, k), "agreement weights")  # refused with its size, never a MemoryError
     if weights is None:
         return np.eye(k), "none"
     if isinstance(weights, str):
         if weights not in FAMILIES:
-            raise AgreementError(f"weights must be None, one of {list(FAMILIES)!r} or a "
+            raise AgreementError(f"{said}weights must be None, one of {list(FAMILIES)!r} or a "
                                  f"K × K matrix of agreement weights, got {weights!r}")
         if weights == "identity":
             return np.eye(k), "identity"
-        scores = category_scores(categories, ordered, f"weights={weights!r}")
+        scores = category_scores(categories, ordered, f"{said}weights={weights!r}")
         return weight_matrix(weights, scores), weights
     if isinstance(weights, pd.DataFrame):
         w = by_label(weights, categories, "the weight matrix")
@@ -124,7 +127,7 @@ def agreement_weights(weights, categories, ordered: bool) -> tuple[np.ndarray, s
         try:
             w = np.asarray(weights, dtype=float)
         except (TypeError, ValueError):
-            raise AgreementError(f"weights must be None, one of {list(FAMILIES)!r} or a "
+            raise AgreementError(f"{said}weights must be None, one of {list(FAMILIES)!r} or a "
                                  "K × K matrix of numbers, got "
                                  f"{type(weights).__name__}") from None
     if w.shape != (k, k):

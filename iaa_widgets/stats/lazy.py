@@ -235,7 +235,7 @@ class SufficientStatistics:
         used, excluded = self._policy(measure, missing, singles)
         m = np.arange(len(self.sizes))
         pairable = used & (m >= 2)
-        w = agreement_weights(kwargs.get("weights"), self.categories, self.ordered)[0]
+        w = agreement_weights(kwargs.get("weights"), self.categories, self.ordered, measure)[0]
         # Σ_i a_i over pairable items, a_i = (Σ_kl w_kl n_ik n_il − m_i) / (m_i(m_i − 1))
         # (Fleiss 1971 P_i; Gwet 2014 weighted p_a), grouped by m
         weighted = np.einsum("mkl,kl->m", self.products, w) - m * self.sizes
