@@ -21,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "generated"
+# a notebook's page is site/generated/notebooks/<name>/: three folders below the site's root
+GALLERY_FROM_NOTEBOOK = "../" * len(("generated", "notebooks", "<name>")) + "widgets/"
 
 
 def _public_names(iaa) -> list[str]:
@@ -133,7 +135,7 @@ def static_copy(nb):
                 output["data"] = {"text/markdown":
                                   f"*{name.splitlines()[0]}: a live widget; with no kernel "
                                   f"behind this page, see it working in the "
-                                  f"[widgets gallery](../../../widgets/).*"}
+                                  f"[widgets gallery]({GALLERY_FROM_NOTEBOOK}).*"}
     return nb
 
 

@@ -136,6 +136,14 @@ class Continuum:
         if len(bad):
             raise AgreementError(f"end < start in row(s) {rows_text(bad)}; a unit must end "
                                  "at or after its start")
+        lo, hi = bounds[start].min(), bounds[end].max()
+        with np.errstate(over="ignore"):
+            far_apart = not np.isfinite(4 * (hi - lo))  # γ adds and squares such distances
+        if far_apart:
+            far = df.index[(bounds[start] == lo) | (bounds[end] == hi)]
+            raise AgreementError(f"the units span [{lo:g}, {hi:g}], too far apart for "
+                                 f"distances between them to be finite numbers (row(s) "
+                                 f"{rows_text(far)}); check those bounds or rescale them")
         ann_codes, ann_names = _codes(df[annotator], annotators, "annotator")
         if len(ann_names) < 2:
             raise AgreementError(f"agreement needs at least two annotators, the continuum has "

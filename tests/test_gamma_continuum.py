@@ -95,3 +95,17 @@ def test_declared_annotators_keep_one_who_placed_no_unit():
         Continuum.from_frame(df, annotators=["a", "c"])
     with pytest.raises(iaa.AgreementError, match="declared annotators must be distinct"):
         Continuum.from_frame(df, annotators=["a", "b", "a"])
+
+
+def test_units_too_far_apart_for_finite_distances_are_refused():
+    """A unit from −1e308 made γ's distances overflow: γ_corpus then ran for minutes on
+    inf and NaN and returned a number (found by tests/test_fuzz_public.py)."""
+    import pandas as pd
+    import pytest
+    import iaa_widgets as iaa
+    df = pd.DataFrame({"annotator": ["a", "b", "c"], "category": ["x"] * 3,
+                       "start": [0.0, 5.0, -1e308], "end": [10.0, 12.0, 8.0]})
+    with pytest.raises(iaa.AgreementError, match=r"too far apart .* \(row\(s\) 1, 2\)"):
+        iaa.Continuum.from_frame(df)
+    with pytest.raises(iaa.AgreementError, match="too far apart"):
+        iaa.gamma_corpus(df.assign(document=[0, 0, 0]), progress=False)

@@ -1,0 +1,99 @@
+"""The documentation site (built by `bash dev/docs.sh` into site/) in headless Chromium,
+served from loopback with no network: a widget snapshot on the gallery page draws its
+chart, search finds `krippendorff_alpha`, and no page logs a console error or asks for
+anything beyond the local server.
+
+dev/test.sh runs this after building the site; on its own: `bash dev/docs.sh` then
+`python -m pytest tests/site`.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "site"
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from labdriver import launch_browser  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+PAGES = ["", "getting-started/", "choosing/", "reading/", "measures/classic/",
+         "measures/alpha/", "tools/", "big-data/", "widgets/", "notebooks/",
+         "generated/notebooks/00_tour/", "generated/api/", "benchmarks/", "changelog/"]
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (SITE / "index.html").is_file():
+        pytest.fail("site/ is not built: run `bash dev/docs.sh` first")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = launch_browser(p)
+        yield chromium
+        chromium.close()
+
+
+def _watched_page(browser, base):
+    """A page that records console errors and every request that leaves the server."""
+    page = browser.new_page()
+    page.errors, page.outside = [], []
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: r.url.startswith(("http:", "https:"))
+            and not r.url.startswith(base) and page.outside.append(r.url))
+    return page
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_without_errors_or_network(browser, server, path):
+    page = _watched_page(browser, server)
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").count() >= 1
+    assert not page.errors, page.errors
+    assert not page.outside, f"requests beyond the local server: {page.outside}"
+    page.close()
+
+
+def test_gallery_snapshot_draws_its_chart(browser, server):
+    page = _watched_page(browser, server)
+    page.goto(server + "widgets/")
+    frame_el = page.locator('iframe[title="ContingencyMatrix snapshot"]')
+    frame_el.scroll_into_view_if_needed()
+    frame = frame_el.content_frame
+    marks = frame.locator("svg .mark-rect path, svg g.mark-rect path")
+    marks.first.wait_for(timeout=20_000)
+    assert marks.count() >= 4            # a heatmap cell per pair of categories at least
+    assert frame.locator('[data-coef="cohen_kappa"]').count() >= 1
+    page.screenshot(path=str(ROOT / "tests" / "artifacts" / "site_gallery.png"), full_page=False)
+    assert not page.errors, page.errors
+    page.close()
+
+
+def test_search_finds_krippendorff_alpha(browser, server):
+    page = _watched_page(browser, server)
+    page.goto(server)
+    query = page.locator("input[data-md-component=search-query]")
+    query.click()
+    query.fill("krippendorff_alpha")
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(timeout=20_000)
+    assert "krippendorff_alpha" in page.locator(".md-search-result").inner_text()
+    assert not page.errors, page.errors
+    page.close()
