@@ -79,7 +79,7 @@ MEASURES = {
 }
 SHAPES = {"multi": (1_000_000, 10), "two": (5_000_000, 2), "ranked": (500_000, 10)}
 
-# issue 28's causes (engineer F1): name -> (input, call); inputs in cause_input()
+# issue 28's causes (engines, non-finite values, raw exceptions): name -> (input, call); inputs in cause_input()
 CAUSES = {
     "engines read twice: DuckDB WHERE random() < 2": (
         "duckdb-random", lambda iaa, rel: iaa.sufficient_statistics(rel).krippendorff_alpha()),
@@ -96,7 +96,7 @@ CAUSES = {
     "raw exception: unitizing_alpha, no unit overlaps": (
         "apart", lambda iaa, df: iaa.unitizing_alpha(df)),
 }
-# issue 28's memory and searches (engineer F2): inputs in size_input(), each child under
+# issue 28's memory and searches: inputs in size_input(), each child under
 # CAP of address space (before the fix, the 300-category widget was killed at 24 GB)
 CAUSES.update({
     "K²: scott_pi bootstrap, 500 labels, 3,000 items": (
@@ -133,7 +133,7 @@ def _bootstrap(iaa, measure, data, n_resamples):
 
 
 def size_input(kind: str):
-    """The inputs of issue 28's memory and search causes (CAUSES, engineer F2)."""
+    """The inputs of issue 28's memory and search causes (CAUSES)."""
     rng = np.random.default_rng(0)
     if kind.startswith("labels"):
         k, n, r = {"labels500": (500, 3_000, 2), "labels5000": (5_000, 200_000, 5),

@@ -91,9 +91,15 @@ def test_search_finds_krippendorff_alpha(browser, server):
     page.goto(server)
     query = page.locator("input[data-md-component=search-query]")
     query.click()
-    query.fill("krippendorff_alpha")
+    # the search worker indexes the site first ("Initializing search"); a query typed
+    # before it is ready is not searched again, so wait for it, as a reader would
+    page.wait_for_function(
+        "() => { const m = document.querySelector('.md-search-result__meta');"
+        " return m && m.textContent.trim() && !/initializ/i.test(m.textContent); }",
+        timeout=60_000)
+    query.press_sequentially("krippendorff_alpha", delay=20)  # keys, as a reader types
     results = page.locator(".md-search-result__item")
-    results.first.wait_for(timeout=20_000)
+    results.first.wait_for(timeout=30_000)
     assert "krippendorff_alpha" in page.locator(".md-search-result").inner_text()
     assert not page.errors, page.errors
     page.close()
