@@ -304,3 +304,18 @@ def test_every_filter_against_the_pandas_reference(df, annotators, labels):
     got = iaa.disagreements(df, annotators=annotators or None, labels=labels or None)
     expected = expected_items(df, annotators, labels)
     assert sorted(got["item"]) == expected and len(expected)
+
+
+def test_a_crowd_too_wide_for_the_items_by_annotators_table_is_refused_by_size(monkeypatch):
+    """Issue 28: 1e4 annotators who each rate a few of 1e5 items would make a dense
+    1e5 × 1e4 table of labels (7.5 GiB): refused with its size, never a MemoryError."""
+    from iaa_widgets.stats import tables
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"item": rng.integers(0, 300, 2_000),
+                       "annotator": rng.integers(0, 500, 2_000),
+                       "label": rng.integers(0, 3, 2_000)}).drop_duplicates(["item", "annotator"])
+    monkeypatch.setattr(tables, "MAX_CELLS", 300 * 100)  # the same check at a test's size
+    shape = f"{df['item'].nunique()} × {df['annotator'].nunique()}"
+    with pytest.raises(iaa.AgreementError, match=rf"items × annotators table of labels would "
+                                                  rf"be a dense {shape} table"):
+        iaa.disagreements(df)

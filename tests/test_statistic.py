@@ -263,7 +263,7 @@ def test_large_tables_stay_sparse(name, kwargs, monkeypatch):
     assert after.ci == pytest.approx(before.ci, abs=1e-12)
 
 
-def test_spa_weights_given_per_item_stay_with_their_item():
+def test_spa_item_weights_given_per_item_stay_with_their_item():
     # an array of k_i: a drawn item brings its own weight (the reference passes
     # k[drawn] with the rebuilt resample)
     ann = ratings(4, n_items=50, missing=0.4)
@@ -274,7 +274,7 @@ def test_spa_weights_given_per_item_stay_with_their_item():
     for _ in range(40):
         drawn = rng.integers(0, ann.n_items, ann.n_items)
         expected.append(value_or_nan(iaa.sparse_kappa, with_items(ann, drawn),
-                                     {"weights": k[drawn]}))
+                                     {"scheme": k[drawn]}))
     np.testing.assert_allclose(boot.values, expected, rtol=0, atol=1e-12)
 
 

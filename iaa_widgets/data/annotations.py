@@ -172,6 +172,9 @@ class Annotations:
     def _label_grid(self) -> np.ndarray:
         """Rows × annotators primary category codes, -1 where missing (an item row of
         weighted data stands for ``item_weight`` items)."""
+        # refused by its size, never a MemoryError (1e4 annotators of a sparse crowd)
+        import_module(f"{__package__.rsplit('.', 1)[0]}.stats.tables").check_size(
+            (self.n_items, self.n_annotators), "items × annotators table of labels")
         prim = self.primary()
         out = np.full((self.n_items, self.n_annotators), -1, dtype=np.int64)
         out[prim.item, prim.annotator] = prim.label

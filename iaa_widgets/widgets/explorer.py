@@ -35,6 +35,7 @@ import traitlets
 from .. import explore, validate
 from ..data import as_annotations
 from ..errors import AgreementError
+from ..measures import _registry
 from ..measures.pairwise import KERNELS, pairwise
 from ._base import IAAWidget, guarded
 from ._json import json_safe
@@ -189,10 +190,12 @@ class ProjectExplorer(IAAWidget):
         return out
 
     def _measure(self):
-        """The headline measure's function and keyword arguments."""
-        import iaa_widgets
-        kwargs = {"missing": "available"} if self.measure != "krippendorff_alpha" else {}
-        return getattr(iaa_widgets, self.measure), kwargs
+        """The headline measure's function and keyword arguments: every rating counts,
+        under Gwet's available-case rule where the measure has it (α's default, pairable
+        values, already does)."""
+        measure = _registry.get(self.measure)
+        kwargs = {"missing": "available"} if "available" in measure.missing else {}
+        return measure.function, kwargs
 
     def _send_measure(self) -> None:
         """Headline and annotators panel for ``measure`` (the values; a Wald interval where
