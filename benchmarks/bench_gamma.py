@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from iaa_widgets.continuum import random_continuum  # noqa: E402
-from iaa_widgets.measures.gamma.coefficients import gamma  # noqa: E402
+from iaa_widgets.measures.continuum.gamma.coefficients import gamma  # noqa: E402
 
 SIZES = [(2, 10), (3, 50), (4, 100), (5, 200)]
 

@@ -27,7 +27,7 @@ import json, sys, time
 import numpy as np
 import iaa_widgets as iaa
 from iaa_widgets.continuum import Continuum, random_continuum
-from iaa_widgets.measures.gamma.alignment import best_alignment
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
 kind, size, what = sys.argv[1], sys.argv[2], sys.argv[3]
 n, m = map(int, size.split("x"))
 if kind == "stack":

@@ -5,7 +5,7 @@
         [--peer-python .venv-pygamma/bin/python]
 
 Corpus: ``--docs`` documents, each ``random_continuum(annotators, units, seed=d)``.
-Ours: :func:`~iaa_widgets.measures.gamma.corpus.gamma_corpus` with the ``"pygamma"``
+Ours: :func:`~iaa_widgets.measures.continuum.gamma.corpus.gamma_corpus` with the ``"pygamma"``
 sampler (pygamma-agreement's default statistical sampler) over ``--jobs``
 processes. pygamma-agreement: ``compute_gamma`` per document with its default
 sampler and the same number of samples, in a child process run by
@@ -29,7 +29,7 @@ import pandas as pd
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 sys.path.insert(0, ROOT)
 from iaa_widgets.continuum import random_continuum  # noqa: E402
-from iaa_widgets.measures.gamma.corpus import gamma_corpus  # noqa: E402
+from iaa_widgets.measures.continuum.gamma.corpus import gamma_corpus  # noqa: E402
 from bench_gamma import run_peer  # noqa: E402  (benchmarks/ is the script's directory)
 
 PEER = r"""

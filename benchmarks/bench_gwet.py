@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 
 from iaa_widgets import Annotations
-from iaa_widgets.measures.classic import fleiss_kappa
-from iaa_widgets.measures.gwet import gwet_ac1, gwet_ac2
+from iaa_widgets.measures.categorical.classic import fleiss_kappa
+from iaa_widgets.measures.categorical.gwet import gwet_ac1, gwet_ac2
 
 from bench_classic import K, make_tidy, timed  # the same ratings and timer (benchmarks/)
 

@@ -43,8 +43,8 @@ def timed(fn, *args, **kwargs):
 
 
 def main() -> None:
-    from iaa_widgets.measures.icc import icc_table
-    from iaa_widgets.measures.kendall import kendall_w
+    from iaa_widgets.measures.continuous.icc import icc_table
+    from iaa_widgets.measures.continuous.kendall import kendall_w
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=1_000_000)
@@ -91,7 +91,7 @@ def main() -> None:
     # Finn, Robinson and ι through the shared ANOVA core: the ratings have one category per
     # distinct value (items × categories beyond the dense-table limit), no category table
     from iaa_widgets.data import as_annotations
-    from iaa_widgets.measures.anova import finn_coefficient, janson_olsson_iota, robinson_a
+    from iaa_widgets.measures.continuous.anova import finn_coefficient, janson_olsson_iota, robinson_a
     from iaa_widgets.stats.tables import MAX_CELLS
     ann, t_load = timed(as_annotations, full)
     levels = int(np.ceil(full["label"].max() - full["label"].min())) + 1

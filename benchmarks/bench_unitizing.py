@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from iaa_widgets.measures.unitizing import cu_alpha, u_alpha, unitizing_alpha
+from iaa_widgets.measures.continuum.unitizing import cu_alpha, u_alpha, unitizing_alpha
 
 
 def synthetic(n_annotators: int, n_units: int, seed: int = 0) -> pd.DataFrame:

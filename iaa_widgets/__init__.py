@@ -10,9 +10,9 @@ from .data import Annotations, as_annotations, read_csv
 from .labels import LookAlikeLabelsWarning
 from .results import AgreementResult
 from .measures import _registry
-from .measures import classic as _classic, gwet as _gwet  # noqa: F401 (light: loaded now)
-from .measures.pairwise import pairwise
-from .measures.alpha import alpha_from_coincidences, set_distances
+from .measures.categorical import classic as _classic, gwet as _gwet  # noqa: F401 (light: loaded now)
+from .measures.categorical.pairwise import pairwise
+from .measures.continuous.alpha import alpha_from_coincidences, set_distances
 from .resampling import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa_sweep
 from .measures.sparse import (SparseAgreementResult, spa_item_variance, spa_variance_curve,
@@ -27,12 +27,12 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Continuum": ".continuum",
     "read_continuum_csv": ".continuum",
-    "gamma_family": ".measures.gamma.coefficients",
-    "GammaResult": ".measures.gamma.coefficients",
-    "GammaKResult": ".measures.gamma.coefficients",
-    "GammaFamilyResult": ".measures.gamma.coefficients",
-    "gamma_corpus": ".measures.gamma.corpus",
-    "GammaCorpusResult": ".measures.gamma.corpus",
+    "gamma_family": ".measures.continuum.gamma.coefficients",
+    "GammaResult": ".measures.continuum.gamma.coefficients",
+    "GammaKResult": ".measures.continuum.gamma.coefficients",
+    "GammaFamilyResult": ".measures.continuum.gamma.coefficients",
+    "gamma_corpus": ".measures.continuum.gamma.corpus",
+    "GammaCorpusResult": ".measures.continuum.gamma.corpus",
     "ContingencyMatrix": ".widgets.contingency",
     "AugmentedKappaSweep": ".widgets.sweep",
     "SparseAgreementExplorer": ".widgets.sparse",
@@ -48,8 +48,8 @@ _LAZY: dict[str, str] = {
     "write_adjudication": ".io.adjudication",
     "spa_missingness": ".measures.sparse.missing",
     "SpaMissingness": ".measures.sparse.missing",
-    "icc_table": ".measures.icc",
-    "per_label": ".measures.multilabel",
+    "icc_table": ".measures.continuous.icc",
+    "per_label": ".measures.sets_spans.multilabel",
     "benchmark": ".measures.benchmarking",
     "Benchmark": ".measures.benchmarking",
     "read": ".io.detect",

@@ -18,7 +18,7 @@ import pandas as pd
 from .errors import AgreementError
 from .html import script_safe
 from .measures.augmented import AugmentedSweepResult
-from .measures.gamma.coefficients import GammaFamilyResult, GammaKResult
+from .measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
 from .measures.sparse.missing import SpaMissingnessResult
 from .resampling import BootstrapResult
 from .results import AgreementResult, PairwiseMatrix

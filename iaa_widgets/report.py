@@ -35,9 +35,10 @@ from . import charts, stats, validate
 from .data import Annotations, as_annotations
 from .errors import AgreementError
 from .html import page, text
-from .measures import _registry, classic
+from .measures import _registry
+from .measures.categorical import classic
 from .measures._formulas import item_agreement
-from .measures.pairwise import pairwise
+from .measures.categorical.pairwise import pairwise
 from .resampling import bootstrap
 from .results import AgreementResult
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import datasaur_spans, krippendorff_2011
-from iaa_widgets.measures.alpha import alpha_from_coincidences, krippendorff_alpha, set_distances
+from iaa_widgets.measures.continuous.alpha import alpha_from_coincidences, krippendorff_alpha, set_distances
 from iaa_widgets.stats import item_counts, pair_contingencies
 
 

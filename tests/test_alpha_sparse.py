@@ -8,7 +8,7 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
-from iaa_widgets.measures.alpha import alpha_from_coincidences, category_values
+from iaa_widgets.measures.continuous.alpha import alpha_from_coincidences, category_values
 from iaa_widgets.stats import coincidences, item_counts, item_counts_for_pairs
 from iaa_widgets.stats.tables import SPARSE_CATEGORIES
 

@@ -1,5 +1,5 @@
 """α on many distinct values (interval, ordinal, ratio) without a K × K table
-(iaa_widgets/measures/alpha_values.py): against the coincidence-matrix path, the
+(iaa_widgets/measures/continuous/alpha_values.py): against the coincidence-matrix path, the
 krippendorff package, Krippendorff's (2011) published example and formulas written here
 from his definitions; and its Statistic against rebuilding every resample."""
 import itertools
@@ -10,7 +10,7 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets.datasets import krippendorff_2011
-from iaa_widgets.measures import alpha_values
+from iaa_widgets.measures.continuous import alpha_values
 from iaa_widgets.resampling import resampled
 
 METRICS = ("interval", "ordinal", "ratio")

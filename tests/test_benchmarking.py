@@ -19,8 +19,8 @@ from scipy.stats import truncnorm
 
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.measures.benchmarking import SCALES, benchmark, membership
-from iaa_widgets.measures.alpha import krippendorff_alpha
-from iaa_widgets.measures.classic import cohen_kappa, percent_agreement
+from iaa_widgets.measures.continuous.alpha import krippendorff_alpha
+from iaa_widgets.measures.categorical.classic import cohen_kappa, percent_agreement
 
 irrCAC = pytest.importorskip("irrCAC.benchmark")
 

@@ -155,7 +155,7 @@ def test_bootstrap_result_chart_is_the_distribution_of_resamples():
 
 def test_every_result_type_has_a_chart():
     from iaa_widgets.measures.augmented import AugmentedSweepResult
-    from iaa_widgets.measures.gamma.coefficients import GammaFamilyResult, GammaKResult
+    from iaa_widgets.measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
     from iaa_widgets.measures.sparse.missing import SpaMissingnessResult
     from iaa_widgets.resampling import BootstrapResult
     for cls in (AgreementResult, AugmentedSweepResult, GammaFamilyResult, GammaKResult,

@@ -19,11 +19,11 @@ from irr_datasets import ANXIETY, DIAGNOSES, wide  # noqa: E402
 
 from iaa_widgets.data import Annotations  # noqa: E402
 from iaa_widgets.measures import _formulas as F  # noqa: E402
-from iaa_widgets.measures.alpha import krippendorff_alpha  # noqa: E402
-from iaa_widgets.measures.classic import cohen_kappa  # noqa: E402
-from iaa_widgets.measures.correlation import mean_pearson_r  # noqa: E402
-from iaa_widgets.measures.anova import finn_coefficient  # noqa: E402
-from iaa_widgets.measures.light import light_kappa  # noqa: E402
+from iaa_widgets.measures.continuous.alpha import krippendorff_alpha  # noqa: E402
+from iaa_widgets.measures.categorical.classic import cohen_kappa  # noqa: E402
+from iaa_widgets.measures.continuous.correlation import mean_pearson_r  # noqa: E402
+from iaa_widgets.measures.continuous.anova import finn_coefficient  # noqa: E402
+from iaa_widgets.measures.categorical.light import light_kappa  # noqa: E402
 
 
 # --------------------------------------------------- irr::kripp.alpha, complete data

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from iaa_widgets.continuum import Continuum, random_continuum
-from iaa_widgets.measures.gamma.alignment import (best_alignment, candidate_alignments,
+from iaa_widgets.measures.continuum.gamma.alignment import (best_alignment, candidate_alignments,
                                                   unitary_disorders)
-from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
 
 
 def partitions(items):
@@ -100,8 +100,8 @@ def test_candidates_never_scan_the_full_product():
 def test_reduced_cost_solver_equals_mip_over_all_candidates(seed):
     # reference: one HiGHS MIP over every candidate (no LP shortcut, no components),
     # on observed and resampled continua (shuffles make fractional LPs likely)
-    from iaa_widgets.measures.gamma.alignment import _cover_matrix, _milp
-    from iaa_widgets.measures.gamma.sampling import shuffle_sample
+    from iaa_widgets.measures.continuum.gamma.alignment import _cover_matrix, _milp
+    from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample
     c = random_continuum(4, 40, seed=seed)
     for cc in [c] + [shuffle_sample(c, np.random.default_rng(seed * 10 + i)) for i in range(4)]:
         members, weights = candidate_alignments(cc)
@@ -113,8 +113,8 @@ def test_reduced_cost_solver_equals_mip_over_all_candidates(seed):
 def test_fractional_lp_components_are_solved_exactly():
     # shuffled 5 × 60 continua: many components, some with fractional LP optima
     # (counted below); reference: one MIP over every candidate
-    from iaa_widgets.measures.gamma.alignment import _cover_matrix, _milp
-    from iaa_widgets.measures.gamma.sampling import shuffle_sample
+    from iaa_widgets.measures.continuum.gamma.alignment import _cover_matrix, _milp
+    from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample
     from scipy.optimize import linprog
     c = random_continuum(5, 60, seed=21)
     fractional = 0

@@ -26,10 +26,10 @@ import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets.continuum import Continuum, random_continuum
-from iaa_widgets.measures.gamma.alignment import (_cover_matrix, _milp, best_alignment,
+from iaa_widgets.measures.continuum.gamma.alignment import (_cover_matrix, _milp, best_alignment,
                                                   candidate_alignments)
-from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
-from iaa_widgets.measures.gamma.sampling import shuffle_sample
+from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
+from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample
 
 
 # ---------------------------------------------------------------- references
@@ -143,7 +143,7 @@ def test_stack_with_another_category_by_hand():
 @pytest.fixture
 def mip_calls(monkeypatch):
     """Counts the solver's MIPs (the LP alone settles integral components)."""
-    from iaa_widgets.measures.gamma import alignment
+    from iaa_widgets.measures.continuum.gamma import alignment
     calls = []
 
     def spy(*args, **kwargs):
@@ -203,7 +203,7 @@ def test_bad_progress_is_named():
     with pytest.raises(iaa.AgreementError, match=r"progress.*'auto'.*'yes'") as err:
         iaa.gamma(random_continuum(2, 5, seed=1), n_samples=2, progress="yes")
     assert "True" in str(err.value) and "False" in str(err.value)
-    from iaa_widgets.measures.gamma.progress import progress_reporter
+    from iaa_widgets.measures.continuum.gamma.progress import progress_reporter
     with pytest.raises(iaa.AgreementError, match=r"progress.*'auto'.*callable"):
         progress_reporter(3)
 

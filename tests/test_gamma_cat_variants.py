@@ -12,10 +12,10 @@ import pytest
 
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.gamma.alignment import best_alignment
-from iaa_widgets.measures.gamma.coefficients import (_pygamma_ratios, category_disorder,
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
+from iaa_widgets.measures.continuum.gamma.coefficients import (_pygamma_ratios, category_disorder,
                                                      gamma_family)
-from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
 
 
 def two_pairs_and_a_lone_unit() -> Continuum:

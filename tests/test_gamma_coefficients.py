@@ -9,8 +9,8 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets.continuum import Continuum, random_continuum
 from iaa_widgets.datasets import krippendorff_2011
-from iaa_widgets.measures.gamma.alignment import alignment_from_members, best_alignment
-from iaa_widgets.measures.gamma.coefficients import category_disorder, gamma_family
+from iaa_widgets.measures.continuum.gamma.alignment import alignment_from_members, best_alignment
+from iaa_widgets.measures.continuum.gamma.coefficients import category_disorder, gamma_family
 
 
 def krippendorff_D_o(table: pd.DataFrame) -> Fraction:
@@ -150,7 +150,7 @@ def test_processes_do_not_change_the_result():
 
 
 def test_samplers_keep_the_units():
-    from iaa_widgets.measures.gamma.sampling import shuffle_sample, statistical_sample
+    from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample, statistical_sample
     c = random_continuum(4, 30, seed=3)
     rng = np.random.default_rng(0)
     s = shuffle_sample(c, rng)
@@ -185,7 +185,7 @@ def test_labels_render_as_text_in_html():
 
 
 def test_category_distance_by_name_or_order():
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     c = random_continuum(3, 15, seed=6)  # categories c0, c1, c2
     arr = np.array([[0, 0.2, 1], [0.2, 0, 0.5], [1, 0.5, 0]])
     names = ["c2", "c0", "c1"]
@@ -209,7 +209,7 @@ def test_annotator_without_units_never_gives_an_empty_sample(sampler):
     # probability 1/27 and the statistical sampler three counts of 0 with 1/27, so an
     # empty sample would surely come up; both draw again instead (as pygamma-agreement's
     # shuffle does), and the statistical sampler keeps c's count 0 among its draws
-    from iaa_widgets.measures.gamma.sampling import SAMPLERS
+    from iaa_widgets.measures.continuum.gamma.sampling import SAMPLERS
     c = with_silent_annotator()
     sizes = set()
     for s in range(200):
@@ -244,7 +244,7 @@ def test_single_category_gamma_cat_is_undefined_and_says_why():
 def test_bare_category_distance_needs_a_declared_order():
     """A bare array is read in the category order: refused when the order was only the
     sorted category names; accepted with categories= (the same γ as the labelled frame)."""
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     units = pd.DataFrame({"annotator": ["a", "a", "b", "b"], "category": ["low", "high"] * 2,
                           "start": [0, 5, 0, 5], "end": [4, 9, 4, 8]})
     arr = np.array([[0, 0.3], [0.3, 0]])

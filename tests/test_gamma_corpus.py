@@ -1,5 +1,5 @@
 """γ per document and for a corpus (issue 17; definition in
-iaa_widgets/measures/gamma/corpus.py): the corpus's observed disorder equals that of
+iaa_widgets/measures/continuum/gamma/corpus.py): the corpus's observed disorder equals that of
 one continuum holding the documents far apart (Mathet, Widlöcher & Métivier 2015,
 eq. 4–5, computed by the best alignment of that continuum, an independent route),
 and the corpus's δ_o, δ_e are the unit-weighted means of the documents'."""
@@ -11,8 +11,8 @@ import pytest
 
 from iaa_widgets.continuum import Continuum, random_continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.gamma.alignment import best_alignment
-from iaa_widgets.measures.gamma.corpus import gamma_corpus
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
+from iaa_widgets.measures.continuum.gamma.corpus import gamma_corpus
 
 
 def corpus(n_docs=4) -> pd.DataFrame:

@@ -15,8 +15,8 @@ import pytest
 
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.gamma.alignment import best_alignment
-from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity, levenshtein
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
+from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity, levenshtein
 
 
 def with_categories(categories, declared=True) -> Continuum:

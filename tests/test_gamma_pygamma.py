@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from iaa_widgets.continuum import random_continuum
-from iaa_widgets.measures.gamma.alignment import best_alignment
-from iaa_widgets.measures.gamma.coefficients import category_disorder, gamma_family
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
+from iaa_widgets.measures.continuum.gamma.coefficients import category_disorder, gamma_family
 
 pytestmark = pytest.mark.pygamma
 
@@ -48,7 +48,7 @@ def test_identical_best_alignment_disorder(pa):
 
 def test_identical_disorder_with_other_parameters(pa):
     dis = pa.CombinedCategoricalDissimilarity(alpha=3, beta=0.5, delta_empty=1)
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     for c in cases(10, seed=12):
         theirs = to_pygamma(pa, c).get_best_alignment(dis).disorder
         ours = best_alignment(c, Dissimilarity(alpha=3, beta=0.5)).disorder
@@ -59,7 +59,7 @@ def test_identical_disorder_with_other_parameters(pa):
 def test_gamma_within_sampling_precision(pa, seed):
     # same model (Mathet's shuffle with float pivots), independent random streams:
     # the two γ may differ by the two 95 % half-widths of δ_e combined
-    from iaa_widgets.measures.gamma.sampling import Z95
+    from iaa_widgets.measures.continuum.gamma.sampling import Z95
     c = random_continuum(3, 6, seed=seed)
     ours = gamma_family(c, n_samples=200, seed=seed).gamma
     np.random.seed(seed)
@@ -138,7 +138,7 @@ def test_expected_disorder_agrees_with_pygamma_under_the_same_sampler(pa, sample
     their own sampled continua), so that 1,000 samples take seconds, not minutes
     (their MIP takes about 0.25 s a sample). The two δ_e, from independent streams,
     must agree within the 99 % interval of their difference; so must γ."""
-    from iaa_widgets.measures.gamma.sampling import Z95
+    from iaa_widgets.measures.continuum.gamma.sampling import Z95
     z99 = 2.5758293035489
     for i, c in enumerate(sampler_cases(sampler)):
         ours = gamma_family(c, sampler=sampler, n_samples=1000, seed=i, progress=False).gamma
@@ -165,7 +165,7 @@ def test_pygamma_free_positions_quirk(pa):
     free = pa.ShuffleContinuumSampler._remove_pivot_segment(
         25, [Segment(0, 10), Segment(20, 30)], 1)
     assert Segment(0, 24) in free  # (10, 20) free again, and (20, 24) counted twice
-    from iaa_widgets.measures.gamma.sampling import free_pivots
+    from iaa_widgets.measures.continuum.gamma.sampling import free_pivots
     rng = np.random.default_rng(0)
     ours = [free_pivots(3, 0.0, 30.0, 5.0, rng) for _ in range(200)]
     assert all(np.abs(p[2] - p[:2]).min() >= 5.0 for p in ours)
@@ -173,7 +173,7 @@ def test_pygamma_free_positions_quirk(pa):
 
 def test_gamma_software_sampler_end_to_end_against_pygamma(pa):
     # one continuum through pygamma's own compute_gamma (its MIP, its int-pivot shuffle)
-    from iaa_widgets.measures.gamma.sampling import Z95
+    from iaa_widgets.measures.continuum.gamma.sampling import Z95
     c = random_continuum(2, 5, seed=4)
     ours = gamma_family(c, sampler="gamma-software", n_samples=300, seed=4,
                         progress=False).gamma
@@ -191,8 +191,8 @@ def test_gamma_software_sampler_end_to_end_against_pygamma(pa):
 def test_pygamma_cat_variant_equals_its_gamma_k_disorder(pa, alpha):
     # cat_variant="pygamma" on our best alignment = pygamma's gamma_k_disorder on its
     # own (the same alignment: equal disorders above), for γ_cat and every γ_k
-    from iaa_widgets.measures.gamma.coefficients import _pygamma_ratios
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.coefficients import _pygamma_ratios
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     dis = pa.CombinedCategoricalDissimilarity(alpha=alpha, beta=1, delta_empty=1)
     ours_dis = Dissimilarity(alpha=alpha)
     for c in cases(12, seed=14):
@@ -208,7 +208,7 @@ def test_category_distances_equal_pygammas(pa):
     # our named distances = pygamma's matrices (float32 there), compared by label, and
     # the best-alignment disorders under them agree
     from iaa_widgets.continuum import Continuum
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     labels = ["LOC", "MISC", "ORG", "PER", "PERS"]  # sorted, as pygamma indexes them
     c = Continuum.from_codes([0, 0, 0, 1, 1, 1, 2, 2], [0, 3, 4, 0, 4, 2, 1, 3],
                              [0, 20, 40, 1, 21, 41, 2, 22], [10, 30, 50, 10, 30, 50, 9, 31],

@@ -1,5 +1,5 @@
 """The samplers of γ's expected disorder (issue 17), each checked against its own
-definition (module doc of iaa_widgets/measures/gamma/sampling.py): the sampled
+definition (module doc of iaa_widgets/measures/continuum/gamma/sampling.py): the sampled
 counts, lengths, gaps, categories, pivots and phases, by their moments and a
 goodness-of-fit test (scipy.stats: chi-square over exact probabilities written here,
 Kolmogorov–Smirnov against the defined continuous law), seeded.
@@ -21,8 +21,8 @@ import pytest
 from scipy import stats
 
 from iaa_widgets.continuum import Continuum
-from iaa_widgets.measures.gamma.coefficients import gamma_family
-from iaa_widgets.measures.gamma.sampling import (SAMPLERS, free_pivots,
+from iaa_widgets.measures.continuum.gamma.coefficients import gamma_family
+from iaa_widgets.measures.continuum.gamma.sampling import (SAMPLERS, free_pivots,
                                                  gamma_software_sample, pygamma_parameters,
                                                  pygamma_sample, shuffle_sample,
                                                  statistical_sample)

@@ -22,9 +22,9 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.classic import (bennett_s, conger_kappa, davies_fleiss_kappa,
+from iaa_widgets.measures.categorical.classic import (bennett_s, conger_kappa, davies_fleiss_kappa,
                                           fleiss_kappa, scott_pi)
-from iaa_widgets.measures.gwet import gwet_ac1, gwet_ac2
+from iaa_widgets.measures.categorical.gwet import gwet_ac1, gwet_ac2
 from iaa_widgets.measures.weights import FAMILIES, agreement_weights
 from test_classic_peers import ratings
 
@@ -240,7 +240,7 @@ def test_conger_kappa_is_davies_fleiss_kappa():
 
 @pytest.mark.parametrize("name", ["fleiss_kappa", "davies_fleiss_kappa", "bennett_s"])
 def test_weighted_bootstrap_fast_path_equals_general_path(name):
-    import iaa_widgets.measures.classic as classic
+    import iaa_widgets.measures.categorical.classic as classic
     fn = getattr(classic, name)
     frame, cats, ann = case(1, None, 0.25)
     kw = {"weights": "linear", "missing": "available"}

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.icc import icc, icc_table
+from iaa_widgets.measures.continuous.icc import icc, icc_table
 
 sys.path.insert(0, str(Path(__file__).parent))
 import irr_datasets  # noqa: E402

@@ -63,7 +63,7 @@ def test_files_must_hold_the_same_tokens(tmp_path):
 
 
 def test_token_kappa_by_hand():
-    from iaa_widgets.measures.classic import cohen_kappa
+    from iaa_widgets.measures.categorical.classic import cohen_kappa
     # 10 tokens, 6 agree (po = 0.6); alice B-PER 2, I-PER 2, O 4, B-LOC 2 and bob B-PER 2,
     # I-PER 2, O 5, B-GPE 1 give pe = (4 + 4 + 20) / 100; κ = (0.6 − 0.28) / 0.72 = 4/9
     assert cohen_kappa(read_conll(HERE).tokens).value == pytest.approx(4 / 9, abs=1e-12)

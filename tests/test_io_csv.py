@@ -9,7 +9,7 @@ import pytest
 from iaa_widgets.data import read_csv
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.io.csv import Lines
-from iaa_widgets.measures.classic import cohen_kappa
+from iaa_widgets.measures.categorical.classic import cohen_kappa
 
 
 def write(tmp_path, text, name="r.csv"):

@@ -110,7 +110,7 @@ def test_duplicates_and_bad_files_are_named(tmp_path):
 
 
 def test_kappa_on_the_read_labels_equals_kappa_on_the_same_table():
-    from iaa_widgets.measures.classic import cohen_kappa
+    from iaa_widgets.measures.categorical.classic import cohen_kappa
     ann = read_label_studio(FILE, from_name="sentiment")
     table = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": [1, 2] * 3,
                           "label": ["Positive", "Positive", "Negative", "Neutral",

@@ -27,13 +27,13 @@ from irr_datasets import ANXIETY, DIAGNOSES, VIDEO, wide  # noqa: E402
 
 from iaa_widgets.data import Annotations  # noqa: E402
 from iaa_widgets.errors import AgreementError  # noqa: E402
-from iaa_widgets.measures.anova import (finn_coefficient, janson_olsson_iota,  # noqa: E402
+from iaa_widgets.measures.continuous.anova import (finn_coefficient, janson_olsson_iota,  # noqa: E402
                                         robinson_a)
-from iaa_widgets.measures.classic import davies_fleiss_kappa  # noqa: E402
-from iaa_widgets.measures.correlation import mean_pearson_r, mean_spearman_rho  # noqa: E402
-from iaa_widgets.measures.light import hubert_kappa, kappa_max, light_kappa  # noqa: E402
-from iaa_widgets.measures.maxwell import maxwell_re  # noqa: E402
-from iaa_widgets.measures.tolerance import tolerance_agreement  # noqa: E402
+from iaa_widgets.measures.categorical.classic import davies_fleiss_kappa  # noqa: E402
+from iaa_widgets.measures.continuous.correlation import mean_pearson_r, mean_spearman_rho  # noqa: E402
+from iaa_widgets.measures.categorical.light import hubert_kappa, kappa_max, light_kappa  # noqa: E402
+from iaa_widgets.measures.categorical.maxwell import maxwell_re  # noqa: E402
+from iaa_widgets.measures.categorical.tolerance import tolerance_agreement  # noqa: E402
 from iaa_widgets.resampling import bootstrap  # noqa: E402
 
 ANX = wide(ANXIETY)
@@ -391,7 +391,7 @@ def test_bootstrap_runs_on_each_family():
 
 # ------------------------------------------------------------ edges and inputs
 def test_reductions_to_known_coefficients():
-    from iaa_widgets.measures.classic import cohen_kappa, percent_agreement
+    from iaa_widgets.measures.categorical.classic import cohen_kappa, percent_agreement
     df = random_scores(11, n=20, r=3)
     # pairs rule with t = 0 is Fleiss' A'_o, percent_agreement's value
     assert tolerance_agreement(ann(df), rule="pairs").value == pytest.approx(
@@ -501,8 +501,8 @@ def test_anova_family_takes_continuous_ratings_without_a_category_table(monkeypa
     # Robinson, ι, the ICC and the mean correlations still run (a measure that does need
     # that table is refused, which shows the limit bites), and their values equal the
     # textbook sums of squares of the n × r grid computed here with numpy.
-    from iaa_widgets.measures.classic import fleiss_kappa
-    from iaa_widgets.measures.icc import icc
+    from iaa_widgets.measures.categorical.classic import fleiss_kappa
+    from iaa_widgets.measures.continuous.icc import icc
     from iaa_widgets.stats import tables
     rng = np.random.default_rng(21)
     n, r = 600, 5

@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import chi2, friedmanchisquare, rankdata
 
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.kendall import kendall_w
+from iaa_widgets.measures.continuous.kendall import kendall_w
 
 sys.path.insert(0, str(Path(__file__).parent))
 import irr_datasets  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.datasets import krippendorff_2011
-from iaa_widgets.measures.alpha import alpha_from_coincidences
+from iaa_widgets.measures.continuous.alpha import alpha_from_coincidences
 
 LEVELS = ["low", "medium", "high"]  # the order; sorted as text: high < low < medium
 TOL = 1e-12

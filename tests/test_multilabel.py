@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from iaa_widgets import AgreementError, Annotations
-from iaa_widgets.measures.alpha import krippendorff_alpha
-from iaa_widgets.measures.classic import cohen_kappa
-from iaa_widgets.measures.multilabel import per_label
+from iaa_widgets.measures.continuous.alpha import krippendorff_alpha
+from iaa_widgets.measures.categorical.classic import cohen_kappa
+from iaa_widgets.measures.sets_spans.multilabel import per_label
 
 SUBSETS = [frozenset(s) for r in range(0, 3) for s in itertools.combinations("abcd", r)]
 

@@ -117,7 +117,7 @@ def test_no_other_hand_written_list_of_measures_remains():
 
 
 def test_consumers_read_the_registry():
-    from iaa_widgets.measures.pairwise import KERNELS
+    from iaa_widgets.measures.categorical.pairwise import KERNELS
     from iaa_widgets.report import coefficients
     from iaa_widgets.widgets.contingency import _COEFFICIENTS
     assert list(_COEFFICIENTS) == [m.name for m in _registry.measures(panel=True)]

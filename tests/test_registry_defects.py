@@ -61,7 +61,7 @@ def test_cohen_kappa_names_psych_without_levels():
 @pytest.mark.parametrize("progress, shown", [("auto", False), (True, True)])
 def test_progress_bars_only_where_a_person_sees_them(progress, shown):
     # stderr is a pipe here, as in CI logs: "auto" draws nothing, True still draws
-    code = ("from iaa_widgets.measures.gamma.progress import progress_reporter\n"
+    code = ("from iaa_widgets.measures.continuum.gamma.progress import progress_reporter\n"
             f"report, close = progress_reporter({progress!r})\n"
             "print(report._bar.disable)\nclose()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -12,10 +12,10 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from iaa_widgets import AgreementError
 from iaa_widgets.continuum import Continuum
-from iaa_widgets.measures import spans
-from iaa_widgets.measures.gamma import alignment
-from iaa_widgets.measures.gamma.alignment import best_alignment
-from iaa_widgets.measures.spans import span_f1
+from iaa_widgets.measures.sets_spans import spans
+from iaa_widgets.measures.continuum.gamma import alignment
+from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
+from iaa_widgets.measures.sets_spans.spans import span_f1
 
 
 def random_spans(seed, n_docs=3, n_ann=4, per=25, labels=("P", "L")):

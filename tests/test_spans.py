@@ -9,8 +9,8 @@ import pytest
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.io._common import spans as make_spans
-from iaa_widgets.measures.classic import specific_agreement
-from iaa_widgets.measures.spans import span_f1
+from iaa_widgets.measures.categorical.classic import specific_agreement
+from iaa_widgets.measures.sets_spans.spans import span_f1
 
 # a and b agree on P [0,3); P [5,8) vs [6,9) overlap only; L [10,12) vs [20,22) apart;
 # c has one P [0,4) that overlaps a's and b's first P.

@@ -11,7 +11,7 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
 from iaa_widgets.measures import _formulas as F
-from iaa_widgets.measures.classic import _pair_cells
+from iaa_widgets.measures.categorical.classic import _pair_cells
 from iaa_widgets.measures._prepare import prepare
 from iaa_widgets.measures.weights import agreement_weights
 

@@ -13,7 +13,7 @@ from scipy import sparse
 
 from iaa_widgets import Annotations
 from iaa_widgets.measures.augmented import _ratings, augmented_kappa
-from iaa_widgets.measures.gwet import gwet_ac1, gwet_ac2
+from iaa_widgets.measures.categorical.gwet import gwet_ac1, gwet_ac2
 from iaa_widgets.resampling import bootstrap
 from iaa_widgets.stats.statistic import RowBlocks, Statistic
 
@@ -162,7 +162,7 @@ def test_augmented_rows_hold_each_items_terms(p, set_rows, monkeypatch):
     # each item's row of the table (RowBlocks: a block per rated set of annotators of
     # at least SET_ROWS patterns, the rest in every term) equals its terms written by
     # hand; items left out (rated once) point to a zero row; items share patterns
-    from iaa_widgets.measures import augmented
+    from iaa_widgets.measures.categorical import augmented
     monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(3, n_items=2000)
     stat = augmented_kappa.statistic(ann, p=p)
@@ -209,7 +209,7 @@ def test_augmented_bootstrap_of_patterns_equals_row_resampling(p, set_rows, monk
     # pattern in all terms) against rebuilding each resample and recomputing the
     # public function (a wrapper: no Statistic), same seed; and BCa's jackknife
     # against leaving each item out and recomputing
-    from iaa_widgets.measures import augmented
+    from iaa_widgets.measures.categorical import augmented
     monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(4, n_items=300)
     fast = bootstrap(ann, augmented_kappa, n_resamples=25, seed=7, p=p)
@@ -241,7 +241,7 @@ def test_gwet_interval_and_p_value_are_scipy_stats_t(fn):
 
 def test_gwet_does_not_load_scipy_stats():
     # scipy.stats costs 0.65 s to import (measured): the first gwet call no longer pays it
-    code = ("import sys, pandas as pd; from iaa_widgets.measures.gwet import gwet_ac1; "
+    code = ("import sys, pandas as pd; from iaa_widgets.measures.categorical.gwet import gwet_ac1; "
             "gwet_ac1(pd.DataFrame({'item': [0, 0, 1, 1, 2, 2], 'annotator': list('ababab'), "
             "'label': [1, 1, 2, 1, 2, 2]})); "
             "print('scipy.stats' in sys.modules)")

@@ -37,7 +37,7 @@ import pytest
 
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.unitizing import u_alpha, unitizing_alpha
+from iaa_widgets.measures.continuum.unitizing import u_alpha, unitizing_alpha
 
 COLS = ["annotator", "category", "start", "end"]
 

@@ -34,7 +34,7 @@ import pytest
 
 from iaa_widgets.continuum import Continuum
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.unitizing import cu_alpha, u_alpha
+from iaa_widgets.measures.continuum.unitizing import cu_alpha, u_alpha
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_unitizing import frame, random_units  # noqa: E402

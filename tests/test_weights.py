@@ -12,7 +12,7 @@ import pytest
 
 from iaa_widgets import Annotations
 from iaa_widgets.errors import AgreementError
-from iaa_widgets.measures.classic import cohen_kappa
+from iaa_widgets.measures.categorical.classic import cohen_kappa
 from iaa_widgets.measures.weights import FAMILIES, agreement_weights, weight_matrix
 
 TOL = 1e-12

@@ -64,9 +64,9 @@ def test_sampling_intervals_follow_the_expected_disorder(small):
 
 
 def test_family_result_carries_its_best_alignment(small):
-    from iaa_widgets.measures.gamma.alignment import best_alignment
+    from iaa_widgets.measures.continuum.gamma.alignment import best_alignment
     res = iaa.gamma_family(small, n_samples=3, seed=1, alpha=2.0)
-    from iaa_widgets.measures.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
     again = best_alignment(small, Dissimilarity(2.0, 1.0, 1.0))
     assert res.alignment.disorder == pytest.approx(again.disorder, abs=1e-12)
     assert res.alignment.disorder == res.gamma.observed

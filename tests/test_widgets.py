@@ -17,7 +17,7 @@ import traitlets
 import iaa_widgets as iaa
 from iaa_widgets import AgreementError, Annotations
 from iaa_widgets.measures.benchmarking import benchmark
-from iaa_widgets.measures.gwet import gwet_ac1
+from iaa_widgets.measures.categorical.gwet import gwet_ac1
 from iaa_widgets.stats import pair_contingencies
 from iaa_widgets.widgets._base import IAAWidget, chart_spec, guarded
 from iaa_widgets.widgets._json import json_safe

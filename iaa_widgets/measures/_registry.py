@@ -187,7 +187,7 @@ def names() -> list[str]:
 
 def kernels() -> dict[str, tuple[Callable, tuple]]:
     """name → (kernel, keywords) of every measure ``pairwise`` evaluates over pair tables."""
-    importlib.import_module(".pairwise", __package__)  # where the kernels are registered
+    importlib.import_module(".categorical.pairwise", __package__)  # where the kernels are registered
     return dict(_KERNELS)
 
 

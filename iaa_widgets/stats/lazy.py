@@ -105,7 +105,7 @@ class SufficientStatistics:
         """:func:`~iaa_widgets.krippendorff_alpha` (any metric) from the coincidences
         o_ck = Σ_{m ≥ 2} (Σ_{m_i = m} n_ic n_ik − [c = k] Σ_{m_i = m} n_ic) / (m − 1)
         (Krippendorff 2011)."""
-        from ..measures.alpha import _metric_name, alpha_from_coincidences, category_values
+        from ..measures.continuous.alpha import _metric_name, alpha_from_coincidences, category_values
         m = np.arange(len(self.sizes))
         two = m >= 2
         k = len(self.categories)
@@ -175,7 +175,7 @@ class SufficientStatistics:
     def pairwise(self, measure: str = "cohen_kappa", **kwargs) -> PairwiseMatrix:
         """:func:`~iaa_widgets.pairwise` with ``missing="pairwise"`` (each pair over the
         items both rated), computed by it from the pair tables kept as counts."""
-        from ..measures.pairwise import pairwise
+        from ..measures.categorical.pairwise import pairwise
         t = self._pair_tables()
         frame = pairwise(self._counted(self.pairs, t, self.annotators), measure,
                          missing="pairwise", **kwargs)
@@ -227,7 +227,7 @@ class SufficientStatistics:
     def _classic(self, measure: str, missing: str, **kwargs) -> AgreementResult:
         """A multi-annotator coefficient: its totals (tables named as in its Statistic)
         summed over the item sizes its policy keeps, then its own ``finish``."""
-        from ..measures import classic
+        from ..measures.categorical import classic
         from ..measures.weights import agreement_weights
         # the measures whose chance terms take items rated once under "available"
         # (prepare(..., singles=True) in classic.py)
@@ -285,7 +285,7 @@ class SufficientStatistics:
         """A two-annotator coefficient, computed by the measure itself from the pair
         table of ``annotators`` kept as counts (its standard error needs only that
         table); the items the pair did not share are counted in ``excluded``."""
-        from ..measures import classic
+        from ..measures.categorical import classic
         t = self._pair_tables()
         names = list(self.annotators) if annotators is None else list(annotators)
         if len(names) != 2:

@@ -37,7 +37,7 @@ from ..errors import AgreementError
 from ..measures import _formulas as F
 from ..measures import _registry
 from ..measures.benchmarking import SCALES, membership_probabilities, retained
-from ..measures.classic import specific_agreement
+from ..measures.categorical.classic import specific_agreement
 from ..results import AgreementResult
 from ..stats import Statistic, pair_contingencies
 from ..stats.tables import check_categories

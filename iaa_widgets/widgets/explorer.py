@@ -36,7 +36,7 @@ from .. import explore, validate
 from ..data import as_annotations
 from ..errors import AgreementError
 from ..measures import _registry
-from ..measures.pairwise import KERNELS, pairwise
+from ..measures.categorical.pairwise import KERNELS, pairwise
 from ._base import IAAWidget, guarded
 from ._json import json_safe
 

@@ -30,9 +30,9 @@ from .. import charts
 from ..continuum import Continuum
 from .. import validate
 from ..errors import AgreementError
-from ..measures.gamma.coefficients import (GammaFamilyResult, _as_continuum, _check_options,
+from ..measures.continuum.gamma.coefficients import (GammaFamilyResult, _as_continuum, _check_options,
                                            gamma_family)
-from ..measures.gamma.sampling import SAMPLERS
+from ..measures.continuum.gamma.sampling import SAMPLERS
 from ._base import IAAWidget
 from ._json import json_safe
 

@@ -14,7 +14,7 @@ import pytest
 
 from iaa_widgets import Annotations, cohen_kappa
 from iaa_widgets.measures.benchmarking import benchmark
-from iaa_widgets.measures.gwet import gwet_ac1
+from iaa_widgets.measures.categorical.gwet import gwet_ac1
 from labdriver import contrast, luminance
 
 XSS = '<img src=x onerror="window.__pwned=1">'

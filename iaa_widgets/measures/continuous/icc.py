@@ -4,7 +4,7 @@ ICC(2,1), ICC(3,1) and their averages, named as McGraw & Wong (1996) name them.
 Items are the targets (objects of measurement), annotators the raters; the labels must
 be numbers (their values enter the sums of squares). Every form is a function of a few
 mean squares of the items × raters analysis of variance, computed by the ANOVA core
-shared with Finn, Robinson and ι (:mod:`iaa_widgets.measures._anova`, whose docstring
+shared with Finn, Robinson and ι (:mod:`iaa_widgets.measures.continuous._anova`, whose docstring
 says which sums enter which term) from additive per-item tables, with n items (Σ w_i
 under item weights w, so that a bootstrap resample is the same formula), N = Σ m_i
 ratings, m_i on item i, k raters:
@@ -20,12 +20,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ..stats import Statistic
+from ... import validate
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ...stats import Statistic
 from ._anova import Scores, scores, sums_of_squares
-from ._registry import register
+from .._registry import register
 
 __all__ = ["icc", "icc_table"]
 

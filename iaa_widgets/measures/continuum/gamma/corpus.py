@@ -32,10 +32,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ... import validate
-from ...continuum import Continuum
-from ...errors import AgreementError
-from ...results import Charted
+from .... import validate
+from ....continuum import Continuum
+from ....errors import AgreementError
+from ....results import Charted
 from .coefficients import GammaResult, gamma_family
 from .progress import progress_reporter
 from .sampling import Z95, _ignore_sigint

@@ -36,13 +36,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..results import AgreementResult
-from . import _formulas as F
-from ._prepare import prepare
+from ... import validate
+from ...results import AgreementResult
+from .. import _formulas as F
+from .._prepare import prepare
 from .classic import _categories, _population, _result, _statistic
-from .weights import FAMILIES, agreement_weights
-from ._registry import register
+from ..weights import FAMILIES, agreement_weights
+from .._registry import register
 
 __all__ = ["gwet_ac1", "gwet_ac2"]
 

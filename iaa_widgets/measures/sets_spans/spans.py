@@ -10,9 +10,9 @@ F1 is symmetric in a and b and equals the positive specific agreement 2a/(2a + b
 of a 2 × 2 table whose cell a counts the matched units and b, c the unmatched units of
 each annotator (Hripcsak & Rothschild 2005, "Agreement, the F-measure, and reliability
 in information retrieval"); it is the specific agreement of
-:func:`~iaa_widgets.measures.classic.specific_agreement` on the category "present",
+:func:`~iaa_widgets.measures.categorical.classic.specific_agreement` on the category "present",
 and needs no count of true negatives (which spans have none). It is not
-chance-corrected; γ (:mod:`~iaa_widgets.measures.gamma`) is, on the same continuum.
+chance-corrected; γ (:mod:`~iaa_widgets.measures.continuum.gamma`) is, on the same continuum.
 """
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..continuum import Continuum
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ..stats.tables import MAX_SPAN_PAIRS
-from .gamma.progress import progress_reporter
-from ._registry import register
+from ... import validate
+from ...continuum import Continuum
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ...stats.tables import MAX_SPAN_PAIRS
+from ..continuum.gamma.progress import progress_reporter
+from .._registry import register
 
 __all__ = ["span_f1", "MATCHES"]
 

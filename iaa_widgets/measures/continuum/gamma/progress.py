@@ -1,7 +1,7 @@
 """Progress of a long γ computation: a callback, a tqdm bar, or nothing.
 
 ``progress=`` of :func:`~iaa_widgets.gamma_family` and
-:func:`~iaa_widgets.measures.gamma.sampling.expected_disorder` accepts
+:func:`~iaa_widgets.measures.continuum.gamma.sampling.expected_disorder` accepts
 
 - ``"auto"`` (default): a tqdm bar (``tqdm.auto``: a widget in a notebook, text in a
   terminal) that appears only once the computation has run for a second, if tqdm
@@ -15,7 +15,7 @@
 """
 from __future__ import annotations
 
-from ...errors import AgreementError
+from ....errors import AgreementError
 
 __all__ = ["progress_reporter"]
 

@@ -12,9 +12,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ...continuum import Continuum
-from ... import validate
-from ...errors import AgreementError
+from ....continuum import Continuum
+from .... import validate
+from ....errors import AgreementError
 
 __all__ = ["Dissimilarity", "CATEGORY_DISTANCES", "levenshtein"]
 

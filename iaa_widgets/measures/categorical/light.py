@@ -8,18 +8,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import stats
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ..stats import per_item
-from ..stats.statistic import DENSE_CELLS
-from . import _formulas as F
+from ... import stats
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ...stats import per_item
+from ...stats.statistic import DENSE_CELLS
+from .. import _formulas as F
 from .classic import (TWO_ONLY, _point, _public, _result, _statistic, _table_statistic, _z,
                       davies_fleiss_kappa)
-from ._prepare import prepare
+from .._prepare import prepare
 from .pairwise import KERNELS
-from .weights import agreement_weights
-from ._registry import register
+from ..weights import agreement_weights
+from .._registry import register
 
 __all__ = ["light_kappa", "hubert_kappa", "kappa_max"]
 

@@ -7,11 +7,11 @@ import math
 
 import numpy as np
 
-from .. import validate
-from ..results import AgreementResult
-from ._anova import scores
+from ... import validate
+from ...results import AgreementResult
+from ..continuous._anova import scores
 from .classic import _point, _public, _z
-from ._registry import register
+from .._registry import register
 
 __all__ = ["tolerance_agreement"]
 

@@ -17,15 +17,15 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .. import stats, validate
-from ..stats import Statistic, per_item
-from ..data import as_annotations, noted
-from ..errors import AgreementError, rows_text
-from ..results import PairwiseMatrix
-from . import _formulas as F
-from ._order import by_label
-from .weights import agreement_weights
-from . import _registry
+from ... import stats, validate
+from ...stats import Statistic, per_item
+from ...data import as_annotations, noted
+from ...errors import AgreementError, rows_text
+from ...results import PairwiseMatrix
+from .. import _formulas as F
+from .._order import by_label
+from ..weights import agreement_weights
+from .. import _registry
 
 __all__ = ["pairwise"]
 
@@ -53,7 +53,7 @@ def _cohen(t, weights=None):
 
 @_registry.kernel("krippendorff_alpha", ("metric", "category_values"))
 def _alpha(t, metric="nominal", category_values=None):
-    from .alpha import alpha_from_coincidences
+    from ..continuous.alpha import alpha_from_coincidences
     # a pair's coincidences are its contingency table plus its transpose
     # (Krippendorff 2011, "coincidence matrix"); items rated by one only are unpairable
     value, _, _ = alpha_from_coincidences(t + np.swapaxes(t, -1, -2), metric,
@@ -79,7 +79,7 @@ def _margins_cohen(agree, row, col, weights=None):
 
 
 def _margins_alpha(agree, row, col, delta=None, unit=1.0):
-    from .alpha import _alpha_of
+    from ..continuous.alpha import _alpha_of
     # o = t + tᵀ: n_c = t_c· + t_·c and Σ o_ck δ_ck = Σ t_ck (δ_ck + δ_kc) (``agree``)
     return _alpha_of(row + col, agree, delta, unit)[0]
 
@@ -240,7 +240,7 @@ def _finish(ann, measure: str, kwargs: dict):
                              f"{list(accepted)!r}")
     kwargs = dict(kwargs)
     if measure == "krippendorff_alpha":
-        from .alpha import category_values
+        from ..continuous.alpha import category_values
         metric = kwargs.get("metric", "nominal")
         labels = category_values(ann, metric)  # refuses an order nobody declared
         if isinstance(metric, pd.DataFrame):  # aligned by label, then by position
@@ -279,7 +279,7 @@ def _cells(ann, measure: str, args: dict):
             np.array_equal(w, np.eye(len(w)))
         return (None, {}) if identity else (w, {"weights": w})
     if measure == "krippendorff_alpha":
-        from .alpha import _delta
+        from ..continuous.alpha import _delta
         metric = args.get("metric", "nominal")
         if isinstance(metric, str) and metric == "ordinal":
             return False, {}
@@ -345,7 +345,7 @@ def _pairwise_statistic(data, measure="cohen_kappa", *, missing: str = "pairwise
 def _intervals(stat: Statistic, values: np.ndarray, ci: str, level: float,
                n_resamples: int, seed) -> dict:
     """Bootstrap intervals of every pair at once (item weights on the Statistic)."""
-    from ..resampling import intervals, resampled
+    from ...resampling import intervals, resampled
     if ci == "bca" and stat.weights is not None:
         raise AgreementError("ci='bca' leaves out one item at a time, but these data keep "
                              "items as weighted cells (from_contingency); use "

@@ -67,9 +67,9 @@ from typing import Callable
 
 import numpy as np
 
-from ... import validate
-from ...continuum import Continuum
-from ...errors import AgreementError
+from .... import validate
+from ....continuum import Continuum
+from ....errors import AgreementError
 
 __all__ = ["shuffle_sample", "statistical_sample", "gamma_software_sample",
            "pygamma_sample", "pygamma_parameters", "free_pivots", "SAMPLERS",

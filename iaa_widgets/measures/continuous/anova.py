@@ -4,11 +4,11 @@ A and Janson & Olsson's (2001) ι for quantitative and nominal, single and multi
 ratings.
 
 Every item used is rated by every annotator (``missing="listwise"``, R's ``na.omit``,
-or "raise"). Sums of squares (see :mod:`iaa_widgets.measures._anova`, shared with the
+or "raise"). Sums of squares (see :mod:`iaa_widgets.measures.continuous._anova`, shared with the
 ICC): SS_items between items, SS_raters between annotators, SS_within within items and
 SS_residual the interaction. Ratings stay in long form (no items × categories table),
 so continuous ratings are as cheap as coded ones. Each measure declares a Statistic over
-the per-item tables of :func:`~iaa_widgets.measures._anova.anova_tables`, so that
+the per-item tables of :func:`~iaa_widgets.measures.continuous._anova.anova_tables`, so that
 ``bootstrap`` works for it.
 """
 from __future__ import annotations
@@ -17,13 +17,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from .. import validate
-from ..data import as_annotations
-from ..errors import AgreementError
-from ..results import AgreementResult
+from ... import validate
+from ...data import as_annotations
+from ...errors import AgreementError
+from ...results import AgreementResult
 from ._anova import anova_tables, scores, sums_of_squares
-from .classic import _point, _public
-from ._registry import register
+from ..categorical.classic import _point, _public
+from .._registry import register
 
 __all__ = ["finn_coefficient", "robinson_a", "janson_olsson_iota"]
 

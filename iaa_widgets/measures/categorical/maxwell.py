@@ -1,12 +1,12 @@
 """Maxwell's (1977) random error coefficient RE for two annotators and two categories."""
 from __future__ import annotations
 
-from ..errors import AgreementError
-from ..results import AgreementResult
-from . import _formulas as F
-from ._prepare import prepare
+from ...errors import AgreementError
+from ...results import AgreementResult
+from .. import _formulas as F
+from .._prepare import prepare
 from .classic import TWO_ONLY, _point, _public, _result, _table_statistic
-from ._registry import register
+from .._registry import register
 
 __all__ = ["maxwell_re"]
 

@@ -12,11 +12,11 @@ from typing import Callable, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..data import Annotations, as_annotations
-from ..errors import AgreementError
-from ..results import AgreementResult
-from .alpha import alpha_from_coincidences, set_membership
+from ... import validate
+from ...data import Annotations, as_annotations
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ..continuous.alpha import alpha_from_coincidences, set_membership
 
 __all__ = ["per_label"]
 
@@ -148,7 +148,7 @@ def _measure(measure: Measure) -> Callable:
     registry), or the callable."""
     if callable(measure):
         return measure
-    from ._registry import find
+    from .._registry import find
     m = find(measure) if isinstance(measure, str) else None
     if m is None or m.data not in ("categorical", "ranked", "numeric"):  # ratings of items
         validate.fail("per_label", "measure", "the name of a categorical measure of "

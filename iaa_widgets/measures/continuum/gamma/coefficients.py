@@ -44,15 +44,15 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ...continuum import Continuum, as_continuum
-from ... import validate
-from ...errors import AgreementError
-from ...results import AgreementResult, Charted
+from ....continuum import Continuum, as_continuum
+from .... import validate
+from ....errors import AgreementError
+from ....results import AgreementResult, Charted
 from .alignment import Alignment, best_alignment
 from .dissimilarity import Dissimilarity
 from .progress import progress_reporter
 from .sampling import SAMPLERS, Z95, expected_disorder
-from .._registry import register
+from ..._registry import register
 
 __all__ = ["GammaResult", "GammaKResult", "GammaFamilyResult", "gamma", "gamma_cat",
            "gamma_k", "gamma_family", "category_disorder", "CAT_VARIANTS"]
@@ -270,12 +270,12 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
     ``category_distance`` None (nominal), ``"ordinal"``, ``"numeric"``,
     ``"levenshtein"``, a mapping {category: position} or a matrix
-    (:class:`~iaa_widgets.measures.gamma.dissimilarity.Dissimilarity`). Sampling: see
-    :func:`~iaa_widgets.measures.gamma.sampling.expected_disorder`. ``progress``:
+    (:class:`~iaa_widgets.measures.continuum.gamma.dissimilarity.Dissimilarity`). Sampling: see
+    :func:`~iaa_widgets.measures.continuum.gamma.sampling.expected_disorder`. ``progress``:
     ``"auto"`` (a tqdm bar when the computation lasts over a second and tqdm is
     installed), True, False or a callable ``progress(done, wanted)``, also called
     with ``done = 0`` once the best alignment is found
-    (:mod:`~iaa_widgets.measures.gamma.progress`). Ctrl-C stops it promptly.
+    (:mod:`~iaa_widgets.measures.continuum.gamma.progress`). Ctrl-C stops it promptly.
     ``cat_variant``: γ_cat and γ_k by Mathet (2017), ``"mathet"``, or by
     pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both."""
     _check_options("gamma_family", alpha, beta, delta_empty, n_samples, seed)

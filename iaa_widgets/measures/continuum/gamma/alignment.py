@@ -44,9 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...continuum import Continuum
-from ...errors import AgreementError
-from ...stats.tables import ALIGNMENT_CELL_BYTES, MAX_ALIGNMENT_CELLS
+from ....continuum import Continuum
+from ....errors import AgreementError
+from ....stats.tables import ALIGNMENT_CELL_BYTES, MAX_ALIGNMENT_CELLS
 from .dissimilarity import Dissimilarity
 
 __all__ = ["Alignment", "best_alignment", "candidate_alignments", "unitary_disorders",

@@ -85,10 +85,10 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
-from ..continuum import Continuum, as_continuum
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ._registry import register
+from ...continuum import Continuum, as_continuum
+from ...errors import AgreementError
+from ...results import AgreementResult
+from .._registry import register
 
 __all__ = ["unitizing_alpha", "u_alpha", "cu_alpha"]
 

@@ -27,18 +27,18 @@ from typing import Callable, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from .. import validate
-from ..data import as_annotations, noted
-from ..errors import AgreementError
-from ..results import AgreementResult
-from ..stats import Statistic, coincidence_table, coincidences, item_counts, \
+from ... import validate
+from ...data import as_annotations, noted
+from ...errors import AgreementError
+from ...results import AgreementResult
+from ...stats import Statistic, coincidence_table, coincidences, item_counts, \
     item_counts_for_pairs
-from ..stats.statistic import entry_pairs, per_item
-from ._order import by_label, require_declared, require_order
-from ._prepare import complete
+from ...stats.statistic import entry_pairs, per_item
+from .._order import by_label, require_declared, require_order
+from .._prepare import complete
 from .alpha_values import many_values, moment_alpha, pairable_ratings, ratio_alpha, \
     values_statistic
-from ._registry import register
+from .._registry import register
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
            "METRICS"]
@@ -304,7 +304,7 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
 
     Many distinct values (continuous scores: more than ``alpha_values.MANY_VALUES`` =
     1,024 for interval and ordinal, twice that for ratio) need no K × K table
-    (:mod:`~iaa_widgets.measures.alpha_values`): interval α from per-item moments, ordinal
+    (:mod:`~iaa_widgets.measures.continuous.alpha_values`): interval α from per-item moments, ordinal
     α the same on the values' mid-ranks, both O(N); ratio α with D_e summed over the
     values in blocks (K² time, no K² memory). The value is the same; ``params`` then has
     no "coincidences" and ``per_category`` no "o_cc/n_c", and ``note`` says so.
@@ -387,7 +387,7 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
 def _resampled(ann, metric, missing, n_resamples: int = 1000, seed=0):
     """α bootstrapped over the same items: the standard error that
     :meth:`AgreementResult.benchmark` reads, α having no analytic one."""
-    from ..resampling import bootstrap  # the bootstrap sits above the measures
+    from ...resampling import bootstrap  # the bootstrap sits above the measures
     return bootstrap(ann, krippendorff_alpha, n_resamples=n_resamples, seed=seed,
                      metric=metric, missing=missing)
 
@@ -396,7 +396,7 @@ def _alpha_statistic(data, metric: Metric = "nominal", *,
                      missing: str = "pairable") -> Statistic:
     """α's Statistic. Interval: per item its moments (m_i, Σ v, Σ v²) and its share of
     n·D_o, four cells whatever the number of values; ordinal and ratio on more than
-    ``MANY_VALUES`` values: :func:`~iaa_widgets.measures.alpha_values.values_statistic`
+    ``MANY_VALUES`` values: :func:`~iaa_widgets.measures.continuous.alpha_values.values_statistic`
     (ordinal exact with each resample's own mid-ranks). Ordinal on fewer (δ depends on the
     resample's n_c): per pairable item its
     coincidences n_ic (n_ik − [c = k]) / (m_i − 1) (Krippendorff 2011), finished by

@@ -37,13 +37,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import validate
-from ..data import Annotations, as_annotations, noted
-from ..errors import AgreementError, rows_text
-from ..results import AgreementResult
-from ..stats import Statistic, per_item
-from ._prepare import select
-from .weights import category_scores
+from ... import validate
+from ...data import Annotations, as_annotations, noted
+from ...errors import AgreementError, rows_text
+from ...results import AgreementResult
+from ...stats import Statistic, per_item
+from .._prepare import select
+from ..weights import category_scores
 
 __all__ = ["Scores", "scores", "anova_tables", "sums_of_squares", "mid_ranks"]
 

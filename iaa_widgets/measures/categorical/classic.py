@@ -8,7 +8,7 @@ S, π, κ, Fleiss' and Conger's κ take ``weights=``: a family of Gwet (2014, ch
 (:mod:`~iaa_widgets.measures.weights`: identity, linear, quadratic, ordinal, radical,
 ratio, circular, bipolar) or a K × K matrix; S, π, Fleiss' and Conger's κ carry Gwet's
 (2014, ch. 5) linearised standard error with the finite-population correction
-(``population=``). Gwet's AC1/AC2 live in :mod:`~iaa_widgets.measures.gwet`.
+(``population=``). Gwet's AC1/AC2 live in :mod:`~iaa_widgets.measures.categorical.gwet`.
 
 Every function takes :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
 annotator, label), uses the primary labels only (``params["labels"]`` says so when
@@ -27,16 +27,16 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .. import stats, validate
-from ..data import noted
-from ..stats import Statistic, per_item
-from ..stats.statistic import DENSE_CELLS
-from ..errors import AgreementError
-from ..results import AgreementResult
-from . import _formulas as F
-from ._prepare import Prepared, prepare
-from .weights import FAMILIES, agreement_weights
-from ._registry import register
+from ... import stats, validate
+from ...data import noted
+from ...stats import Statistic, per_item
+from ...stats.statistic import DENSE_CELLS
+from ...errors import AgreementError
+from ...results import AgreementResult
+from .. import _formulas as F
+from .._prepare import Prepared, prepare
+from ..weights import FAMILIES, agreement_weights
+from .._registry import register
 
 __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
            "davies_fleiss_kappa", "conger_kappa", "specific_agreement"]

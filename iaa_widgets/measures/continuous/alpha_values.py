@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import Statistic
-from ..stats.statistic import entry_pairs
+from ...stats import Statistic
+from ...stats.statistic import entry_pairs
 from ._anova import mid_ranks  # Σ_{g<c} n_g + (n_c + 1)/2: Krippendorff's mid_c + 1/2
 
 __all__ = ["MANY_VALUES", "many_values", "pairable_ratings", "pairable_entries",

@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from .. import stats, validate
-from ..results import AgreementResult
+from ... import stats, validate
+from ...results import AgreementResult
 from ._anova import mid_ranks, scores
-from ._registry import register
+from .._registry import register
 
 __all__ = ["mean_pearson_r", "mean_spearman_rho"]
 

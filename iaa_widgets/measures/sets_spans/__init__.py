@@ -1,0 +1,1 @@
+"""Measures over sets of labels and over spans: multi-label α and span F1."""
