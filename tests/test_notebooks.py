@@ -1,8 +1,11 @@
 """The teaching notebooks: committed clean, and each one runs from top to bottom.
 
-A notebook that quotes a number from a paper asserts it in its own cells (with the
-source named beside the assert), so executing it here checks those numbers.
+A notebook that quotes a number from a paper checks it in its own cells (notebooks/lesson.py's
+``check``, which names the source and raises when the number no longer matches), so
+executing it here checks those numbers. In the lessons, checks of our own code are plain
+asserts in hidden-input cells, out of the student's sight.
 """
+import ast
 import os
 from pathlib import Path
 
@@ -41,6 +44,32 @@ def test_lesson_shape(name):
     assert "display(Markdown(" not in code
 
 
+def hidden(cell) -> bool:
+    """A hidden-input cell (notebooks/lesson.py): folded in JupyterLab, left out of the site."""
+    return (cell.metadata.get("jupyter", {}).get("source_hidden") is True
+            and "hide-input" in cell.metadata.get("tags", []))
+
+
+@pytest.mark.parametrize("name", ["00_tour.ipynb", *LESSONS])
+def test_no_silent_assert_in_sight(name):
+    """Issue 34: where a lesson asserts a number, the student sees a self-check (``check``);
+    the asserts about our own code sit in hidden-input cells, and those print nothing."""
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    in_sight = [c.id for c in code if not hidden(c)
+                and any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(c.source)))]
+    assert not in_sight, f"cells {in_sight} assert in sight: use check() or a hidden cell"
+    for c in filter(hidden, code):
+        body = ast.parse(c.source).body
+        assert body and not isinstance(body[-1], ast.Expr), f"hidden cell {c.id} shows a value"
+        assert "print(" not in c.source and "display(" not in c.source, c.id
+    # marked one way only, the cell would show in one of JupyterLab and the site
+    half = [c.id for c in code if not hidden(c)
+            and ("hide-input" in c.metadata.get("tags", [])
+                 or c.metadata.get("jupyter", {}).get("source_hidden"))]
+    assert not half, f"cells {half} are hidden in JupyterLab or on the site, not both"
+
+
 def test_every_notebook_of_the_tour_is_there():
     assert "00_tour.ipynb" in NAMES and QUOTING <= set(NAMES)
 
@@ -66,7 +95,8 @@ def test_notebook_runs_and_checks_what_it_quotes(path, monkeypatch):
     nb = nbformat.read(path, as_version=4)
     if path.name in QUOTING:
         code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-        assert "assert " in code, "a notebook quoting a paper asserts the quoted numbers"
+        assert "check(" in code or "assert " in code, \
+            "a notebook quoting a paper checks the quoted numbers"
     # raises CellExecutionError, with the cell and traceback, when any cell fails
     NotebookClient(nb, kernel_name="python3", timeout=120,
                    resources={"metadata": {"path": str(path.parent)}}).execute()

@@ -162,7 +162,7 @@ def test_augmented_rows_hold_each_items_terms(p, set_rows, monkeypatch):
     # each item's row of the table (RowBlocks: a block per rated set of annotators of
     # at least SET_ROWS patterns, the rest in every term) equals its terms written by
     # hand; items left out (rated once) point to a zero row; items share patterns
-    from iaa_widgets.measures.categorical import augmented
+    from iaa_widgets.measures import augmented
     monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(3, n_items=2000)
     stat = augmented_kappa.statistic(ann, p=p)
@@ -209,7 +209,7 @@ def test_augmented_bootstrap_of_patterns_equals_row_resampling(p, set_rows, monk
     # pattern in all terms) against rebuilding each resample and recomputing the
     # public function (a wrapper: no Statistic), same seed; and BCa's jackknife
     # against leaving each item out and recomputing
-    from iaa_widgets.measures.categorical import augmented
+    from iaa_widgets.measures import augmented
     monkeypatch.setattr(augmented, "SET_ROWS", set_rows)
     ann = ratings(4, n_items=300)
     fast = bootstrap(ann, augmented_kappa, n_resamples=25, seed=7, p=p)
