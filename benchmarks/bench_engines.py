@@ -1,7 +1,8 @@
 """Agreement on data larger than memory: 1e8 ratings in parquet on disk, Krippendorff's
 α and Fleiss' κ computed by DuckDB and by Dask through
-``iaa_widgets.stats.lazy.sufficient_statistics`` (issue 15). Only the small tables
-(sizes, K × K products per number of ratings, annotator × category counts) come back.
+``iaa.sufficient_statistics`` (issue 15), which the measures take as their data
+(``iaa.krippendorff_alpha(stats)``, issue 29). Only the small tables (sizes, K × K
+products per number of ratings, annotator × category counts) come back.
 
 The parquet file is written once, in chunks of 1e6 items (never the whole table in
 memory): 22,222,222 items × 5 annotators, each rating kept with probability 0.9 (about
@@ -16,6 +17,10 @@ file lazily and runs its in-memory engine (for comparison at smaller sizes).
 
     PYTHONPATH=. python benchmarks/bench_engines.py                 # 1e8 ratings
     PYTHONPATH=. python benchmarks/bench_engines.py --items 200000  # a quick run
+    PYTHONPATH=. python benchmarks/bench_engines.py --items 200000 --pairs  # + pair tables
+
+``--pairs`` makes the pair tables too (a self-join of the ratings on the item) and
+adds Light's κ, which reads those over the items every annotator rated.
 """
 from __future__ import annotations
 
@@ -56,11 +61,11 @@ def write_parquet(path: str, n_items: int, seed: int = 0) -> int:
     return total
 
 
-def child(engine: str, path: str, duckdb_memory: str = "1GB") -> None:
+def child(engine: str, path: str, duckdb_memory: str = "1GB", pairs: bool = False) -> None:
     """Run one engine on the file; print time and peak memory as JSON."""
     import warnings
     warnings.simplefilter("ignore", FutureWarning)
-    from iaa_widgets.stats.lazy import sufficient_statistics
+    import iaa_widgets as iaa
     start = time.perf_counter()
     if engine == "duckdb":
         import duckdb
@@ -77,14 +82,15 @@ def child(engine: str, path: str, duckdb_memory: str = "1GB") -> None:
         frame = pl.scan_parquet(path)
     else:
         raise SystemExit(f"unknown engine {engine}")
-    stats = sufficient_statistics(frame, pairs=False)
+    stats = iaa.sufficient_statistics(frame, pairs=pairs)
     made = time.perf_counter() - start
-    alpha = stats.krippendorff_alpha().value
-    fleiss = stats.fleiss_kappa(missing="available").value
+    alpha = iaa.krippendorff_alpha(stats).value
+    fleiss = iaa.fleiss_kappa(stats, missing="available").value
+    light = iaa.light_kappa(stats).value if pairs else float("nan")
     total = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB → GiB
     print(json.dumps({"engine": engine, "statistics_s": made, "total_s": total,
-                      "alpha": alpha, "fleiss": fleiss, "peak_gib": peak,
+                      "alpha": alpha, "fleiss": fleiss, "light": light, "peak_gib": peak,
                       "ratings": int(np.arange(len(stats.sizes)) @ stats.sizes)}))
 
 
@@ -95,10 +101,12 @@ def main(argv=None) -> None:
     parser.add_argument("--engines", nargs="*", default=["duckdb", "dask"])
     parser.add_argument("--duckdb-memory", default="1GB",
                         help="DuckDB's memory_limit (it spills to disk beyond it)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="make the pair tables too and compute Light's κ")
     parser.add_argument("--child", nargs=2, metavar=("ENGINE", "PATH"))
     args = parser.parse_args(argv)
     if args.child:
-        child(*args.child, args.duckdb_memory)
+        child(*args.child, args.duckdb_memory, args.pairs)
         return
     path = args.path or f"/tmp/iaa_ratings_{args.items}.parquet"
     if not os.path.exists(path):
@@ -109,14 +117,17 @@ def main(argv=None) -> None:
     print(f"{'engine':8} {'statistics s':>12} {'total s':>8} {'peak GiB':>9}  α, Fleiss κ")
     for engine in args.engines:
         out = subprocess.run([sys.executable, __file__, "--child", engine, path,
-                              "--duckdb-memory", args.duckdb_memory],
+                              "--duckdb-memory", args.duckdb_memory]
+                             + (["--pairs"] if args.pairs else []),
                              capture_output=True, text=True)
         if out.returncode:
             print(f"{engine:8} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{engine:8} {r['statistics_s']:12.1f} {r['total_s']:8.1f} {r['peak_gib']:9.2f}  "
-              f"{r['alpha']:.6f}, {r['fleiss']:.6f}  ({r['ratings']:,} ratings)")
+              f"{r['alpha']:.6f}, {r['fleiss']:.6f}"
+              + (f", Light {r['light']:.6f}" if args.pairs else "")
+              + f"  ({r['ratings']:,} ratings)")
 
 
 if __name__ == "__main__":

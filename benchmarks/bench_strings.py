@@ -12,7 +12,15 @@ annotators × items matrix: its time includes coding the labels as numbers
 (``pd.factorize``) and the pivot. Each timing is the best of ``--repeat`` runs, wall
 clock and CPU time.
 
+Loading a crowd (issue 32, for the annotator models): ``Annotations.from_long`` of
+``--crowd`` ratings (default 1e7; 0 skips it) in pandas' default ``str`` dtype (Arrow),
+rows shuffled: 5 ratings per item ("item0" …, 2e6 distinct), each by a different one of
+``--annotators`` (default 20: "w0" …), labels "c0" … "c3"; against coding the same three
+columns with ``pd.factorize`` and naming the ids (``pd.Index``), the plain pandas way.
+Goal: well under 3 s.
+
     PYTHONPATH=. python benchmarks/bench_strings.py [--items 1800000] [--repeat 2]
+        [--crowd 10000000] [--annotators 20] [--only-crowd]
 """
 from __future__ import annotations
 
@@ -50,6 +58,48 @@ def krippendorff_with_pivot(df: pd.DataFrame) -> float:
                               level_of_measurement="nominal")
 
 
+def crowd_table(n_ratings: int, n_annotators: int, seed: int = 0) -> pd.DataFrame:
+    """The crowd of the module docstring, its strings built in Arrow (fast)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    rng = np.random.default_rng(seed)
+    n_items = n_ratings // 5
+    item = np.repeat(np.arange(n_items), 5)
+    who = ((rng.integers(0, n_annotators, n_items)[:, None] +
+            np.arange(5) * max(n_annotators // 5, 1)) % n_annotators).ravel()
+    label = rng.integers(0, 4, len(item))
+    order = rng.permutation(len(item))
+
+    def text(prefix, numbers):
+        joined = pc.binary_join_element_wise(prefix, pc.cast(pa.array(numbers), pa.string()),
+                                             "")
+        return pd.array(joined, dtype="str")
+
+    return pd.DataFrame({"item": text("item", item[order]),
+                         "annotator": text("w", who[order]),
+                         "label": text("c", label[order])})
+
+
+def pandas_codes(df: pd.DataFrame):
+    """The plain pandas way to code a tidy table: pd.factorize of each column, the ids
+    named by a pd.Index."""
+    out = []
+    for col in ("item", "annotator", "label"):
+        codes, uniques = pd.factorize(df[col])
+        out.append((codes, pd.Index(uniques, name=col)))
+    return out
+
+
+def bench_crowd(args) -> None:
+    df = crowd_table(args.crowd, args.annotators)
+    iaa.Annotations.from_long(df.iloc[:10_000])  # first-call costs out of the timing
+    (t, cpu), ann = best(iaa.Annotations.from_long, df, args.repeat)
+    (p, p_cpu), _ = best(pandas_codes, df, args.repeat)
+    print(f"loading {args.crowd:,} ratings ({ann.n_items:,} items, {ann.n_annotators} "
+          f"annotators, str dtype, shuffled): ours {t:5.2f} / {cpu:5.2f} s, pd.factorize "
+          f"of the columns {p:5.2f} / {p_cpu:5.2f} s ({p / t:3.1f}× / {p_cpu / cpu:3.1f}×)")
+
+
 def best(fn, arg, repeat: int):
     """Best (wall, CPU) seconds of ``repeat`` runs and the last value; CPU time (process
     time, all threads) is the less disturbed of the two on a shared machine."""
@@ -65,7 +115,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", type=int, default=1_800_000)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--crowd", type=int, default=10_000_000)
+    parser.add_argument("--annotators", type=int, default=20)
+    parser.add_argument("--only-crowd", action="store_true")
     args = parser.parse_args(argv)
+    if args.only_crowd:
+        return bench_crowd(args)
     import polars as pl
     import pyarrow as pa
     ours = lambda d: iaa.krippendorff_alpha(d).value  # noqa: E731
@@ -91,6 +146,8 @@ def main(argv=None) -> None:
             (p_obj, p_obj_cpu), _ = best(krippendorff_with_pivot, inputs[name], args.repeat)
             print(f"    krippendorff package on the object strings {p_obj:6.2f} / "
                   f"{p_obj_cpu:5.2f} s: ours {p_obj / t:4.1f}× / {p_obj_cpu / cpu:4.1f}× faster")
+    if args.crowd:
+        bench_crowd(args)
 
 
 if __name__ == "__main__":

@@ -82,11 +82,11 @@ SHAPES = {"multi": (1_000_000, 10), "two": (5_000_000, 2), "ranked": (500_000, 1
 # issue 28's causes (engines, non-finite values, raw exceptions): name -> (input, call); inputs in cause_input()
 CAUSES = {
     "engines read twice: DuckDB WHERE random() < 2": (
-        "duckdb-random", lambda iaa, rel: iaa.sufficient_statistics(rel).krippendorff_alpha()),
+        "duckdb-random", lambda iaa, rel: iaa.krippendorff_alpha(iaa.sufficient_statistics(rel))),
     "engines read twice: polars LazyFrame": (
-        "polars-lazy", lambda iaa, lf: iaa.sufficient_statistics(lf).krippendorff_alpha()),
+        "polars-lazy", lambda iaa, lf: iaa.krippendorff_alpha(iaa.sufficient_statistics(lf))),
     "engines read twice: Dask (10 partitions)": (
-        "dask", lambda iaa, ddf: iaa.sufficient_statistics(ddf).krippendorff_alpha()),
+        "dask", lambda iaa, ddf: iaa.krippendorff_alpha(iaa.sufficient_statistics(ddf))),
     "non-finite: tolerance_agreement(tolerance=1), one inf rating": (
         "inf", lambda iaa, df: iaa.tolerance_agreement(df, tolerance=1)),
     "non-finite: gwet_ac2(weights='linear'), one inf rating": (

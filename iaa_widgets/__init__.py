@@ -6,7 +6,8 @@ One import gives the whole public API::
     iaa.cohen_kappa(df)            # df: tidy table with item, annotator, label
 """
 from .errors import AgreementError
-from .data import Annotations, as_annotations, read_csv
+from .data import Annotations, as_annotations
+from .io.csv import read_csv
 from .labels import LookAlikeLabelsWarning
 from .results import AgreementResult
 from .measures import _registry
@@ -39,6 +40,7 @@ _LAZY: dict[str, str] = {
     "GammaExplorer": ".widgets.gamma",
     "ProjectExplorer": ".widgets.explorer",
     "disagreements": ".explore",
+    "span_disagreements": ".explore_spans",
     "leave_one_out": ".explore",
     "annotator_profile": ".explore",
     "label_usage": ".explore",

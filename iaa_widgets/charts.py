@@ -21,7 +21,7 @@ from .measures.augmented import AugmentedSweepResult
 from .measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
 from .measures.sparse.missing import SpaMissingnessResult
 from .resampling import BootstrapResult
-from .results import AgreementResult, PairwiseMatrix
+from .results import AgreementResult, PairwiseMatrix, interval_text
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "contingency_rows", "contingency_heatmap", "sweep_curve_rows", "sweep_point_rows",
@@ -68,14 +68,6 @@ def _finite(x) -> float | None:
     return None if x is None or not math.isfinite(float(x)) else float(x)
 
 
-def _cut(measure: str, low: float, high: float) -> tuple[float, float, bool]:
-    """An interval cut to the range of the registered coefficient ``measure`` (as the
-    report and ContingencyMatrix cut theirs), and whether it was cut."""
-    from .measures import _registry
-    m = _registry.find(measure, load=False)
-    return (low, high, False) if m is None else _registry.cut(m, low, high)
-
-
 @register(AgreementResult)
 @_html_safe
 def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
@@ -88,10 +80,9 @@ def agreement_chart(result: AgreementResult, *, width: int = 320) -> alt.Chart:
     notes = [f"interval: {result.ci_method}"] if result.ci is not None and \
         result.ci_method else []
     if result.ci is not None:  # its method in the subtitle: an axis label would be cut
-        low, high, cut = _cut(result.measure, *result.ci)
-        rows.append(("interval", low, high, "interval"))
-        notes += [f"interval cut to the coefficient's range (was {result.ci[0]:.4f} to "
-                  f"{result.ci[1]:.4f})"] if cut else []
+        rows.append(("interval", *result.ci, "interval"))  # cut to the range by the result
+        notes += [f"interval cut to the coefficient's range (it was "
+                  f"{interval_text(result.ci_uncut)})"] if result.ci_uncut else []
     df = pd.DataFrame([{"quantity": q, "start": _finite(s), "end": _finite(t), "kind": k}
                        for q, s, t, k in rows])
     title = f"{result.measure} = {result.value:.4f}" if _finite(result.value) is not None \
@@ -371,7 +362,8 @@ def spa_summary_rows(table: pd.DataFrame) -> pd.DataFrame:
 def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
     """SPA under each scheme side by side: a diamond at the full data's value, the
     rounds of random dropping as a strip of bins shaded by their share of rounds
-    (:func:`spa_round_rows`) and a rule over the 95 % range of the rounds."""
+    (:func:`spa_round_rows`), a rule over the 95 % range of the rounds and the values
+    as text right of the plot."""
     y = alt.Y("scheme:N", sort=_scheme_order(), title=None, axis=alt.Axis(labelLimit=220))
     ticks = alt.Chart(rounds, name="rounds").mark_rect(height=16).encode(
         x=alt.X("lo:Q", title="SPA (eq. 7)", scale=alt.Scale(zero=False),
@@ -388,8 +380,9 @@ def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
         shape="diamond", filled=True, size=90, color="#e6550d").encode(
         x=alt.X("full:Q"), y=y, tooltip=[alt.Tooltip("scheme:N"),
                                          alt.Tooltip("full:Q", format=".4f", title="full data")])
+    # right of the plot, in a column: off the strips, which may reach the axis's end
     labels = alt.Chart(summary, name="labels").mark_text(align="left", dx=10).encode(
-        x=alt.X("q975:Q"), y=y, text="label:N")
+        x=alt.value(width), y=y, text="label:N")
     return alt.layer(ticks, interval, full, labels).properties(width=width,
                                                                height=alt.Step(26))
 
@@ -530,12 +523,18 @@ def gamma_empty_rows(alignment) -> pd.DataFrame:
 
 @_html_safe
 def gamma_continuum_chart(units, links, empty, annotators: Sequence[str], *,
-                          width: int = 640, lane: int = 34) -> alt.LayerChart:
+                          width: int = 640, lane: int = 34, domain=None) -> alt.LayerChart:
     """The continuum, one lane per annotator: units as bars coloured by category, the
-    best alignment as links between aligned units and hollow markers for empty units."""
+    best alignment as links between aligned units and hollow markers for empty units.
+    ``domain`` (first start, last end) fixes the x scale, by default from ``units``
+    when they are rows: links and empty units lie within it, and may have no rows
+    (before γ is computed), for which Vega would warn of an infinite extent."""
+    if domain is None and isinstance(units, pd.DataFrame) and len(units):
+        domain = (units["start"].min(), units["end"].max())
     y = alt.Y("annotator:N", sort=list(annotators), title=None,
               axis=alt.Axis(labelLimit=160), scale=alt.Scale(paddingInner=0.45))
-    x = alt.X("start:Q", title="position on the continuum", scale=alt.Scale(zero=False))
+    x = alt.X("start:Q", title="position on the continuum", scale=alt.Scale(
+        zero=False, **({} if domain is None else {"domain": [float(v) for v in domain]})))
     bars = alt.Chart(units, name="units").mark_bar(cornerRadius=2).encode(
         x, x2="end:Q", y=y, color=alt.Color("category:N", title="category",
                                             legend=alt.Legend(orient="right", labelLimit=200)),

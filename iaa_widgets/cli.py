@@ -18,7 +18,8 @@ import sys
 from typing import Sequence
 
 from . import io
-from .data import Annotations, read_csv
+from .data import Annotations
+from .io.csv import read_csv
 from .errors import AgreementError
 
 __all__ = ["main", "read_ratings", "FORMATS"]

@@ -95,12 +95,16 @@ def _value_groups(labels: list, kinds: list) -> list[list]:
     return [group for group in by_value.values() if len({kind for _, kind in group}) > 1]
 
 
-def merged_labels(values: np.ndarray, codes: np.ndarray, categories) -> list[str]:
+def merged_labels(values: np.ndarray, codes: np.ndarray, categories,
+                  kind: str | None = None) -> list[str]:
     """Labels of different kinds that Python calls equal (True == 1 == 1.0), which a hash
     table codes as one category: named, so that the merge is not silent. Only a column
-    mixing bools with other values is scanned (its distinct objects, by address)."""
-    if values.dtype != object or pd.api.types.infer_dtype(values, skipna=True) not in (
-            "mixed", "mixed-integer"):
+    mixing bools with other values is scanned (its distinct objects, by address);
+    ``kind``: ``infer_dtype(values, skipna=True)`` when the caller has it."""
+    if values.dtype != object:
+        return []
+    kind = pd.api.types.infer_dtype(values, skipna=True) if kind is None else kind
+    if kind not in ("mixed", "mixed-integer"):
         return []
     values = np.ascontiguousarray(values)
     _, first = np.unique(np.frombuffer(memoryview(values), dtype=np.intp), return_index=True)

@@ -13,6 +13,9 @@ with these ids:
   each coefficient's range (a note names those cut); the coefficients that do not
   apply, each with the measure's own reason (:func:`iaa_widgets.coefficients`' logic);
 - ``pairwise``: Cohen's κ for every pair of annotators (with bootstrap intervals);
+- ``annotators``: each annotator's estimated accuracy under Dawid & Skene (1979)
+  (:func:`iaa_widgets.dawid_skene`), with the model, its convergence and iterations
+  named, when at least 3 annotators gave ratings;
 - ``per-category``: Fleiss' per-category κ_k and the specific agreement of each category;
 - ``per-item``: each item's ratings and share of agreeing pairs, least agreement first.
 
@@ -40,7 +43,7 @@ from .measures.categorical import classic
 from .measures._formulas import item_agreement
 from .measures.categorical.pairwise import pairwise
 from .resampling import bootstrap
-from .results import AgreementResult
+from .results import AgreementResult, interval_text, without_cut
 
 __all__ = ["alpha_metrics", "Coefficient", "coefficients", "coefficient_table", "item_table",
            "report_html", "write_report"]
@@ -125,9 +128,9 @@ _COMPONENTS = {"agreement": ("observed agreement A_o", "expected agreement A_e")
 def coefficient_table(rows: list[Coefficient], notes: tuple = ()) -> pd.DataFrame:
     """The applicable coefficients: value, observed and expected agreement (A_o, A_e) or
     disagreement (D_o, D_e) each in its own columns, the analytic and bootstrap
-    intervals cut to the coefficient's range (``cut`` names those cut), items used and
-    excluded, and the note without the data's own ``notes`` (the data section says
-    them once)."""
+    intervals as the results carry them, cut to the coefficient's range (``cut`` names
+    those cut and what they were), items used and excluded, and the note without the
+    data's own ``notes`` (the data section says them once) nor the cut (``cut`` says it)."""
     records = []
     for c in rows:
         if c.result is None:
@@ -138,13 +141,14 @@ def coefficient_table(rows: list[Coefficient], notes: tuple = ()) -> pd.DataFram
             record[o], record[e] = (r.observed, r.expected) if r.scale == scale else \
                 (np.nan, np.nan)
         cut = []
-        for kind, ci in (("analytic", r.ci), ("bootstrap", c.boot.ci if c.boot else None)):
-            low, high, was_cut = _registry.cut(c.measure, *(ci or (np.nan, np.nan)))
-            record[f"{kind} low"], record[f"{kind} high"] = low, high
-            cut += [kind] if was_cut else []
+        for kind, made in (("analytic", r), ("bootstrap", c.boot)):
+            ci = made.ci if made is not None and made.ci is not None else (np.nan, np.nan)
+            record[f"{kind} low"], record[f"{kind} high"] = ci
+            if made is not None and made.ci_uncut is not None:  # cut by the result itself
+                cut.append(f"{kind} (it was {interval_text(made.ci_uncut)})")
         record |= {"analytic method": r.ci_method or "none", "items": r.n_items,
                    "excluded": ", ".join(f"{v} {k}" for k, v in r.excluded.items()),
-                   "note": "; ".join(part for part in r.note.split("; ")
+                   "note": "; ".join(part for part in without_cut(r.note).split("; ")
                                      if part and part not in notes),
                    "cut": " and ".join(cut)}
         records.append(record)
@@ -286,6 +290,8 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     body.append(_coefficient_section(rows, ann, confidence, n_resamples, seed, specs))
     body.append(_section("pairwise", "Pairwise Cohen's κ", _part(
         "Pairwise Cohen's κ", _pairwise, ann, confidence, n_resamples, seed, specs)))
+    body.append(_section("annotators", "Annotators", _part(
+        "Annotator accuracy (Dawid–Skene)", _annotators, ann)))
     body.append(_category_section(ann, confidence, specs))
     body.append(_section("per-item", "Per item", _part(
         "The per-item table", _items, ann, max_items, specs)))
@@ -375,6 +381,29 @@ def _pairwise(ann, confidence, n_resamples, seed, specs) -> str:
     shared = shared.astype(object).mask(np.eye(len(shared), dtype=bool), "—")  # no pair
     body += "<p>Items each pair rated:</p>" + _table(shared, index=True)
     return body + _chart(specs, "chart-pairwise", "The pairwise chart", m.chart)
+
+
+def _annotators(ann) -> str:
+    """Each annotator's accuracy under Dawid & Skene (1979): the expected share of their
+    labels that match the item's class (full confusion matrices, EM from the majority
+    vote, the function's defaults)."""
+    rated = np.count_nonzero(np.bincount(ann.primary().annotator,
+                                         minlength=ann.n_annotators))
+    if ann.anonymous or rated < 3:
+        raise AgreementError(
+            "the accuracies of Dawid & Skene's model need ratings by at least 3 known "
+            "annotators; " + ("the annotators of per-item counts are not known"
+                              if ann.anonymous else f"this data has ratings by {rated}"))
+    from .models import dawid_skene
+    res = dawid_skene(ann)
+    how = (f"Dawid & Skene (1979), {res.model}: EM from the majority vote, "
+           f"{res.n_iter} iterations, {'converged' if res.converged else 'not converged'} "
+           f"(tol {res.params['tol']:g}); accuracy: the expected share of an annotator's "
+           "labels that match the item's class.")
+    notes = [part for part in res.note.split("; ") if part and part not in ann.notes]
+    table = res.per_annotator().rename(index=str).rename_axis("annotator").reset_index()
+    return (f"<p>{text(how)}</p>" + _table(table)
+            + "".join(f"<p class='note'>{text(n)}</p>" for n in notes))
 
 
 def _category_section(ann, confidence, specs) -> str:

@@ -43,20 +43,22 @@ import pandas as pd
 from .data import Annotations, as_annotations
 from . import validate
 from .errors import AgreementError
-from .results import Charted, provenance_html
+from .results import Charted, InRange, provenance_html, without_cut
+from .stats.lazy import SufficientStatistics
 
 __all__ = ["bootstrap", "BootstrapResult"]
 
 
 @dataclass(frozen=True)
-class BootstrapResult(Charted):
+class BootstrapResult(InRange, Charted):
     """A measure's estimate on the data and its bootstrap distribution over items.
 
     ``excluded`` and ``note`` are the measure's own on the data (what it left out and
     why, e.g. items rated once, and any note on the value; see
     :class:`~iaa_widgets.results.AgreementResult`): a resample draws from the items
     and keeps their ratings, so it leaves out the same kind of items. Empty for a
-    measure that returns a bare number."""
+    measure that returns a bare number. ``ci`` is cut to the coefficient's range as an
+    :class:`~iaa_widgets.AgreementResult`'s is (``ci_uncut`` and the note then say so)."""
 
     measure: str
     estimate: float
@@ -71,6 +73,7 @@ class BootstrapResult(Charted):
     params: Mapping[str, Any] = field(default_factory=dict)
     excluded: Mapping[str, int] = field(default_factory=dict)
     note: str = ""
+    ci_uncut: tuple[float, float] | None = None
 
     def __float__(self) -> float:
         return float(self.estimate)
@@ -361,6 +364,11 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None, confidence: flo
         raise AgreementError(f"interval must be 'percentile' for {name}, or 'bca' for a measure "
                              "with a Statistic (measure.statistic: its leave-one-item-out "
                              "values are the totals minus one item)")
+    if isinstance(data, SufficientStatistics):
+        raise AgreementError("bootstrap resamples items, and sufficient statistics keep no "
+                             "per-item sums: compute the value with "
+                             f"iaa.{name}(statistics), or bootstrap the ratings in memory "
+                             "(e.g. iaa.Annotations.from_long(frame))")
     ann = as_annotations(data)
     if make is None:
         ann = ann.expanded("bootstrap")  # resamples single items: one row per item
@@ -393,4 +401,4 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None, confidence: flo
                            n_resamples=int(n_resamples), n_undefined=int(len(values) - len(ok)),
                            seed=seed, method=method, params=dict(measure_kwargs),
                            excluded=dict(getattr(result, "excluded", None) or {}),
-                           note=str(getattr(result, "note", "") or ""))
+                           note=without_cut(str(getattr(result, "note", "") or "")))

@@ -11,7 +11,8 @@ import pandas as pd
 from . import validate
 from .html import text
 
-__all__ = ["AgreementResult", "Charted", "PairwiseMatrix"]
+__all__ = ["AgreementResult", "Charted", "PairwiseMatrix", "InRange", "cut_interval",
+           "interval_text", "without_cut"]
 
 
 def provenance_html(excluded: Mapping[str, int], note: str) -> str:
@@ -23,6 +24,53 @@ def provenance_html(excluded: Mapping[str, int], note: str) -> str:
     if note:
         out += f"<p>{text(note)}</p>"
     return out
+
+
+CUT = "interval cut to the coefficient's range"  # how a result's note begins to say it
+
+
+def cut_interval(measure: str, ci) -> tuple[tuple | None, tuple | None, str]:
+    """(interval, the interval before it was cut or None, a note or ""): ``ci`` cut to
+    the range of the registered coefficient ``measure`` (``_registry.cut``), the one rule
+    for every interval a result carries (analytic or bootstrap). A measure that is not
+    registered, or no interval, leaves it as it is."""
+    if ci is None:
+        return None, None, ""
+    # measures sit above results (they make results): the registry is loaded by name,
+    # and only its registrations already made are read (the measure ran, so its own is)
+    registry = import_module(f"{__package__}.measures._registry")
+    m = registry.find(measure, load=False)
+    if m is None:
+        return ci, None, ""
+    low, high, cut = registry.cut(m, *ci)
+    if not cut:
+        return ci, None, ""
+    lo, hi = (f"{b:g}".replace("inf", "∞").replace("-", "−") for b in m.range)
+    return ((float(low), float(high)), (float(ci[0]), float(ci[1])),
+            f"{CUT} [{lo}, {hi}]: it was {interval_text(ci)}")
+
+
+def interval_text(ci) -> str:
+    """[low, high] to four decimals, minus signs as such (−0.2350)."""
+    return "[" + ", ".join(f"{b:.4f}".replace("-", "−") for b in ci) + "]"
+
+
+def without_cut(note: str) -> str:
+    """``note`` without the part :func:`cut_interval` added (for a reader that says it
+    apart, or a result that copies another's note but not its interval)."""
+    return "; ".join(p for p in note.split("; ") if not p.startswith(CUT))
+
+
+class InRange:
+    """Gives a frozen result dataclass with ``measure``, ``ci``, ``ci_uncut`` and
+    ``note`` the one rule of :func:`cut_interval`, applied on construction."""
+
+    def __post_init__(self):
+        ci, uncut, note = cut_interval(self.measure, self.ci)
+        if uncut is not None:
+            object.__setattr__(self, "ci", ci)
+            object.__setattr__(self, "ci_uncut", uncut)
+            object.__setattr__(self, "note", "; ".join(filter(None, [self.note, note])))
 
 
 class Charted:
@@ -41,7 +89,7 @@ class Charted:
 
 
 @dataclass(frozen=True)
-class AgreementResult(Charted):
+class AgreementResult(InRange, Charted):
     """The outcome of one agreement measure.
 
     ``observed`` and ``expected`` are agreements (A_o, A_e) when ``scale`` is
@@ -49,6 +97,11 @@ class AgreementResult(Charted):
     ``"disagreement"``. ``excluded`` maps a reason to the number of items left out
     for it; nothing is dropped without being counted there. ``note`` explains a
     degenerate outcome (for instance a NaN value when expected agreement is 1).
+
+    ``ci`` lies within the coefficient's range (``iaa.coefficients()``; at most 1, and
+    at least 0 for A_o): an interval that leaves it is cut to it on construction, the
+    interval as computed kept in ``ci_uncut`` and the note saying so (:func:`cut_interval`);
+    ``se`` stays as computed.
     """
 
     measure: str
@@ -69,6 +122,7 @@ class AgreementResult(Charted):
     # resample(n_resamples, seed) -> BootstrapResult over the same items, for a measure
     # with no analytic standard error (α): what benchmark() reads instead
     resample: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+    ci_uncut: tuple[float, float] | None = None
 
     def __float__(self) -> float:
         return float(self.value)

@@ -10,7 +10,6 @@ number, and infinity only where ``finite=False`` says so.
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral, Real
 from typing import Any, Iterable, NoReturn
 
@@ -48,14 +47,17 @@ class _Renamed:
 RENAMED = _Renamed()
 
 
-def renamed(where: str, old: str, new: str, given, value, stacklevel: int = 3):
+def renamed(where: str, old: str, new: str, given, value):
     """The value of parameter ``new``: ``value``, or ``given`` when the caller used the
     former name ``old`` (``given`` is not :data:`RENAMED`), with a DeprecationWarning
-    that names both; the former name works for one release."""
+    that names both, at the user's line (the first frame outside the package, however
+    deep the call: a measure is called through its registry door); the former name
+    works for one release."""
     if given is RENAMED:
         return value
-    warnings.warn(f"{where}: {old}= is deprecated and will be removed in the next release; "
-                  f"use {new}=", DeprecationWarning, stacklevel=stacklevel)
+    from .labels import warn_from_caller
+    warn_from_caller(f"{where}: {old}= is deprecated and will be removed in the next "
+                     f"release; use {new}=", DeprecationWarning)
     return given
 
 

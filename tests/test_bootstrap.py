@@ -346,3 +346,48 @@ def test_a_generator_given_as_seed_is_left_where_its_draws_leave_it():
     assert given.integers(0, 2 ** 62) == ref.integers(0, 2 ** 62)
     np.testing.assert_array_equal(
         res.values, iaa.bootstrap(ann, "fleiss_kappa", n_resamples=9, seed=21).values)
+
+
+# ------------------------------------------- one rule for intervals; method= of a measure
+def test_a_measures_own_method_passes_through_and_the_interval_kind_is_interval():
+    # bootstrap's interval kind is interval=; a measure that names its own method= gets
+    # it (here a user's measure whose value depends on it), with no warning
+    import warnings
+
+    def scaled(data, method="one"):
+        value = iaa.percent_agreement(data).value
+        return value if method == "one" else value / 2
+
+    df = krippendorff_2011()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        half = iaa.bootstrap(df, scaled, n_resamples=50, seed=2, method="half")
+    whole = iaa.bootstrap(df, scaled, n_resamples=50, seed=2)
+    assert half.estimate == whole.estimate / 2  # method= reached the measure
+    np.testing.assert_allclose(half.values, whole.values / 2, rtol=0, atol=0)
+    assert half.method == "percentile" and half.params == {"method": "half"}
+    # a measure without method=: the former name of interval=, with a DeprecationWarning
+    with pytest.warns(DeprecationWarning, match="method="):
+        bca = iaa.bootstrap(df, "fleiss_kappa", n_resamples=50, seed=2, method="bca")
+    assert bca.method == "bca"
+
+
+def test_a_bootstrap_interval_follows_the_results_rule():
+    # the same cut as an AgreementResult's (results.cut_interval): a percentile interval
+    # of values inside the range is never cut; one built outside it is, and says so
+    res = iaa.bootstrap(krippendorff_2011(), "percent_agreement", n_resamples=100, seed=0)
+    assert res.ci_uncut is None and 0 <= res.ci[0] <= res.ci[1] <= 1
+    made = iaa.BootstrapResult("cohen_kappa", 0.5, (-0.3, 1.2), 0.3, 0.95, np.zeros(2))
+    assert made.ci == (-0.3, 1.0) and made.ci_uncut == (-0.3, 1.2)
+    assert "interval cut to the coefficient's range [−∞, 1]: it was [−0.3000, 1.2000]" \
+        in made.note
+
+
+def test_a_bootstrap_does_not_copy_the_analytic_intervals_cut():
+    # 9 agreements of 10: the measure's Wald interval reaches 1.086 and is cut (its note
+    # says so); the bootstrap copies the measure's note but not that sentence
+    frame = pd.DataFrame([(i, r, "x" if i or r == "a" else "y") for i in range(10)
+                          for r in ("a", "b")], columns=["item", "annotator", "label"])
+    assert iaa.percent_agreement(frame).ci_uncut is not None
+    boot = iaa.bootstrap(frame, "percent_agreement", n_resamples=50, seed=0)
+    assert "interval cut" not in boot.note and boot.ci_uncut is None

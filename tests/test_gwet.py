@@ -68,7 +68,8 @@ def test_ac2_matches_irrcac_for_every_family(seed, raters, missing, family):
     est = cac(frame, cats, family).gwet()["est"]
     ours = gwet_ac2(ann, weights=family)
     same(ours, est)
-    # Gwet's interval: Student's t with n − 1 df, the upper end capped at 1
+    # Gwet's interval: Student's t with n − 1 df; irrCAC caps it at 1, our result cuts
+    # it to the coefficient's range, at most 1: the same interval
     low, high = (float(np.squeeze(v)) for v in est["confidence_interval"])
     assert ours.ci == pytest.approx((low, high), abs=TOL)
     assert ours.params["p_value"] == pytest.approx(float(np.squeeze(est["p_value"])),

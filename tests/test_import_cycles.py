@@ -1,7 +1,13 @@
 """No import cycle among the package's modules: every `import` and `from … import`
 statement, at module level or inside a function (a lazy import is still an edge), read
 with ast. Importing a submodule (`from .. import stats`) is an edge to that submodule,
-not to the package above it (which Python initialises first in any case)."""
+not to the package above it (which Python initialises first in any case).
+
+Imports point one way, from the top of the flow down (issue 29): ``stats`` never
+imports ``measures`` (each measure supplies its engine totals beside its Statistic) and
+``data`` never imports ``io`` (readers build Annotations; io imports data). Importing
+the top package ``iaa_widgets`` (which imports everything) or naming the forbidden
+package in ``importlib.import_module(...)`` counts as importing it."""
 import ast
 from pathlib import Path
 
@@ -78,3 +84,61 @@ def test_the_walker_sees_lazy_imports_and_cycles():
 
 def test_no_import_cycle_in_the_package():
     assert cycle(edges(modules())) == []
+
+
+# (importer, imported): packages whose modules must not import the other's, and why
+DOWNWARD_ONLY = {
+    ("iaa_widgets.stats", "iaa_widgets.measures"):
+        "measures read the statistics; engine totals live beside each measure",
+    ("iaa_widgets.data", "iaa_widgets.io"): "readers (io) build Annotations (data)",
+}
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def dynamic_imports(mods) -> dict[str, set[str]]:
+    """The text of every ``import_module(...)`` / ``__import__(...)`` argument (the
+    constant parts of an f-string), per module: imports the ast edges do not see."""
+    out = {m: set() for m in mods}
+    for mod, (path, _) in mods.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args and getattr(
+                    node.func, "id", getattr(node.func, "attr", None)) in (
+                    "import_module", "__import__"):
+                arg = node.args[0]
+                parts = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+                out[mod].add("".join(p.value for p in parts if isinstance(p, ast.Constant)
+                                     and isinstance(p.value, str)))
+    return out
+
+
+def upward(graph, dynamic=None) -> list[tuple[str, str]]:
+    """Every import (importer, imported) against :data:`DOWNWARD_ONLY`."""
+    found = []
+    for src, targets in graph.items():
+        for (low, high) in DOWNWARD_ONLY:
+            if not _under(src, low):
+                continue
+            found += [(src, t) for t in sorted(targets)
+                      if _under(t, high) or t == "iaa_widgets"]
+            tail = high.rpartition(".")[2]  # "measures": ".measures" in a module path
+            found += [(src, text) for text in sorted((dynamic or {}).get(src, ()))
+                      if f".{tail}" in text or text.startswith(tail)]
+    return found
+
+
+def test_the_direction_check_can_fail():
+    assert upward({"iaa_widgets.stats.lazy": {"iaa_widgets.measures._registry"}}) == \
+        [("iaa_widgets.stats.lazy", "iaa_widgets.measures._registry")]
+    assert upward({"iaa_widgets.data.loaders": {"iaa_widgets"}}) == \
+        [("iaa_widgets.data.loaders", "iaa_widgets")]
+    assert upward({"iaa_widgets.stats.lazy": set()},
+                  {"iaa_widgets.stats.lazy": {"iaa_widgets.measures.alpha"}}) != []
+    assert upward({"iaa_widgets.io.csv": {"iaa_widgets.data.loaders"}}) == []  # allowed
+
+
+def test_imports_point_one_way():
+    mods = modules()
+    assert upward(edges(mods), dynamic_imports(mods)) == []

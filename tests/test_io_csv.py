@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from iaa_widgets.data import read_csv
+from iaa_widgets.io.csv import read_csv
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.io.csv import Lines
 from iaa_widgets.measures.categorical.classic import cohen_kappa
@@ -62,7 +62,7 @@ def test_skiprows_as_a_list_keeps_line_numbers(tmp_path):
         read_csv(path, skiprows=[3])
     assert read_csv(path, skiprows=[3, 6]).n_ratings == 4  # record 6: '1,a,z'
     lines = Lines(path, {"skiprows": [2, 3]}, [1, 2], ["a", "a"])
-    assert lines.describe([0, 1]).endswith("line 2 (item 1, annotator 'a'), line 5 (item 2, "
+    assert lines.name_rows([0, 1]).endswith("line 2 (item 1, annotator 'a'), line 5 (item 2, "
                                            "annotator 'a')")
 
 

@@ -11,8 +11,11 @@ Where the expected numbers come from:
   of the truth (the sampling error of an annotator's n ratings);
 - the Dawid & Skene (1979) example: 45 patients, 5 observers (observer 1 three times),
   Table 1 of the paper as transcribed in github.com/dallascard/dawid_skene
-  (dawid_skene.py, generate_sample_data); its totals are checked below.
+  (dawid_skene.py, generate_sample_data); its totals are checked below, and the paper's
+  printed estimates (class marginals, error rates, patient class probabilities, two
+  decimals) as quoted by github.com/x-lin/consensusalgorithms' tests.
 """
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -119,6 +122,7 @@ def test_counts_and_contingency_inputs():
     res = iaa.majority_vote(Annotations.from_counts(counts), ties="none")
     assert res.labels["u"] == "x" and res.labels["v"] == "y" and pd.isna(res.labels["w"])
     assert res.excluded == {"tied": 1} and res.n_ratings == 7
+    assert "gave no rating" not in res.note  # anonymous raters: none to name
     with pytest.raises(AgreementError, match="anonymous"):
         iaa.dawid_skene(Annotations.from_counts(counts))
     with pytest.raises(AgreementError, match="anonymous"):
@@ -147,6 +151,9 @@ def test_bad_input():
         with pytest.raises(AgreementError, match="two categories"):
             model(same)
     assert iaa.majority_vote(blank).labels.tolist() == ["x", "y", "x"]
+    one_category = iaa.majority_vote(same)  # well defined, and said
+    assert one_category.labels.tolist() == ["x", "x"]
+    assert "every rating is 'x': every item's label is that one" in one_category.note
     with pytest.raises(AgreementError, match="ties"):
         iaa.majority_vote(TIES, ties="last")
     with pytest.raises(AgreementError, match="model"):
@@ -157,6 +164,28 @@ def test_bad_input():
         iaa.mace(TIES, n_restarts=0)
     with pytest.raises(AgreementError, match="alpha"):
         iaa.mace(TIES, alpha=-1)
+
+
+def test_annotator_without_rating_is_noted_and_does_not_stall_em():
+    # annotator "z" gave only blank labels: kept, noted, NaN estimates (Dawid–Skene: no
+    # division by zero on the way), and the others' estimates as without "z"
+    df, _, _ = crowd(n=300, annotators=6, seed=4)
+    df = pd.concat([df.astype({"annotator": str}),
+                    pd.DataFrame({"item": [0, 1], "annotator": "z", "label": None})])
+    for res in (iaa.dawid_skene(df), iaa.dawid_skene(df, model="one-coin"),
+                iaa.mace(df, n_restarts=2, seed=0), iaa.majority_vote(df)):
+        assert "1 annotator(s) gave no rating (z)" in res.note, res.model
+        assert np.isnan(res.accuracy["z"]) and res.accuracy.drop("z").notna().all()
+        assert res.converged, res.model
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        full = iaa.dawid_skene(df)
+    assert full.confusion_matrix("z").isna().all().all()
+    same = iaa.dawid_skene(df[df["annotator"] != "z"])
+    assert full.n_iter == same.n_iter
+    np.testing.assert_allclose(full.posteriors.to_numpy(), same.posteriors.to_numpy())
+    with pytest.raises(AgreementError, match="no label"):  # nothing rated at all
+        iaa.dawid_skene(df.assign(label=None))
 
 
 def test_non_convergence_is_reported():
@@ -306,6 +335,44 @@ def test_dawid_skene_1979_example_matches_crowdkit():
     np.testing.assert_allclose(ours.priors.to_numpy(), theirs.priors_[[1, 2, 3, 4]],
                                atol=1e-6)
     assert list(ours.labels.cat.categories) == [1, 2, 3, 4]  # the paper's classes, as ints
+
+
+# The paper's estimates at its printed two decimals, as quoted by the tests of
+# github.com/x-lin/consensusalgorithms (src/test/java/algorithms/dawidskene/
+# DawidSkeneAlgorithmTest.java, commit 4cc5af5, and its later copy under truthinference/:
+# the paper's Table 1 as ours above, and the estimated class marginals, each observer's
+# error rates and each patient's class probabilities, asserted to ±0.01). The paper
+# itself could not be read here. Every figure reproduces to the printed precision, and
+# the same fit agrees with crowd-kit to 1e-6 (test above): we trust them as the paper's
+# maximum-likelihood estimates.
+DS_1979_PRIORS = [0.40, 0.42, 0.11, 0.07]
+DS_1979_ERROR_RATES = [  # observer 1..5: rows true class 1..4, columns response 1..4
+    [[.89, .11, 0, 0], [.07, .88, .05, 0], [0, .34, .66, 0], [0, 0, .56, .44]],
+    [[.83, .17, 0, 0], [.05, .63, .31, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+    [[1, 0, 0, 0], [.11, .79, .11, 0], [0, .40, .20, .40], [0, 0, .67, .33]],
+    [[.94, .06, 0, 0], [.05, .84, .10, 0], [0, 0, .80, .20], [0, 0, .33, .67]],
+    [[1, 0, 0, 0], [.16, .73, .11, 0], [0, .21, .79, 0], [0, 0, .33, .67]],
+]
+# patient 1..45's class where its estimate is 1.00 ("." : the three mixed patients below)
+DS_1979_CLASS = "142222.322431211112222221121111312.42.3111212"
+DS_1979_MIXED = {7: [.98, .02, 0, 0], 35: [0, .95, .05, 0], 38: [0, .02, .98, 0]}
+
+
+def test_dawid_skene_1979_printed_estimates():
+    res = iaa.dawid_skene(ds_annotations(ds_1979()), tol=1e-10, max_iter=5000)
+    assert res.converged
+    np.testing.assert_array_equal(res.priors.to_numpy().round(2), DS_1979_PRIORS)
+    theta = res.confusion.to_numpy().reshape(5, 4, 4)
+    np.testing.assert_array_equal(theta.round(2), DS_1979_ERROR_RATES)
+    post = by_item(res.posteriors).to_numpy()
+    printed = np.zeros((45, 4))
+    for patient, c in enumerate(DS_1979_CLASS, 1):
+        if c != ".":
+            printed[patient - 1, int(c) - 1] = 1.0
+    for patient, row in DS_1979_MIXED.items():
+        printed[patient - 1] = row
+    np.testing.assert_array_equal(post.round(2), printed)
+    assert by_item(res.labels).tolist() == list(printed.argmax(axis=1) + 1)
 
 
 # ------------------------------------------------------------------ results and charts

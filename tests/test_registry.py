@@ -49,11 +49,7 @@ NOT_COEFFICIENTS = {
 
 # hand-written lists of three or more measures that remain, and why (each is another
 # engineer's file this session; see the report of issue 29)
-REMAINING_LISTS = {
-    "stats/lazy.py": "the engines' methods (issue 29 item 3: one door to the engines)",
-    "measures/pairwise.py": "MARGINS, the pair-margin kernels being written beside KERNELS",
-    "widgets/explorer.py": "the project explorer's choice of coefficients (new this session)",
-}
+REMAINING_LISTS: dict[str, str] = {}
 
 
 def _meyer_frame():
@@ -117,13 +113,20 @@ def test_no_other_hand_written_list_of_measures_remains():
 
 
 def test_consumers_read_the_registry():
-    from iaa_widgets.measures.categorical.pairwise import KERNELS
+    from iaa_widgets.measures.categorical.pairwise import KERNELS, MARGINS
     from iaa_widgets.report import coefficients
     from iaa_widgets.widgets.contingency import _COEFFICIENTS
     assert list(_COEFFICIENTS) == [m.name for m in _registry.measures(panel=True)]
     assert [c.label for c in _COEFFICIENTS.values()] == \
         [m.symbol for m in _registry.measures(panel=True)]
     assert KERNELS == _registry.kernels()
+    assert MARGINS == _registry.margin_kernels() and set(MARGINS) == set(KERNELS)
+    # the engines: a measure given sufficient statistics computes itself through its
+    # descriptor's engine (tests/test_engines.py checks the values)
+    assert {m.name for m in MEASURES if m.engine} >= {
+        "gwet_ac1", "gwet_ac2", "davies_fleiss_kappa", "light_kappa", "hubert_kappa",
+        "kappa_max", "krippendorff_alpha", "fleiss_kappa", "cohen_kappa", "sparse_kappa"}
+    assert all(m.statistic for m in MEASURES if m.engine)
     assert {m.name for m in MEASURES if m.kernel} == set(KERNELS)
     rows = coefficients(iaa.as_annotations(_meyer_frame()), n_resamples=0)
     assert [c.measure.name for c in rows] == [m.name for m in _registry.measures(report=True)]
@@ -292,6 +295,14 @@ def test_coefficients_say_which_apply_and_why_not():
     assert table.loc["icc", "why not"].startswith("needs numeric ratings of items")
     assert not table.loc["gamma", "applies"]
     assert table.loc["gamma", "why not"].startswith("needs units placed on a continuum")
+    # sufficient statistics made on an engine: the measures with engine totals apply
+    stats = iaa.sufficient_statistics(_meyer_frame())
+    table = iaa.coefficients(stats).set_index("name")
+    assert table.loc["cohen_kappa", "applies"] and table.loc["gwet_ac1", "applies"]
+    assert not table.loc["tolerance_agreement", "applies"]
+    assert table.loc["tolerance_agreement", "why not"].startswith("needs the ratings in memory")
+    assert table.loc["icc", "why not"].startswith("needs numeric ratings of items; these "
+                                                  "data are sufficient statistics of")
     numbers = iaa.coefficients(NUMERIC).set_index("name")
     assert numbers.loc["icc", "applies"] and numbers.loc["kendall_w", "applies"]
     assert "levels=" in numbers.loc["finn_coefficient", "why not"]
@@ -319,8 +330,9 @@ def test_a_results_chart_cuts_its_interval_as_the_report_does_and_says_so():
     # 9 agreements of 10: Wald A_o ± 1.96 · √(0.9 · 0.1 / 10) reaches 1.086 (Meyer's SE)
     frame = pd.DataFrame([(i, r, "x" if i or r == "a" else "y") for i in range(10)
                           for r in ("a", "b")], columns=["item", "annotator", "label"])
-    res = iaa.percent_agreement(frame)
-    assert res.ci[1] == pytest.approx(0.9 + 1.959964 * 0.009 ** 0.5, abs=1e-5)
+    res = iaa.percent_agreement(frame)  # the result carries the cut interval
+    assert res.ci_uncut[1] == pytest.approx(0.9 + 1.959964 * 0.009 ** 0.5, abs=1e-5)
+    assert res.ci == (res.ci_uncut[0], 1.0)
     spec = res.chart().to_dict()
     rows = [r for rows in spec["datasets"].values() for r in rows]
     interval = next(r for r in rows if r["quantity"] == "interval")

@@ -428,3 +428,27 @@ def test_intervals_are_cut_to_the_coefficients_range_and_say_so():
         in text_
     assert "Every interval is cut to its coefficient's range ([0, 1] for percent_agreement" \
         in text_
+
+
+def test_annotator_accuracy_from_dawid_skene():
+    # 3 annotators on 40 items: a always agrees with b except on items 0-9, c on items
+    # 0-4 only; the numbers are iaa.dawid_skene's own (checked against crowd-kit and the
+    # 1979 paper in tests/test_models.py), printed at 4 decimals
+    import iaa_widgets as iaa
+    rows = [(i, r, ("x" if i % 3 else "y") if r == "a" or (r == "b" and i >= 10)
+             or (r == "c" and i >= 5) else "z") for i in range(40) for r in "abc"]
+    frame = _frame(rows)
+    document = report_html(frame, n_resamples=0)
+    text_ = _parse(document).text["annotators"]
+    ds = iaa.dawid_skene(frame)
+    assert f"dawid_skene (full): EM from the majority vote, {ds.n_iter} iterations, " \
+        f"converged (tol 1e-05)" in text_
+    head, *table = _first_table(document.split('id="annotators"')[1])
+    assert head == ["annotator", "n_ratings", "accuracy"]
+    assert [r[0] for r in table] == ["a", "b", "c"]  # one row per annotator
+    assert [float(r[2]) for r in table] == pytest.approx(ds.accuracy.tolist(), abs=5e-5)
+    assert [int(r[1]) for r in table] == [40, 40, 40]
+    # two annotators (Meyer's table): the part is named as not applicable, with why
+    two = _parse(report_html(_frame(_meyer_rows()), n_resamples=0)).text["annotators"]
+    assert "not applicable" in two and "at least 3 known annotators" in two \
+        and "ratings by 2" in two

@@ -206,3 +206,21 @@ def test_the_weights_are_named_for_what_they_do():
     # names gamma_family takes; their help says which weight each is
     assert "positional weight" in iaa.GammaExplorer.alpha.help
     assert "categorical weight" in iaa.GammaExplorer.beta.help
+
+
+def test_continuum_x_scale_spans_the_units_before_any_link_exists(small):
+    # links and empty units have no rows until γ is computed: the x scale's domain is
+    # explicit (first start, last end of the continuum), not the extent of layers that
+    # may be empty (Vega warns "Infinite extent" for those, issue 35)
+    from iaa_widgets.charts import gamma_continuum_chart, gamma_unit_rows
+    w = iaa.GammaExplorer(small, n_samples=4, seed=1)
+    try:
+        x = w._specs["continuum"]["layer"][0]["encoding"]["x"]
+        assert x["scale"]["domain"] == [float(small.start.min()), float(small.end.max())]
+    finally:
+        w.close()
+    # a chart from rows takes its domain from the units' rows
+    units = gamma_unit_rows(small)
+    spec = gamma_continuum_chart(units, units.iloc[:0], units.iloc[:0], ["a"]).to_dict()
+    assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == \
+        [units["start"].min(), units["end"].max()]

@@ -68,34 +68,54 @@ def brute_jackknife_se(measure, table) -> float:
     return float(np.sqrt((n - 1) / n * np.sum((values - values.mean()) ** 2)))
 
 
-def test_panel_interval_is_the_jackknife_of_the_measure_functions():
+def test_panel_interval_is_result_ci_of_the_unedited_table():
+    # one number per coefficient: the panel shows the interval the measure function gives
+    # (result.ci), κ's asymptotic one, AC1's Student-t one, ...; α, which has none, the
+    # Wald interval of its delete-one jackknife, named so
     table = np.array([[4, 2, 0], [1, 6, 1], [0, 2, 3]])
     w = iaa.ContingencyMatrix(table)
     panel = {row["key"]: row for row in w.coefficients}
-    z = 1.959963984540054  # the standard normal's 97.5 % quantile (scipy.stats.norm.ppf)
+    ann = Annotations.from_contingency(table)
     for key, measure in (("cohen_kappa", iaa.cohen_kappa), ("gwet_ac1", gwet_ac1),
-                         ("percent_agreement", iaa.percent_agreement)):
-        se = brute_jackknife_se(measure, table)
-        assert panel[key]["se"] == pytest.approx(se, abs=1e-12), key
-        v = panel[key]["value"]
-        assert panel[key]["ci"] == pytest.approx([v - z * se, v + z * se], abs=1e-12)
-        assert panel[key]["ci_method"] == "jackknife Wald 95%"
+                         ("percent_agreement", iaa.percent_agreement),
+                         ("bennett_s", iaa.bennett_s), ("scott_pi", iaa.scott_pi)):
+        own = measure(ann)  # the measure function itself, not the widget's result
+        assert panel[key]["ci"] == list(own.ci), key
+        assert panel[key]["se"] == own.se and panel[key]["ci_method"] == own.ci_method
+        assert tuple(panel[key]["ci"]) == w.result[key].ci
+    alpha = panel["krippendorff_alpha"]
+    se = brute_jackknife_se(iaa.krippendorff_alpha, table)
+    z = 1.959963984540054  # the standard normal's 97.5 % quantile (scipy.stats.norm.ppf)
+    assert alpha["se"] == pytest.approx(se, abs=1e-12)
+    assert alpha["ci"] == pytest.approx([alpha["value"] - z * se, alpha["value"] + z * se],
+                                        abs=1e-12)
+    assert alpha["ci_method"].startswith("jackknife Wald 95%") and \
+        "no analytic interval" in alpha["ci_method"]
+    assert w.result["krippendorff_alpha"].ci is None
 
 
-def test_panel_interval_stays_in_the_coefficients_range():
-    # 12 items, A_o = 0.75: the Wald interval of A_o would reach 1.006 and κ's 1.028
-    # (seen in an exported page); they are cut at 1, and A_o's at 0, as gwet_ac1 and
-    # irrCAC cut theirs at 1
+def test_panel_interval_stays_in_the_coefficients_range_and_says_so():
+    # 12 items, A_o = 0.75: AC1's Student-t interval AC1 ± t_11·se and α's jackknife Wald
+    # interval reach above 1 (the uncut bounds computed here from se); both are cut at 1,
+    # as the results cut theirs, and the notes give what they were
     w = iaa.ContingencyMatrix([[5, 1], [2, 4]], categories=["a", "b"])
     panel = {row["key"]: row for row in w.coefficients}
-    z = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
-    for key in ("percent_agreement", "cohen_kappa", "gwet_ac1", "krippendorff_alpha"):
-        v, se = panel[key]["value"], panel[key]["se"]
-        assert v + z * se > 1, key  # the uncut interval would leave the range
-        assert panel[key]["ci"] == pytest.approx([v - z * se, 1.0], abs=1e-12), key
+    from scipy.stats import t as student
+    ac1 = panel["gwet_ac1"]
+    high = ac1["value"] + student.ppf(0.975, 11) * ac1["se"]  # Gwet (2014): t, n − 1 df
+    assert high > 1 and ac1["ci"][1] == 1.0
+    assert w.result["gwet_ac1"].ci_uncut[1] == pytest.approx(high, abs=1e-12)
+    alpha = panel["krippendorff_alpha"]
+    assert alpha["value"] + 1.959963984540054 * alpha["se"] > 1 and alpha["ci"][1] == 1.0
+    assert any(n.startswith("AC1 (Gwet): interval cut to the coefficient's range (it was")
+               for n in w.notes)
+    assert any(n.startswith("α (Krippendorff, nominal): interval cut") for n in w.notes)
+    # A_o's Wald interval below 0 is cut at 0: 3 items, A_o = 1/3, se = √(2/27) = 0.272
     tiny = iaa.ContingencyMatrix([[1, 1], [1, 0]], categories=["a", "b"])
     a_o = {row["key"]: row for row in tiny.coefficients}["percent_agreement"]
-    assert a_o["value"] - z * a_o["se"] < 0 and a_o["ci"][0] == 0.0
+    assert a_o["se"] == pytest.approx((2 / 27) ** 0.5, abs=1e-12)
+    assert a_o["value"] - 1.959963984540054 * a_o["se"] < 0 and a_o["ci"][0] == 0.0
+    assert a_o["ci"] == list(tiny.result["percent_agreement"].ci)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -150,22 +170,25 @@ def test_benchmark_bands_of_kappa_and_ac1():
         iaa.ContingencyMatrix(MEYER, scale="lk")
 
 
-def test_an_edit_runs_only_finish_never_the_measures_nor_rows(monkeypatch):
+def test_an_edit_never_goes_back_to_rows(monkeypatch):
+    # the measures run on the k² cells of the table (from_contingency), never on one row
+    # per item, and α's Statistic is built once per set of categories
     w = iaa.ContingencyMatrix(MEYER, editable=True)
-    w.result  # the measure functions ran once, on demand
 
     def refuse(*args, **kwargs):
-        raise AssertionError("an edit must not rebuild data from the table")
+        raise AssertionError("an edit must not expand the table into rows nor rebuild "
+                             "a Statistic")
     from iaa_widgets.widgets import contingency
-    monkeypatch.setattr(contingency.Annotations, "from_contingency", refuse)
+    monkeypatch.setattr(contingency.Annotations, "expanded", refuse)
+    monkeypatch.setattr(contingency.Annotations, "from_long", refuse)
     for coefficient in contingency._COEFFICIENTS.values():
         monkeypatch.setattr(coefficient.measure, "statistic", refuse)
     w.matrix = [[200_000, 3], [5, 90_000]]
     assert w.error == ""
     kappa = next(r for r in w.coefficients if r["key"] == "cohen_kappa")
     monkeypatch.undo()
-    assert kappa["value"] == pytest.approx(iaa.cohen_kappa(
-        Annotations.from_contingency([[200_000, 3], [5, 90_000]])).value, abs=1e-12)
+    expected = iaa.cohen_kappa(Annotations.from_contingency([[200_000, 3], [5, 90_000]]))
+    assert kappa["value"] == expected.value and kappa["ci"] == list(expected.ci)
 
 
 def test_chance_table_gives_zero():

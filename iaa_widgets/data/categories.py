@@ -9,7 +9,7 @@ from collections.abc import Hashable
 import numpy as np
 import pandas as pd
 
-from ..io.csv import rows_or_lines as _rows
+from ..messages import rows_or_lines as _rows
 from ..errors import AgreementError
 from ..labels import LookAlikeLabelsWarning, blank_labels, look_alike_note, warn_from_caller
 from .codes import _arrow_strings, _blank_as_missing, _column_codes, _dense_ints, \

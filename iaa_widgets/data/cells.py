@@ -4,15 +4,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..io.csv import rows_or_lines as _rows
+from ..messages import rows_or_lines as _rows
 from ..errors import AgreementError
 
 
-def _expand_pairs(labels: pd.Series, rows):
+def _expand_pairs(labels: pd.Series, rows, kind: str | None = None):
     """Expand ``(primary, secondary)`` cells into two ranked ratings (labels, ranks and
-    each rating's row position, None when no cell held a pair)."""
+    each rating's row position, None when no cell held a pair); ``kind``: the labels'
+    ``infer_dtype`` when the caller has it."""
     values = labels.to_numpy()
-    if _no_sequences(values):
+    if _no_sequences(values, kind):
         return labels, np.ones(len(values), np.int8), None
     is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in values), bool, len(values))
     if not is_seq.any():
@@ -28,16 +29,19 @@ def _expand_pairs(labels: pd.Series, rows):
     return pd.Series(flat, dtype=object), ranks.astype(np.int8), rowpos
 
 
-def _no_sequences(values: np.ndarray) -> bool:
-    """True when an object array holds only scalars (a C-speed type scan, no Python loop)."""
-    return pd.api.types.infer_dtype(values, skipna=True) in (
+def _no_sequences(values: np.ndarray, kind: str | None = None) -> bool:
+    """True when an object array holds only scalars (a C-speed type scan, no Python loop;
+    ``kind``: its ``infer_dtype(values, skipna=True)``, scanned once by the caller)."""
+    kind = pd.api.types.infer_dtype(values, skipna=True) if kind is None else kind
+    return kind in (
         "string", "bytes", "integer", "floating", "mixed-integer-float", "decimal", "boolean",
         "datetime", "date", "time", "timedelta", "empty")
 
 
-def _refuse_pairs(labels: pd.Series, rows) -> None:
-    """With a rank column, a label cell holds one label, never a (primary, secondary) pair."""
-    if _no_sequences(labels.to_numpy()):
+def _refuse_pairs(labels: pd.Series, rows, kind: str | None = None) -> None:
+    """With a rank column, a label cell holds one label, never a (primary, secondary) pair
+    (``kind``: as for :func:`_expand_pairs`)."""
+    if _no_sequences(labels.to_numpy(), kind):
         return
     is_seq = np.fromiter((isinstance(v, (tuple, list)) for v in labels.to_numpy()), bool,
                          len(labels))

@@ -1,16 +1,16 @@
-"""Loaders: a tidy table, an items × annotators table, items × categories counts, a
-two-annotator contingency table, and a CSV file of either layout."""
+"""Loaders: a tidy table, an items × annotators table, items × categories counts and a
+two-annotator contingency table (a CSV file of either layout is read by
+:func:`iaa_widgets.io.csv.read_csv`, which calls them)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
-from os import PathLike
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ..io.csv import NA_VALUES, Lines, read_frame, rows_or_lines as _rows
-from .. import validate
+from ..messages import rows_or_lines as _rows
 from ..errors import AgreementError
 from ..labels import merged_labels
 from .annotations import Annotations, _raters
@@ -39,11 +39,26 @@ def long_table(df, item="item", annotator="annotator", label="label", rank=None,
     rows = df.index if rows is None else rows
     ids = []  # at most one hash pass per column: codes (−1 where missing) and names
     for col in (item, annotator):
-        codes, names = _id_codes(df[col])
+        with _valid_text(col):
+            codes, names = _id_codes(df[col])  # names: a pd.Index named col
         _refuse_missing_ids(codes, col, rows)
-        ids.append((codes, pd.Index(names, name=col)))
-    return _coded_table(*ids, df[label], None if rank is None else df[rank], label,
-                        categories, rows, subject, notes)
+        ids.append((codes, names))
+    with _valid_text(label):
+        return _coded_table(*ids, df[label], None if rank is None else df[rank], label,
+                            categories, rows, subject, notes)
+
+
+@contextmanager
+def _valid_text(col: str):
+    """Text that cannot be encoded as UTF-8 (a lone surrogate, from bytes decoded with
+    ``errors="surrogateescape"``) refused by column, not pandas' or Arrow's raw error."""
+    try:
+        yield
+    except UnicodeEncodeError as e:
+        raise AgreementError(
+            f"column {col!r} holds text that is not valid Unicode: {e.object[e.start:e.end]!r} "
+            f"in {e.object!r}; decode the file with errors='replace' (or fix the value) so "
+            "that every id and label is text") from None
 
 
 def _refuse_missing_ids(codes: np.ndarray, col: str, rows) -> None:
@@ -60,10 +75,12 @@ def _coded_table(items: tuple, annotators: tuple, labels: pd.Series, rank, label
     ``labels`` (``rank``: a rank column or None); ``label`` names the label column in
     errors, ``rows`` the rows (an index, or the lines of a file); ``unique_cells``: no
     (item, annotator) can come twice (the cells of a wide table)."""
+    kind = pd.api.types.infer_dtype(labels.to_numpy(), skipna=True) \
+        if labels.dtype == object else None  # one type scan for the checks below
     if rank is not None and labels.dtype == object:
-        _refuse_pairs(labels, rows)
+        _refuse_pairs(labels, rows, kind)
     if rank is None and labels.dtype == object:
-        labels, ranks, rowpos = _expand_pairs(labels, rows)
+        labels, ranks, rowpos = _expand_pairs(labels, rows, kind)
     else:
         rowpos = None
         ranks = np.ones(len(labels), np.int8) if rank is None else _check_ranks(rank, rows)
@@ -73,7 +90,7 @@ def _coded_table(items: tuple, annotators: tuple, labels: pd.Series, rank, label
     (item_codes, item_names), (ann_codes, ann_names) = items, annotators
     if not identity:
         item_codes, ann_codes = item_codes[rowpos], ann_codes[rowpos]
-    merged = merged_labels(labels.to_numpy(), codes, cats) \
+    merged = merged_labels(labels.to_numpy(), codes, cats, kind if identity else None) \
         if labels.dtype == object else []  # True, 1 and 1.0: one code
     rated = codes >= 0 if codes.min() < 0 else None  # a blank label: a missing rating
     n_blank = 0 if rated is None else len(codes) - int(np.count_nonzero(rated))
@@ -91,10 +108,11 @@ def _coded_table(items: tuple, annotators: tuple, labels: pd.Series, rank, label
     return out
 
 
-def wide_table(df, categories=None, file: tuple | None = None,
+def wide_table(df, categories=None, lines: Callable | None = None,
                notes: tuple = ()) -> Annotations:
-    """:meth:`Annotations.from_wide`; ``file``: (source, read_args) of a CSV file, whose lines
-    errors name; ``notes``: earlier notes on the data."""
+    """:meth:`Annotations.from_wide`; ``lines(items, annotators, records)``: what names
+    the ratings' rows in errors (the lines of a CSV file, :class:`iaa_widgets.io.csv.Lines`;
+    None: their (item, annotator) cells); ``notes``: earlier notes on the data."""
     if type(df).__module__.split(".")[0] in _FOREIGN_FRAMES:
         raise _not_a_frame(df, "an items × annotators table (pandas DataFrame or array)")
     if not isinstance(df, pd.DataFrame):
@@ -122,9 +140,8 @@ def wide_table(df, categories=None, file: tuple | None = None,
         raise AgreementError("the table is empty: at least two annotators must rate an item")
     cells = pd.MultiIndex(levels=[df.index, df.columns], codes=[r, c],
                           names=["item", "annotator"], verify_integrity=False)
-    lines = None if file is None else Lines(*file, df.index.to_numpy()[r],
-                                            df.columns.to_numpy()[c], records=r)
-    rows = cells if lines is None else lines
+    rows = cells if lines is None else lines(df.index.to_numpy()[r], df.columns.to_numpy()[c],
+                                             records=r)
     # the label column as a tidy table would hold it (the same dtype inference)
     labels = pd.DataFrame({"label": values.ravel()[present.ravel()]}, copy=False)["label"]
     item_names = _axis_names(df.index, "item", r, rows)
@@ -256,36 +273,3 @@ def contingency_table(matrix, categories: Sequence | None = None,
                        pd.Index(list(annotators), name="annotator"), cats,
                        ordered=ordered or cats.inferred_type in NUMERIC,
                        item_weight=m[first, second])
-
-
-def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | None = None,
-             item: str = "item", annotator: str = "annotator", label: str = "label",
-             rank: str | None = None, na_values: Sequence[str] = NA_VALUES,
-             **read_args) -> Annotations:
-    """Read ratings from a CSV file: ``layout="long"`` (one row per rating) or
-    ``"wide"`` (first column items, one column per annotator).
-
-    ``na_values``: the cell texts read as missing, by default only the empty cell
-    (``("",)``), so that "NA", "None", "null" and "nan" stay labels (pass
-    ``keep_default_na=True`` for pandas' own list; None: no text). A blank or
-    whitespace-only label is a missing rating in both layouts; the ``notes`` of the
-    Annotations (and the ``note`` of every result) say how many cells were read as
-    missing. Errors name the file and the line (the header is
-    line 1) with the item and annotator; a file not in UTF-8 needs ``encoding=``.
-    Other keyword arguments go to :func:`pandas.read_csv`.
-    """
-    validate.choice("read_csv", "layout", layout, ("long", "wide"))
-    if not (na_values is None or isinstance(na_values, str) or (
-            isinstance(na_values, (list, tuple, set)) and all(isinstance(v, str)
-                                                               for v in na_values))):
-        validate.fail("read_csv", "na_values", "None, a text or a list of texts", na_values)
-    na_values = () if na_values is None else (na_values,) if isinstance(na_values, str) \
-        else tuple(na_values)
-    if layout == "wide":
-        frame, note = read_frame(path, na_values, None, read_args, index_col=0)
-        return wide_table(frame, categories, file=(path, read_args),
-                          notes=(note,) if note else ())
-    frame, note = read_frame(path, na_values, label, read_args)
-    lines = Lines(path, read_args, frame.get(item), frame.get(annotator))  # None: not found
-    return long_table(frame, item, annotator, label, rank, categories,
-                      rows=lines, notes=(note,) if note else ())

@@ -7,8 +7,9 @@ recording) or, for CoNLL, :class:`Tagged` (both). What a reader does not read is
 counted in the ``notes`` of what it returns, which every result reports. :func:`read`
 recognises the format of a file or folder by its content and calls its reader.
 
-The readers load on first use: the data package imports :mod:`.csv` when
-``iaa_widgets`` is imported, and the other formats' parsers need not load with it.
+The readers load on first use: ``iaa_widgets`` imports :mod:`.csv` (``read_csv``) when
+it is imported, and the other formats' parsers need not load with it. Readers build
+Annotations: io imports data, never the other way.
 """
 # public name -> module that defines it
 _LAZY = {"Spans": "._common", "Tagged": ".conll", "read_brat": ".brat",

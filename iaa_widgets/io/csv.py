@@ -1,18 +1,26 @@
-"""Reading a CSV file of ratings (behind :func:`iaa_widgets.read_csv`): pandas' parser,
-explicit missing-value markers, header names checked before pandas renames duplicates,
-and errors that name the file and line."""
+"""Reading a CSV file of ratings, :func:`iaa_widgets.read_csv`: pandas' parser, explicit
+missing-value markers, header names checked before pandas renames duplicates, and
+errors that name the file and line (:class:`Lines`). The table read is loaded by the
+loaders of :mod:`iaa_widgets.data` (readers build Annotations: io imports data, never
+the other way)."""
 from __future__ import annotations
 
 import csv
 import os
 import re
+from functools import partial
+from os import PathLike
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from ..errors import AgreementError, rows_text
+from .. import validate
+from ..data.annotations import Annotations
+from ..data.loaders import long_table, wide_table
+from ..errors import AgreementError
 
-__all__ = ["NA_VALUES", "Lines", "MissingPath", "read_frame"]
+__all__ = ["read_csv", "NA_VALUES", "Lines", "MissingPath", "read_frame"]
 
 
 class MissingPath(AgreementError, FileNotFoundError):
@@ -192,7 +200,7 @@ class Lines:
         return Lines(self.source, self.read_args, self.items, self.annotators, self.records,
                      rows[key])
 
-    def describe(self, which) -> str:
+    def name_rows(self, which) -> str:
         """``which`` (positions) as 'file, line 3 (item 1, annotator 'b'), …'."""
         rows = np.asarray(which if self.positions is None else self.positions[which])
         shown = rows[:_SHOWN]
@@ -248,8 +256,34 @@ def _record_lines(source, read_args: dict, count: int) -> list[int] | None:
     return None
 
 
-def rows_or_lines(index, positions) -> str:
-    """Name rows for a message: 'row(s) 0, 1' of a table, file and line of a CSV."""
-    if isinstance(index, Lines):
-        return index.describe(positions)
-    return f"row(s) {rows_text(index[positions])}"
+def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | None = None,
+             item: str = "item", annotator: str = "annotator", label: str = "label",
+             rank: str | None = None, na_values: Sequence[str] = NA_VALUES,
+             **read_args) -> Annotations:
+    """Read ratings from a CSV file: ``layout="long"`` (one row per rating) or
+    ``"wide"`` (first column items, one column per annotator).
+
+    ``na_values``: the cell texts read as missing, by default only the empty cell
+    (``("",)``), so that "NA", "None", "null" and "nan" stay labels (pass
+    ``keep_default_na=True`` for pandas' own list; None: no text). A blank or
+    whitespace-only label is a missing rating in both layouts; the ``notes`` of the
+    Annotations (and the ``note`` of every result) say how many cells were read as
+    missing. Errors name the file and the line (the header is
+    line 1) with the item and annotator; a file not in UTF-8 needs ``encoding=``.
+    Other keyword arguments go to :func:`pandas.read_csv`.
+    """
+    validate.choice("read_csv", "layout", layout, ("long", "wide"))
+    if not (na_values is None or isinstance(na_values, str) or (
+            isinstance(na_values, (list, tuple, set)) and all(isinstance(v, str)
+                                                               for v in na_values))):
+        validate.fail("read_csv", "na_values", "None, a text or a list of texts", na_values)
+    na_values = () if na_values is None else (na_values,) if isinstance(na_values, str) \
+        else tuple(na_values)
+    if layout == "wide":
+        frame, note = read_frame(path, na_values, None, read_args, index_col=0)
+        return wide_table(frame, categories, lines=partial(Lines, path, read_args),
+                          notes=(note,) if note else ())
+    frame, note = read_frame(path, na_values, label, read_args)
+    lines = Lines(path, read_args, frame.get(item), frame.get(annotator))  # None: not found
+    return long_table(frame, item, annotator, label, rank, categories,
+                      rows=lines, notes=(note,) if note else ())

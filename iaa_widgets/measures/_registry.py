@@ -3,11 +3,15 @@ beside its definition with :func:`register`, and each pairwise kernel with :func
 
 What lists coefficients reads this registry: the package's namespace (``iaa.cohen_kappa``
 and ``__all__``), :func:`coefficients` (which coefficients apply to a data set, and why
-not the others), the report, ContingencyMatrix, ``pairwise``, ``per_label`` and the
-bootstrap's look-up by name. A new coefficient is its formula and one ``@register(...)``.
+not the others), the report, ContingencyMatrix, ``pairwise``, ``per_label``, the
+bootstrap's look-up by name and the engines: a registered measure given
+:class:`~iaa_widgets.stats.lazy.SufficientStatistics` as its data computes itself from
+them through its ``engine`` (measures/_engine.py). A new coefficient is its formula and
+one ``@register(...)``.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import math
@@ -15,8 +19,12 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["Measure", "register", "kernel", "measures", "get", "find", "names", "kernels",
-           "attempt", "coefficients", "cut", "DATA", "FAMILIES", "MISSING"]
+from ..stats import lazy
+from . import _engine
+
+__all__ = ["Measure", "register", "kernel", "margin_kernel", "measures", "get", "find",
+           "names", "kernels", "margin_kernels", "attempt", "coefficients", "cut", "DATA",
+           "FAMILIES", "MISSING"]
 
 # what a measure takes, as coefficients() describes it
 DATA = {
@@ -43,6 +51,7 @@ MISSING = {
 _MEASURES: dict[str, "Measure"] = {}
 _ALIASES: dict[str, str] = {}
 _KERNELS: dict[str, tuple[Callable, tuple]] = {}
+_MARGIN_KERNELS: dict[str, Callable] = {}
 _LOADED = False
 
 
@@ -56,9 +65,12 @@ class Measure:
     tables and panels; its ``scale`` ("agreement": observed and expected agreement A_o,
     A_e, or "disagreement": D_o, D_e); the ``range`` its values lie in (intervals are cut
     to it, :func:`cut`); ``needs``: keyword arguments the data cannot supply (Finn's
-    ``levels``); ``aliases``: other public names of the same function; and where it is
+    ``levels``); ``aliases``: other public names of the same function; where it is
     shown: ``report`` (the report's table), ``panel`` (ContingencyMatrix),
-    ``benchmarked`` (read against a benchmark scale)."""
+    ``benchmarked`` (read against a benchmark scale); and its ``engine``:
+    ``engine(statistics, measure, **its arguments)``, the totals its ``finish`` takes
+    from :class:`~iaa_widgets.stats.lazy.SufficientStatistics` (measures/_engine.py;
+    None: it needs the ratings in memory)."""
 
     name: str
     function: Callable
@@ -76,6 +88,7 @@ class Measure:
     report: bool = False
     panel: bool = False
     benchmarked: bool = False
+    engine: Callable | None = None
 
     @property
     def statistic(self) -> Callable | None:
@@ -104,24 +117,51 @@ class Measure:
             ("bootstrap percentile",)
         return self.intervals + boot
 
-    @property
-    def lowest(self) -> float:
-        return self.range[0]
-
 
 def register(*, family: str, data: str, annotators: str, source: str, **fields) -> Callable:
     """Decorator: record the function as a :class:`Measure` (see its fields) under its
-    ``__name__`` and return it unchanged."""
+    ``__name__``, and return it as the one door to its data: given
+    SufficientStatistics, it computes itself from them (:func:`_door`)."""
     def add(fn: Callable) -> Callable:
-        m = Measure(fn.__name__, fn, family, data, annotators, source, **fields)
+        door = _door(fn)
+        m = Measure(fn.__name__, door, family, data, annotators, source, **fields)
         if fn.__name__.startswith("_") or family not in FAMILIES or data not in DATA or \
                 annotators not in ("two", "many"):
             raise ValueError(f"register({fn.__name__}): a private name, or family "
                              f"{family!r}, data {data!r} or annotators {annotators!r} unknown")
         _MEASURES[m.name] = m
         _ALIASES.update(dict.fromkeys(m.aliases, m.name))
-        return fn
+        return door
     return add
+
+
+def _door(fn: Callable) -> Callable:
+    """``fn`` as it is, except that given SufficientStatistics as its data it binds
+    its arguments as ``fn`` would (defaults filled; an unknown one is a TypeError) and
+    computes itself through its descriptor's ``engine``; refused, naming the measures
+    that can, where it has none."""
+    signature = inspect.signature(fn)
+    first = next(iter(signature.parameters))
+
+    @functools.wraps(fn)
+    def measure(*args, **kwargs):
+        data = args[0] if args else kwargs.get(first)
+        if not isinstance(data, lazy.SufficientStatistics):
+            return fn(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments[first]
+        m = _MEASURES[fn.__name__]
+        if m.engine is None:
+            from ..errors import AgreementError
+            able = ", ".join(e.name for e in measures() if e.engine)
+            raise AgreementError(
+                f"{m.name} cannot be computed from sufficient statistics: its terms are not "
+                f"sums of the engine's tables; load the ratings in memory (e.g. "
+                f"iaa.Annotations.from_long(frame)), or use one that can: {able}")
+        return _engine.compute(m, data, arguments)
+    return measure
 
 
 def kernel(name: str, accepts: tuple = ()) -> Callable:
@@ -129,6 +169,15 @@ def kernel(name: str, accepts: tuple = ()) -> Callable:
     P × K × K contingency tables of all pairs, with the keywords it ``accepts``."""
     def add(fn: Callable) -> Callable:
         _KERNELS[name] = (fn, tuple(accepts))
+        return fn
+    return add
+
+
+def margin_kernel(name: str) -> Callable:
+    """Decorator: the same kernel of measure ``name`` from each pair's totals
+    ``agree`` = Σ_jk v_jk t_jk, t_j· and t_·k (2K + 1 numbers a pair instead of K²)."""
+    def add(fn: Callable) -> Callable:
+        _MARGIN_KERNELS[name] = fn
         return fn
     return add
 
@@ -146,7 +195,7 @@ def _load() -> None:
 
 
 def _key(m: Measure):
-    code = getattr(m.function, "__code__", None)
+    code = getattr(inspect.unwrap(m.function), "__code__", None)
     return (FAMILIES.index(m.family), m.function.__module__,
             code.co_firstlineno if code else 0, m.name)
 
@@ -191,6 +240,23 @@ def kernels() -> dict[str, tuple[Callable, tuple]]:
     return dict(_KERNELS)
 
 
+def margin_kernels() -> dict[str, Callable]:
+    """name → its kernel from the pairs' margins (:func:`margin_kernel`)."""
+    importlib.import_module(".categorical.pairwise", __package__)
+    return dict(_MARGIN_KERNELS)
+
+
+def _public(name: str) -> Callable:
+    """``iaa.<name>`` of a measure or ``pairwise``: where the former methods of
+    SufficientStatistics forward (stats/ imports no measure; this hands them the door)."""
+    if name == "pairwise":
+        return importlib.import_module(".categorical.pairwise", __package__).pairwise
+    return get(name).function
+
+
+lazy.open_door(_public)
+
+
 def cut(m: Measure, low: float, high: float) -> tuple[float, float, bool]:
     """An interval cut to the coefficient's range, and whether it was cut."""
     lo, hi = m.range
@@ -202,7 +268,8 @@ def cut(m: Measure, low: float, high: float) -> tuple[float, float, bool]:
 # ------------------------------------------------------------ which coefficients apply
 def _kinds(data) -> tuple[set, str, object]:
     """The kinds of :data:`DATA` these data offer, a phrase saying what they are, and the
-    data as the measures take them (Annotations for ratings of items)."""
+    data as the measures take them (Annotations for ratings of items; sufficient
+    statistics as they are)."""
     import pandas as pd
     from ..continuum import Continuum
     if isinstance(data, pd.DataFrame) and {"start", "end"} <= set(data.columns):
@@ -212,7 +279,8 @@ def _kinds(data) -> tuple[set, str, object]:
     if isinstance(data, dict) or type(data).__name__ == "Spans":
         return {"spans"}, "spans of documents", data
     from ..data import as_annotations
-    ann = as_annotations(data)
+    engine = isinstance(data, lazy.SufficientStatistics)
+    ann = data if engine else as_annotations(data)
     kinds = {"categorical"}
     cats = ann.categories
     if len(cats) and all(isinstance(c, frozenset) for c in cats):
@@ -222,11 +290,13 @@ def _kinds(data) -> tuple[set, str, object]:
         kinds.add("numeric")
     if numeric or ann.ordered:
         kinds.add("ranked")
-    if ann.has_secondary:
+    if not engine and ann.has_secondary:
         kinds.add("primary-secondary")
     what = ("set-valued labels" if "set-valued" in kinds else "numeric ratings" if numeric
             else "ordered categories" if ann.ordered else "unordered categorical labels")
-    return kinds, f"{what} of {ann.total_items} items by {ann.n_annotators} annotators", ann
+    what = (f"sufficient statistics of {what} of {ann.n_items}" if engine else
+            f"{what} of {ann.total_items}") + f" items by {ann.n_annotators} annotators"
+    return kinds, what, ann
 
 
 def attempt(m: Measure, data, **kwargs):
@@ -240,6 +310,9 @@ def attempt(m: Measure, data, **kwargs):
     missing = [n for n in m.needs if n not in kwargs]
     if missing:
         return None, f"needs {', '.join(f'{n}=' for n in missing)}, which the data do not give"
+    if m.engine is None and isinstance(taken, lazy.SufficientStatistics):
+        return None, ("needs the ratings in memory: its terms are not sums of the engine's "
+                      "tables")
     try:
         return m.function(taken, **kwargs), ""
     except AgreementError as err:

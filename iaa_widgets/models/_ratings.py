@@ -44,6 +44,12 @@ class Ratings:
         """m_i: ratings of each item row."""
         return np.bincount(self.item, weights=self.count, minlength=self.n_items)
 
+    def votes(self) -> np.ndarray:
+        """n_ik: the ratings of item i with label k (items × categories)."""
+        n, k = self.n_items, self.n_categories
+        return np.bincount(self.item * k + self.label, weights=self.count,
+                           minlength=n * k).reshape(n, k)
+
     def weight(self) -> np.ndarray | None:
         """How many ratings each rating row stands for in the totals (counts times the
         weight of its item; None: one each)."""
@@ -76,17 +82,26 @@ def ratings(data, model: str, *, identity: bool) -> Ratings:
     notes: list[str] = []
     if ann.has_secondary:
         params["labels"] = "primary (secondary labels ignored)"
-    used_annotators = np.count_nonzero(np.bincount(prim.annotator, minlength=ann.n_annotators))
+    silent = np.bincount(prim.annotator, minlength=ann.n_annotators) == 0
+    used_annotators = ann.n_annotators - int(silent.sum())
     used_categories = np.count_nonzero(np.bincount(prim.label, minlength=ann.n_categories))
     if identity and used_annotators < 2:
         raise AgreementError(
             f"{model} needs ratings by at least two annotators to tell their accuracies "
             f"apart; the data has ratings by {used_annotators} "
-            f"({', '.join(map(str, ann.annotators[:3]))}); use majority_vote")
-    if identity and used_categories < 2:
-        raise AgreementError(
-            f"{model} needs at least two categories in the ratings; every rating is "
-            f"{ann.categories[prim.label[0]]!r}, so every item's label is that one")
+            f"({', '.join(map(str, ann.annotators[~silent][:3]))}); use majority_vote")
+    if used_categories < 2:
+        only = f"every rating is {ann.categories[prim.label[0]]!r}"
+        if identity:
+            raise AgreementError(f"{model} needs at least two categories in the ratings; "
+                                 f"{only}, so every item's label is that one")
+        notes.append(f"{only}: every item's label is that one, and there is no "
+                     "disagreement to learn from")
+    if silent.any() and not ann.anonymous:  # per-item counts name no annotator
+        names = ", ".join(map(str, ann.annotators[silent][:5])) + (
+            ", …" if silent.sum() > 5 else "")
+        notes.append(f"{int(silent.sum())} annotator(s) gave no rating ({names}): their "
+                     "estimates rest on no data")
     rated = np.bincount(prim.item, minlength=ann.n_items) > 0
     if not rated.all():
         notes.append(f"{int((~rated).sum())} item(s) have no rating and get no label")

@@ -33,8 +33,9 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     ``data``: :class:`~iaa_widgets.Annotations` or anything
     :func:`~iaa_widgets.as_annotations` accepts (primary labels; missing ratings are the
     norm: each item uses the ratings it has). Items without a rating get no label
-    (counted). Probabilities of the labels an annotator gave are floored at 1e-10 (a
-    label never given keeps 0), so that no class is ruled out for good by one log 0.
+    (counted); an annotator without a rating gets NaN error rates (noted).
+    Probabilities of the labels an annotator gave are floored at 1e-10 (a label never
+    given keeps 0), so that no class is ruled out for good by one log 0.
     ``log_likelihood``: eq. 2.7 at each iteration's parameters (it never decreases).
     """
     where = "dawid_skene"
@@ -44,47 +45,48 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     validate.choice(where, "model", model, MODELS)
     r = ratings(data, where, identity=True)
     s = _em.incidence(r)
-    k, a = r.n_categories, r.n_annotators
     w = _em.item_weights(r)
-    t = np.ascontiguousarray((s @ np.tile(np.eye(k), (a, 1))).T)  # votes: classes × items
-    t /= np.maximum(t.sum(axis=0), 1)
+    votes = r.votes()  # items × classes
+    t = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1)  # vote shares (eq. 3.1)
+    n = _em.counts(s, t, w)
+    prior, theta = _em.priors(t, w), _error_rates(n, r.n_categories, model)
     history = []
     converged = False
-    prior, theta, n = _m_step(s, t, w, r, model)
     for _ in range(max_iter):
-        t, ll = _em.e_step(s, _em.log_cells(theta), np.log(np.maximum(prior, _em.FLOOR)), w)
-        history.append(ll)
+        e = _em.e_step(s, _em.log_cells(theta), np.log(np.maximum(prior, _em.FLOOR)), w)
+        history.append(e.log_likelihood)
         before = (prior, theta)
-        prior, theta, n = _m_step(s, t, w, r, model)
+        t, n = e.t, e.counts
+        prior, theta = e.class_totals / w.sum(), _error_rates(n, r.n_categories, model)
         change = max(_em.largest_change(before[0], prior), _em.largest_change(before[1], theta))
         if change < tol:
             converged = True
             break
-    codes = np.where(r.rated, np.argmax(t, axis=0), -1)
+    codes = np.where(r.rated, np.argmax(t, axis=1), -1)
     note = "" if converged else (
         f"EM did not converge in {max_iter} iterations (a class prior or error rate "
         f"still changed by {change:.3g} in the last one, tol={tol:g}); raise max_iter")
     return DawidSkeneResult(
         log_likelihood=np.asarray(history), n_iter=len(history), converged=converged,
-        **_build.common(r, f"dawid_skene ({model})", codes, t.T, theta, n, prior, note=note,
+        **_build.common(r, f"dawid_skene ({model})", codes, t, theta, n, prior, note=note,
                         params={"model": model, "init": init, "max_iter": max_iter,
                                 "tol": tol}))
 
 
-def _m_step(s, t, w, r, model):
-    """π, θ and the expected counts N from the posteriors T (eqs. 2.3–2.4; one-coin:
-    p_a = Σ_k N_akk / Σ_kl N_akl)."""
-    n = _em.counts(s, t, w, r.n_annotators)
-    k = r.n_categories
+def _error_rates(n, k, model):
+    """θ from the expected counts N (the M-step, eq. 2.3; π comes from the class totals,
+    eq. 2.4); one-coin: p_a = Σ_k N_akk / Σ_kl N_akl. An annotator without a rating has
+    NaN rates: there is nothing to estimate them from."""
+    total = n.sum(axis=(1, 2))
     if model == "full":  # a label the annotator never gave keeps probability 0
         given = (n.sum(axis=1) > 0)[:, None, :]
         theta = np.where(given, np.maximum(n, _em.FLOOR), 0.0)
-        theta /= theta.sum(axis=2, keepdims=True)
-    else:
-        total = n.sum(axis=(1, 2))
-        p = np.trace(n, axis1=1, axis2=2) / np.maximum(total, _em.FLOOR)
-        p = np.clip(p, _em.FLOOR, 1 - _em.FLOOR)
-        off = (1 - p) / (k - 1)
-        theta = np.broadcast_to(off[:, None, None], n.shape).copy()
-        theta[:, np.arange(k), np.arange(k)] = p[:, None]
-    return _em.priors(t, w), theta, n
+        rows = theta.sum(axis=2, keepdims=True)
+        return np.divide(theta, rows, out=np.full_like(theta, np.nan), where=rows > 0)
+    p = np.trace(n, axis1=1, axis2=2) / np.maximum(total, _em.FLOOR)
+    p = np.clip(p, _em.FLOOR, 1 - _em.FLOOR)
+    off = (1 - p) / (k - 1)
+    theta = np.broadcast_to(off[:, None, None], n.shape).copy()
+    theta[:, np.arange(k), np.arange(k)] = p[:, None]
+    theta[total == 0] = np.nan
+    return theta

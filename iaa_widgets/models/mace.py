@@ -60,7 +60,7 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
     theta = (1 - competence)[:, None, None] * strategy[:, None, :] \
         + competence[:, None, None] * np.eye(k)
     converged = change < tol
-    codes = np.where(r.rated, np.argmax(t, axis=0), -1)
+    codes = np.where(r.rated, np.argmax(t, axis=1), -1)
     note = "" if converged else (
         f"variational Bayes ran all {max_iter} iterations and had not converged (a "
         f"parameter still changed by {change:.3g} in the last one, "
@@ -71,7 +71,7 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
         competence=pd.Series(competence, index=annotators, name="competence"),
         spamming=pd.DataFrame(strategy, index=annotators,
                               columns=pd.Index(r.ann.categories, name="label")),
-        **_build.common(r, "mace", codes, t.T, theta, n, np.full(k, 1 / k), note=note,
+        **_build.common(r, "mace", codes, t, theta, n, np.full(k, 1 / k), note=note,
                         params={"n_restarts": n_restarts, "max_iter": max_iter,
                                 "seed": seed, "alpha": alpha, "beta": beta, "gamma": gamma,
                                 "tol": tol}))
@@ -87,17 +87,17 @@ def _fit(s, r, rng, max_iter, alpha, beta, gamma, tol):
     spam_know /= spam_know.sum(axis=1, keepdims=True)
     xi = rng.uniform(1.0, 2.5, (a, k))
     weights = (spam_know[:, 0], spam_know[:, 1], xi / xi.sum(axis=1, keepdims=True))
-    t, ll = _e_step(s, w, weights)
-    history = [ll]
+    e = _e_step(s, w, weights)
+    history = [e.log_likelihood]
     for _ in range(max_iter):
         before = weights
-        weights = _vb_update(_em.counts(s, t, w, a), weights, alpha, beta, gamma)
-        t, ll = _e_step(s, w, weights)
-        history.append(ll)
+        weights = _vb_update(e.counts, weights, alpha, beta, gamma)
+        e = _e_step(s, w, weights)
+        history.append(e.log_likelihood)
         change = max(map(_em.largest_change, before, weights))
         if change < tol:
             break
-    return weights, t, _em.counts(s, t, w, a), history, change
+    return weights, e.t, e.counts, history, change
 
 
 def _cells(weights):
@@ -109,7 +109,8 @@ def _cells(weights):
 
 
 def _e_step(s, w, weights):
-    """Posteriors of T and the log marginal likelihood Σ_i log (1/K) Σ_k Π_r P(l_r | k)."""
+    """Posteriors of T, the log marginal likelihood Σ_i log (1/K) Σ_k Π_r P(l_r | k) and
+    the expected counts (:class:`._em.Expectation`)."""
     k = weights[2].shape[1]
     return _em.e_step(s, _em.log_cells(_cells(weights)), np.full(k, -np.log(k)), w)
 

@@ -40,8 +40,7 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
     validate.seed("majority_vote", "seed", seed)
     r = ratings(data, "majority_vote", identity=False)
     n, k = r.n_items, r.n_categories
-    votes = np.bincount(r.item * k + r.label, weights=r.count,
-                        minlength=n * k).reshape(n, k)  # n_ik: votes of item i for k
+    votes = r.votes()  # n_ik: votes of item i for k
     top = votes.max(axis=1)
     is_top = (votes == top[:, None]) & r.rated[:, None]
     tied = is_top.sum(axis=1) > 1
@@ -54,10 +53,10 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
         codes[tied] = -1
     shares = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1)
     labelled = codes >= 0
-    hard = np.zeros((k, n))  # the consensus as one-hot posteriors, classes × items
-    hard[codes[labelled], np.flatnonzero(labelled)] = 1.0
+    hard = np.zeros((n, k))  # the consensus as one-hot posteriors, items × classes
+    hard[np.flatnonzero(labelled), codes[labelled]] = 1.0
     weight = np.where(labelled, _em.item_weights(r), 0.0)
-    counts = _em.counts(_em.incidence(r), hard, weight, r.n_annotators)
+    counts = _em.counts(_em.incidence(r), hard, weight)
     theta = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-300)
     priors = _em.priors(hard, weight) if weight.any() else np.full(k, np.nan)
     n_tied = int(tied.sum() if r.item_weight is None else r.item_weight[tied].sum())

@@ -13,15 +13,20 @@ R), never the number of items:
   counts on the item);
 - ``annotator_counts[m, r, c]``: the ratings c of annotator r on items with m ratings;
 - ``pair_tables[p, c, k]``: the items annotator a_p put in c and b_p in k (a self-join
-  of the ratings on the item), the two-annotator contingency tables.
+  of the ratings on the item), the two-annotator contingency tables, and
+  ``complete_pair_tables``, the same over the items every annotator rated (m = R).
 
 Grouping by m is what lets every missing-data policy of the in-memory measures
 (``listwise``: m = R; ``pairable``: m ≥ 2; ``available``: m ≥ 1 for the chance terms)
-select its items after the fact. From them, each measure's totals are sums over m
-(e.g. Krippendorff's coincidences o = Σ_{m ≥ 2} (P_m − diag(S_m)) / (m − 1)), and the
+select its items after the fact. From them, each measure's engine totals are sums over
+m (e.g. Krippendorff's coincidences o = Σ_{m ≥ 2} (P_m − diag(S_m)) / (m − 1)), and the
 measure's own ``finish`` (from its Statistic, see :mod:`.statistic`) makes the value:
-the same value as the in-memory path. Standard errors need per-item sums, which do not
-come back: results carry the value (``observed``, ``expected``) and say so in ``note``.
+the same value as the in-memory path. The measures compute them (``iaa.<measure>(s)``;
+each measure's engine totals are registered beside it, measures/_engine.py): this
+module only makes the tables and imports no measure. Standard errors need per-item
+sums, which do not come back: results carry the value (``observed``, ``expected``) and
+say so in ``note``; two-annotator coefficients, computed from their pair table, keep
+theirs.
 
 Where the work runs: DuckDB, PySpark and polars run the group-bys and joins as
 narwhals expresses them (DuckDB keeps the per-item tables it reads twice in temporary
@@ -37,21 +42,19 @@ items.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Hashable
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Callable, Sequence
 from uuid import uuid4
 
 import numpy as np
 import pandas as pd
 
-from .. import validate
 from ..data import Annotations
-from ..data.categories import (_declared_categories, _label_notes, numeric_values,
-                               unhashable_labels)
+from ..data.categories import _declared_categories, _label_notes, unhashable_labels
 from ..errors import AgreementError
-from ..results import AgreementResult, PairwiseMatrix
 from .tables import all_pairs, item_counts, pair_contingencies
 
 __all__ = ["SufficientStatistics", "sufficient_statistics"]
@@ -63,8 +66,30 @@ BUCKET_ROWS = 2_000_000
 # the ratings' columns as the queries name them
 ROLES = {"i": "the item column", "a": "the annotator column", "l": "the label column"}
 
-NOTE = ("computed from sufficient statistics on the data's engine: value only, the "
-        "standard error needs per-item sums")
+# ``door(name)``: the public function ``iaa.<name>``, handed in by the measures' side
+# (measures/_registry.py) when it loads, so that the former methods below forward to it
+# without stats/ importing measures/ (imports point one way: measures read these tables)
+_DOOR: Callable[[str], Callable] | None = None
+
+
+def open_door(door: Callable[[str], Callable]) -> None:
+    """Where the former measure methods of :class:`SufficientStatistics` forward."""
+    global _DOOR
+    _DOOR = door
+
+
+def _former(name: str):
+    """The former method ``statistics.<name>(...)``: ``iaa.<name>(statistics, ...)``
+    with a DeprecationWarning (one more release)."""
+    def method(self, *args, **kwargs):
+        warnings.warn(f"SufficientStatistics.{name}() is deprecated and will be removed in "
+                      f"the next release; call iaa.{name}(statistics, ...): every measure "
+                      "with engine totals takes the sufficient statistics as its data",
+                      DeprecationWarning, stacklevel=2)
+        return _DOOR(name)(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Deprecated: ``iaa.{name}(statistics, ...)``."
+    return method
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,8 +97,14 @@ class SufficientStatistics:
     """The small tables every categorical measure finishes from (see the module
     docstring): ``sizes`` (M+1), ``totals`` (M+1 × K), ``products`` (M+1 × K × K),
     ``annotator_counts`` (M+1 × R × K) and, if made, ``pairs`` (P × 2 annotator codes,
-    a < b) with their ``pair_tables`` (P × K × K). Categories and annotators keep
-    their labels; ``n_blank`` rows had a blank label (missing ratings, counted)."""
+    a < b) with their ``pair_tables`` (P × K × K, items both rated) and
+    ``complete_pair_tables`` (P × K × K, items every annotator rated). Categories and
+    annotators keep their labels; ``n_blank`` rows had a blank label (missing ratings,
+    counted).
+
+    A measure takes them as its data, ``iaa.gwet_ac1(statistics)``: its engine totals
+    (``Measure.engine`` in measures/_registry.py) are sums of these tables, which its
+    own ``finish`` turns into the value."""
 
     categories: pd.Index
     annotators: pd.Index
@@ -86,6 +117,7 @@ class SufficientStatistics:
     pair_tables: np.ndarray | None = None
     notes: tuple[str, ...] = ()
     n_blank: int = 0
+    complete_pair_tables: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:
@@ -100,90 +132,21 @@ class SufficientStatistics:
         return (f"SufficientStatistics({self.n_items} items, {self.n_annotators} annotators, "
                 f"{len(self.categories)} categories, {int(m @ self.sizes)} ratings)")
 
-    # -------------------------------------------------------------- measures
-    def krippendorff_alpha(self, metric="nominal") -> AgreementResult:
-        """:func:`~iaa_widgets.krippendorff_alpha` (any metric) from the coincidences
-        o_ck = Σ_{m ≥ 2} (Σ_{m_i = m} n_ic n_ik − [c = k] Σ_{m_i = m} n_ic) / (m − 1)
-        (Krippendorff 2011)."""
-        from ..measures.continuous.alpha import _metric_name, alpha_from_coincidences, category_values
-        m = np.arange(len(self.sizes))
-        two = m >= 2
-        k = len(self.categories)
-        o = np.zeros((k, k))
-        for size in np.flatnonzero(two):  # one term per number of ratings m (≤ R)
-            o += (self.products[size] - np.diag(self.totals[size])) / (size - 1)
-        if isinstance(metric, str) and metric in ("interval", "ratio"):
-            # these use the labels' values: refused here by value, as no rating is at
-            # hand (the stand-in's would be named instead)
-            numeric_values(self.categories, f"krippendorff_alpha(metric={metric!r})")
-        value, d_o, d_e = (float(x) for x in alpha_from_coincidences(
-            o, metric, category_values(self._stand_in(), metric)))
-        excluded = {"items with a single rating (unpairable)": int(self.sizes[1:2].sum()),
-                    "items with no rating": int(self.sizes[0])}
-        return self._result("krippendorff_alpha", value, d_o, d_e, two,
-                            excluded, {"metric": _metric_name(metric)},
-                            scale="disagreement")
+    # the former measure methods, one more release (issue 29: one door to the engines)
+    krippendorff_alpha = _former("krippendorff_alpha")
+    percent_agreement = _former("percent_agreement")
+    bennett_s = _former("bennett_s")
+    fleiss_kappa = _former("fleiss_kappa")
+    davies_fleiss_kappa = _former("davies_fleiss_kappa")
+    specific_agreement = _former("specific_agreement")
+    sparse_agreement = _former("sparse_agreement")
+    sparse_kappa = _former("sparse_kappa")
+    cohen_kappa = _former("cohen_kappa")
+    scott_pi = _former("scott_pi")
+    pairwise = _former("pairwise")
 
-    def percent_agreement(self, *, missing: str = "listwise") -> AgreementResult:
-        """:func:`~iaa_widgets.percent_agreement` (value only)."""
-        return self._classic("percent_agreement", missing)
-
-    def bennett_s(self, *, weights=None, missing: str = "listwise") -> AgreementResult:
-        """:func:`~iaa_widgets.bennett_s`, Brennan–Prediger (value only)."""
-        return self._classic("bennett_s", missing, weights=weights)
-
-    def fleiss_kappa(self, *, weights=None, missing: str = "listwise") -> AgreementResult:
-        """:func:`~iaa_widgets.fleiss_kappa` (value only)."""
-        return self._classic("fleiss_kappa", missing, weights=weights)
-
-    def davies_fleiss_kappa(self, *, weights=None,
-                            missing: str = "listwise") -> AgreementResult:
-        """:func:`~iaa_widgets.davies_fleiss_kappa`, Conger's κ (value only)."""
-        return self._classic("davies_fleiss_kappa", missing, weights=weights)
-
-    def specific_agreement(self, *, positive=None, missing: str = "listwise") -> AgreementResult:
-        """:func:`~iaa_widgets.specific_agreement` of ``positive`` (value only)."""
-        return self._classic("specific_agreement", missing, positive=positive)
-
-    def sparse_agreement(self, scheme="annotations_m1", class_probs=None, *,
-                         weights=validate.RENAMED) -> AgreementResult:
-        """:func:`~iaa_widgets.sparse_agreement` (SPA, eq. 7) for a weighting scheme
-        k(n_i) of §5: Σ_{i: n_i = m} P̂_i = (Σ_c Σ_{n_i = m} n_ic² − m N_m) / (m(m − 1))
-        per number of annotations m, and the class counts (eq. 4). Per-item weights
-        (an array) need the items: in memory only. ``weights=``, the former name of
-        ``scheme``, works for one more release with a DeprecationWarning."""
-        scheme = validate.renamed("sparse_agreement", "weights", "scheme", weights, scheme)
-        return self._sparse("sparse_agreement", scheme, class_probs)
-
-    def sparse_kappa(self, scheme="annotations_m1", class_probs=None, *,
-                     weights=validate.RENAMED) -> AgreementResult:
-        """:func:`~iaa_widgets.sparse_kappa` (eq. 3–4), see :meth:`sparse_agreement`."""
-        scheme = validate.renamed("sparse_kappa", "weights", "scheme", weights, scheme)
-        return self._sparse("sparse_kappa", scheme, class_probs)
-
-    def cohen_kappa(self, *, weights=None, annotators=None) -> AgreementResult:
-        """:func:`~iaa_widgets.cohen_kappa` of two annotators (``annotators=(a, b)``
-        when there are more) over the items both rated, with its standard errors (they
-        need only the pair's table)."""
-        return self._two("cohen_kappa", annotators, weights=weights)
-
-    def scott_pi(self, *, weights=None, annotators=None) -> AgreementResult:
-        """:func:`~iaa_widgets.scott_pi` of two annotators, with its standard error (it
-        needs only the pair's table)."""
-        return self._two("scott_pi", annotators, weights=weights)
-
-    def pairwise(self, measure: str = "cohen_kappa", **kwargs) -> PairwiseMatrix:
-        """:func:`~iaa_widgets.pairwise` with ``missing="pairwise"`` (each pair over the
-        items both rated), computed by it from the pair tables kept as counts."""
-        from ..measures.categorical.pairwise import pairwise
-        t = self._pair_tables()
-        frame = pairwise(self._counted(self.pairs, t, self.annotators), measure,
-                         missing="pairwise", **kwargs)
-        frame.attrs["note"] = "; ".join(filter(None, (*self.notes, frame.attrs["note"])))
-        return frame
-
-    # -------------------------------------------------------------- internals
-    def _counted(self, pairs: np.ndarray, tables: np.ndarray, names) -> Annotations:
+    # ---------------------------------------------------- the tables as Annotations
+    def counted(self, pairs: np.ndarray, tables: np.ndarray, names) -> Annotations:
         """Pair tables as Annotations kept as counts: one item row per non-zero cell
         (p, c, k), rated c by annotator ``pairs[p, 0]`` and k by ``pairs[p, 1]``, standing
         for ``tables[p, c, k]`` items (as :meth:`Annotations.from_contingency`, with the
@@ -196,138 +159,30 @@ class SufficientStatistics:
                            self.categories, ordered=self.ordered,
                            item_weight=tables[p, c, k].astype(np.int64))
 
-    def _stand_in(self, annotators=None) -> Annotations:
+    def stand_in(self) -> Annotations:
         """One item rated by every annotator (category 0), with the data's categories,
         their order and its annotators: what a measure's Statistic needs to build its
         ``finish``, which reads only these (weights, K, R, the positive category)."""
-        names = self.annotators if annotators is None else pd.Index(list(annotators))
-        r = len(names)
+        r = self.n_annotators
         return Annotations(np.zeros(r, np.int64), np.arange(r), np.zeros(r, np.int64),
                            np.ones(r, np.int8), pd.RangeIndex(1, name="item"),
-                           pd.Index(names, name="annotator"), self.categories,
+                           pd.Index(self.annotators, name="annotator"), self.categories,
                            ordered=self.ordered)
 
-    def _policy(self, measure: str, missing: str, singles: bool):
-        """The item sizes m a missing-data policy keeps (as ``_prepare.prepare``), and
-        what it excludes."""
-        from ..measures._prepare import POLICIES, kept
-        if missing not in POLICIES:
-            raise AgreementError(f"{measure}: missing must be one of {list(POLICIES)!r}, "
-                                 f"got {missing!r}")
-        m = np.arange(len(self.sizes))
-        full = self.n_annotators
-
-        def count(mask) -> int:  # items of the sizes m in mask
-            return int(self.sizes[mask].sum())
-        if missing == "raise" and count(m < full):
-            raise AgreementError(f"{measure}: {count(m < full)} item(s) lack a rating by "
-                                 f"some of the {full} annotators; pass missing='listwise'")
-        return kept(m, full, missing, singles, self.sizes, measure)
-
-    def _classic(self, measure: str, missing: str, **kwargs) -> AgreementResult:
-        """A multi-annotator coefficient: its totals (tables named as in its Statistic)
-        summed over the item sizes its policy keeps, then its own ``finish``."""
-        from ..measures.categorical import classic
-        from ..measures.weights import agreement_weights
-        # the measures whose chance terms take items rated once under "available"
-        # (prepare(..., singles=True) in classic.py)
-        singles = measure in ("fleiss_kappa", "davies_fleiss_kappa", "bennett_s")
-        used, excluded = self._policy(measure, missing, singles)
-        m = np.arange(len(self.sizes))
-        pairable = used & (m >= 2)
-        w = agreement_weights(kwargs.get("weights"), self.categories, self.ordered, measure)[0]
-        # Σ_i a_i over pairable items, a_i = (Σ_kl w_kl n_ik n_il − m_i) / (m_i(m_i − 1))
-        # (Fleiss 1971 P_i; Gwet 2014 weighted p_a), grouped by m
-        weighted = np.einsum("mkl,kl->m", self.products, w) - m * self.sizes
-        with np.errstate(divide="ignore", invalid="ignore"):
-            agree = np.where(pairable, weighted / (m * (m - 1)), 0.0).sum()
-            shares = (self.totals[used] / m[used, None]).sum(axis=0)  # Σ_i n_ic / m_i
-        diag = np.diagonal(self.products, axis1=1, axis2=2)
-        tot = {"agree": [[agree]], "pairable": [[self.sizes[pairable].sum()]],
-               "shares": [shares], "items": [[self.sizes[used].sum()]],
-               "n_rc": [self.annotator_counts[used].sum(axis=0)],
-               # Σ_i n_ic(n_ic − 1) and Σ_i n_ic(m_i − 1) (Uebersax 1982)
-               "agree_c": [(diag - self.totals)[used].sum(axis=0)],
-               "chances_c": [((m[:, None] - 1) * self.totals)[used].sum(axis=0)]}
-        stat = getattr(classic, measure).statistic(self._stand_in(), missing=missing,
-                                                   **kwargs)
-        needed = {name: np.asarray(tot[name], dtype=float) for name in stat.shapes}
-        value, a_o, a_e = (float(np.asarray(x)[0]) for x in stat.finish(needed))
-        params = {"missing": missing, "annotators": list(self.annotators), **kwargs}
-        return self._result(measure, value, a_o, a_e, used, excluded, params)
-
-    def _sparse(self, measure: str, scheme, class_probs) -> AgreementResult:
-        """SPA's totals (tables named as in its Statistic: "pairs" and "items" by the
-        number of annotations n = 0 … R, "n_c"), then its own ``finish``."""
-        from ..measures import sparse
-        if not isinstance(scheme, str):
-            raise AgreementError(f"{measure} on sufficient statistics takes a weighting "
-                                 "scheme by name; per-item weights need the items (load the "
-                                 "data in memory)")
-        m = np.arange(len(self.sizes))
-        usable = m >= 2
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pairs = (np.einsum("mcc->m", self.products) - m * self.sizes) / (m * (m - 1))
-        size = self.n_annotators + 1  # the Statistic's axis over n_i = 0 … R
-        tot = {"pairs": np.zeros((1, size)), "items": np.zeros((1, size)),
-               "n_c": self.totals.sum(axis=0)[None]}
-        tot["pairs"][0, m[usable]] = pairs[usable]
-        tot["items"][0, m[usable]] = self.sizes[usable]
-        stat = getattr(sparse, measure).statistic(self._stand_in(), scheme=scheme,
-                                                  class_probs=class_probs)
-        value, observed, chance = (float(x[0]) for x in stat.finish(tot))
-        excluded = {"items with fewer than two annotations": int(self.sizes[~usable].sum())}
-        return self._result({"sparse_agreement": "sparse probability of agreement",
-                             "sparse_kappa": "sparse kappa"}[measure], value, observed,
-                            chance, usable, excluded, {"scheme": scheme})
-
-    def _two(self, measure: str, annotators, **kwargs) -> AgreementResult:
-        """A two-annotator coefficient, computed by the measure itself from the pair
-        table of ``annotators`` kept as counts (its standard error needs only that
-        table); the items the pair did not share are counted in ``excluded``."""
-        from ..measures.categorical import classic
-        t = self._pair_tables()
-        names = list(self.annotators) if annotators is None else list(annotators)
-        if len(names) != 2:
-            raise AgreementError(f"{measure} compares two annotators but the data has "
-                                 f"{self.n_annotators}; pick two with annotators=(a, b)")
-        a, b = self.annotators.get_indexer(names)
+    def pair_table(self, annotators, measure: str, complete: bool = False) -> np.ndarray:
+        """The K × K table of the two ``annotators`` (names; rows: the first), over the
+        items both rated (``complete``: the items every annotator rated)."""
+        tables = self.complete_pair_tables if complete else self.pair_tables
+        if tables is None:
+            raise AgreementError(f"{measure}: these statistics were made without pair "
+                                 "tables; call sufficient_statistics(..., pairs=True)")
+        names = list(annotators)
+        a, b = self.annotators.get_indexer(names) if len(names) == 2 else (-1, -1)
         if a < 0 or b < 0 or a == b:
             raise AgreementError(f"{measure}: annotators must name two different annotators "
                                  f"of {list(self.annotators)!r}, got {names!r}")
         p = np.flatnonzero((self.pairs[:, 0] == min(a, b)) & (self.pairs[:, 1] == max(a, b)))
-        table = t[p] if a < b else np.swapaxes(t[p], 1, 2)  # rows: the first one named
-        both = int(table.sum())
-        if both == 0:
-            raise AgreementError(f"{measure}: {names[0]!r} and {names[1]!r} rated no item "
-                                 "in common")
-        result = getattr(classic, measure)(self._counted(np.array([[0, 1]]), table, names),
-                                           **kwargs)
-        rated = self.annotator_counts.sum(axis=(0, 2))  # items each annotator rated
-        excluded = {"not rated by these annotators":
-                    self.n_items - int(rated[a] + rated[b]) + both,
-                    "rated by one annotator only": int(rated[a] + rated[b]) - 2 * both}
-        params = {**result.params, "blank_labels": self.n_blank} if self.n_blank \
-            else result.params
-        return replace(result, excluded={k: v for k, v in excluded.items() if v},
-                       params=params, note="; ".join(filter(None, (*self.notes, result.note))))
-
-    def _pair_tables(self) -> np.ndarray:
-        if self.pair_tables is None:
-            raise AgreementError("these statistics were made without pair tables; call "
-                                 "sufficient_statistics(..., pairs=True)")
-        return self.pair_tables
-
-    def _result(self, measure, value, observed, expected, used, excluded, params,
-                scale="agreement") -> AgreementResult:
-        m = np.arange(len(self.sizes))
-        params = {**params, "blank_labels": self.n_blank} if self.n_blank else params
-        return AgreementResult(
-            measure=measure, value=value, observed=observed, expected=expected,
-            n_items=int(self.sizes[used].sum()), n_annotators=self.n_annotators,
-            n_ratings=int((m * self.sizes)[used].sum()), scale=scale,
-            excluded={k: v for k, v in excluded.items() if v}, params=params,
-            note="; ".join((*self.notes, NOTE)))
+        return tables[p[0]] if a < b else tables[p[0]].T
 
 
 def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annotator",
@@ -422,8 +277,7 @@ def _statistics(rows, columns, categories, annotators, pairs: bool) -> Sufficien
         raise AgreementError(f"{int(twice)} (item, annotator) pair(s) rated more than once; "
                              "keep one rating per pair")
     if not dask:
-        raters, products = _grouped_tables(rated, names, cats)
-        pair_tables = _pair_tables(rated, names, cats) if pairs else None
+        raters, products, pair_tables = _grouped_tables(rated, names, cats, pairs)
     m = np.arange(len(raters))
     totals = raters.sum(axis=1)  # S_mc = Σ_r n_mrc = Σ_{i: m_i = m} n_ic
     top = int(m[totals.any(axis=1)].max())  # the most ratings an item has
@@ -433,8 +287,10 @@ def _statistics(rows, columns, categories, annotators, pairs: bool) -> Sufficien
     sizes[0] = n_items - sizes[1:].sum()  # items whose labels are all blank
     pair_codes = all_pairs(len(names)) if pairs else None
     notes = _label_notes(cats, f"column {label!r}", int(head["blank"]), [])
+    # pair_tables: [0] over the items both rated, [1] over the items every annotator rated
+    both, complete = (None, None) if pair_tables is None else pair_tables
     return SufficientStatistics(cats, names, ordered, sizes, totals, products, raters,
-                                pair_codes, pair_tables, notes, int(head["blank"]))
+                                pair_codes, both, notes, int(head["blank"]), complete)
 
 
 @contextmanager
@@ -516,18 +372,20 @@ def _twice(rated) -> int:
                         .filter(nw.col("n") > 1).select(nw.len().alias("pairs")))["pairs"][0])
 
 
-def _grouped_tables(rated, names: pd.Index, cats: pd.Index):
-    """``annotator_counts`` and ``products`` (R+1 × R × K, R+1 × K × K) as narwhals
-    group-bys and self-joins on the item, run by the frame's engine. The item × label
-    counts n_ic and the items' numbers of ratings m_i are each used twice: on DuckDB
-    they are made once, as temporary tables (:func:`_kept`), rather than recomputed
-    from the ratings by every query that reads them."""
+def _grouped_tables(rated, names: pd.Index, cats: pd.Index, pairs: bool):
+    """``annotator_counts`` and ``products`` (R+1 × R × K, R+1 × K × K) and, with
+    ``pairs``, the pair tables (:func:`_pair_tables`) as narwhals group-bys and
+    self-joins on the item, run by the frame's engine. The item × label counts n_ic and
+    the items' numbers of ratings m_i are each used twice or more: on DuckDB they are
+    made once, as temporary tables (:func:`_kept`), rather than recomputed from the
+    ratings by every query that reads them."""
     import narwhals as nw
     with _kept() as keep:
         by_label = keep(rated.group_by("i", "l").agg(nw.len().alias("n")))  # n_ic
         per_item = keep(by_label.group_by("i").agg(nw.col("n").sum().alias("m")))  # m_i
-        raters_t = _collect(rated.join(per_item, on="i").group_by("m", "a", "l")
-                            .agg(nw.len().alias("n")))
+        with_m = rated.join(per_item, on="i")
+        raters_t = _collect(with_m.group_by("m", "a", "l").agg(nw.len().alias("n")))
+        tables = _pair_tables(with_m, names, cats) if pairs else None
         counts = by_label.join(per_item, on="i")
         other = by_label.select(nw.col("i"), nw.col("l").alias("l2"), nw.col("n").alias("n2"))
         products_t = _collect(counts.join(other, on="i")  # Σ_i n_ic n_ik by m, c, k
@@ -540,7 +398,7 @@ def _grouped_tables(rated, names: pd.Index, cats: pd.Index):
     raters = np.zeros((r + 1, r, k))
     np.add.at(raters, (raters_t["m"].to_numpy(int), _codes(names, raters_t["a"]),
                        _codes(cats, raters_t["l"])), raters_t["n"].to_numpy(float))
-    return raters, products
+    return raters, products, tables
 
 
 @contextmanager
@@ -627,7 +485,8 @@ def _partition_tables(part: pd.DataFrame, r: int, k: int, pairs: bool):
     """The small tables of one partition holding every rating of its items (coded by
     :func:`_coded`): its number of items (those whose labels are all blank too), of
     (item, annotator) pairs rated twice, annotator counts (R+1 × R × K) and products
-    (R+1 × K × K) by number of ratings m, pair tables (P × K × K) if ``pairs``."""
+    (R+1 × K × K) by number of ratings m, pair tables (2 × P × K × K: over the items
+    both annotators rated, over those every annotator rated) if ``pairs``."""
     item, distinct = pd.factorize(part["i"])
     n = len(distinct)
     rated = part["l"].to_numpy() >= 0
@@ -647,27 +506,34 @@ def _partition_tables(part: pd.DataFrame, r: int, k: int, pairs: bool):
     bounds = np.searchsorted(m[order], np.arange(r + 2))
     products = np.stack([x[lo:hi].T @ x[lo:hi]  # Σ_{i: m_i = m} n_ic n_ik, one m ≤ R each
                          for lo, hi in zip(bounds[:-1], bounds[1:])])
-    tables = pair_contingencies(ann) if pairs else None
+    tables = np.stack([pair_contingencies(ann), pair_contingencies(ann, items=m == r)]) \
+        if pairs else None
     return n, twice, raters.reshape(r + 1, r, k).astype(float), products, tables
 
 
 def _pair_tables(rated, names: pd.Index, cats: pd.Index) -> np.ndarray:
     """The K × K table of every annotator pair a < b (codes, in the order of
-    ``all_pairs``) over the items both rated:
-    a self-join of the ratings on the item, grouped by the two annotators and labels."""
+    ``all_pairs``), [0] over the items both rated and [1] over the items every
+    annotator rated (m_i = R, Light's κ): a self-join of the ratings (with their item's
+    number of ratings ``m``) on the item, grouped by the two annotators, their labels
+    and whether the item is complete."""
     import narwhals as nw
-    other = rated.select(nw.col("i"), nw.col("a").alias("a2"), nw.col("l").alias("l2"))
-    t = _collect(rated.join(other, on="i").filter(nw.col("a") != nw.col("a2"))
-                 .group_by("a", "a2", "l", "l2").agg(nw.len().alias("n")))
     r, k = len(names), len(cats)
+    full = rated.with_columns((nw.col("m") == r).cast(nw.Int64).alias("f"))
+    other = rated.select(nw.col("i"), nw.col("a").alias("a2"), nw.col("l").alias("l2"))
+    t = _collect(full.join(other, on="i").filter(nw.col("a") != nw.col("a2"))
+                 .group_by("a", "a2", "l", "l2", "f").agg(nw.len().alias("n")))
     a, b = _codes(names, t["a"]), _codes(names, t["a2"])
     first = a < b  # each unordered pair once, the lower code first
     pairs = all_pairs(r)
     index = np.full((r, r), -1)
     index[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs))
-    tables = np.zeros((len(pairs), k, k), np.int64)
-    np.add.at(tables, (index[a[first], b[first]], _codes(cats, t["l"])[first],
-                       _codes(cats, t["l2"])[first]), t["n"].to_numpy(np.int64)[first])
+    at = (index[a[first], b[first]], _codes(cats, t["l"])[first],
+          _codes(cats, t["l2"])[first])
+    n = t["n"].to_numpy(np.int64)[first]
+    tables = np.zeros((2, len(pairs), k, k), np.int64)
+    np.add.at(tables[0], at, n)
+    np.add.at(tables[1], at, n * t["f"].to_numpy(np.int64)[first])
     return tables
 
 

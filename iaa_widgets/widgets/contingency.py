@@ -11,12 +11,14 @@ count can be typed; from the keyboard, arrow keys move a focus cell over the tab
 pair's table leaves out (one or both of the two gave no label) are counted and named
 (``left_out``).
 
-An edit never goes back to rows: the table *is* the Statistic. Each measure's Statistic
-is built once per set of categories on the k² cells of the table (one item row per
-cell, ``Annotations.from_contingency`` of a table of ones); the counts are the item
-weights w of those rows, so an edit costs each measure's ``finish`` on Σ_cells w T_cell
-(and on the k² leave-one-item-out totals for the jackknife standard error), whatever
-the number of items.
+One number per coefficient: the panel shows what the measure functions give on the
+table, ``widget.result`` (value, chance agreement, standard error and the interval
+``result.ci``, cut to the coefficient's range as every result's is). An edit never goes
+back to rows: the measures run on ``Annotations.from_contingency`` of the counts, k²
+cells weighted by their counts, whatever the number of items. A coefficient with no
+analytic interval (α) gets a Wald interval from the delete-one jackknife of its
+Statistic, built once per set of categories on the k² cells (the counts are the cells'
+item weights), its method named as such.
 """
 from __future__ import annotations
 
@@ -38,8 +40,8 @@ from ..measures import _formulas as F
 from ..measures import _registry
 from ..measures.benchmarking import SCALES, membership_probabilities, retained
 from ..measures.categorical.classic import specific_agreement
-from ..results import AgreementResult
-from ..stats import Statistic, pair_contingencies
+from ..results import CUT, AgreementResult, cut_interval, interval_text
+from ..stats import pair_contingencies
 from ..stats.tables import check_categories
 from ._base import IAAWidget, guarded
 from ._json import json_safe
@@ -54,16 +56,16 @@ class _Coefficient(NamedTuple):
     label: str                     # in the panel
     measure: Callable              # the public function; ``measure.statistic`` its Statistic
     kwargs: Mapping = MappingProxyType({})
-    disagreement: bool = False     # finish gives (value, D_o, D_e) rather than A_o, A_e
+    disagreement: bool = False     # its result holds D_o, D_e rather than A_o, A_e
     benchmarked: bool = False      # read against the benchmark scale in the panel
-    lowest: float = -math.inf      # the coefficient's smallest value (its largest is 1)
+    analytic: bool = True          # its result has an interval; else the panel's jackknife
 
 
 # key -> coefficient, in the order of the panel: the measures registered with panel=True
 # (measures/_registry.py), each a function of one two-annotator table with a Statistic
 _COEFFICIENTS = {
     m.name: _Coefficient(m.symbol, m.function, disagreement=m.scale == "disagreement",
-                         benchmarked=m.benchmarked, lowest=m.lowest)
+                         benchmarked=m.benchmarked, analytic=bool(m.intervals))
     for m in _registry.measures(panel=True)}
 
 
@@ -80,46 +82,27 @@ def _jackknife_se(theta: np.ndarray, w: np.ndarray) -> float:
 
 
 class _CellStatistics:
-    """Every coefficient's Statistic (and specific agreement's, one per category) over
-    the k² cells of a table, row-major; ``finish(counts)`` evaluates them all for a
-    table of counts, used as the cells' item weights (see the module docstring)."""
+    """The Statistics of the coefficients without an analytic interval over the k²
+    cells of a table, row-major; ``se(counts)`` gives each one's delete-one jackknife
+    standard error for a table of counts, used as the cells' item weights (see the
+    module docstring)."""
 
     def __init__(self, categories: list, names: list):
         k = len(categories)
         cells = Annotations.from_contingency(np.ones((k, k), np.int64), categories, names)
         self.categories = list(categories)
         self.stats = {key: c.measure.statistic(cells, **c.kwargs)
-                      for key, c in _COEFFICIENTS.items()}
-        # one Statistic for every category: its tables are Σ_i n_ic(n_ic − 1) and
-        # Σ_i n_ic(m_i − 1) of each c whichever is ``positive`` (one per category was k
-        # Statistics of k² × 2k cells: k⁴, 1.6 GB at k = 100)
-        self.specific = specific_agreement.statistic(cells, positive=categories[0])
+                      for key, c in _COEFFICIENTS.items() if not c.analytic}
 
-    @staticmethod
-    def _finish(stat: Statistic, w: np.ndarray) -> tuple[tuple, float]:
-        """((value, observed, expected) of the totals Σ w T, jackknife se of the value):
-        the Statistic restricted to the cells holding items, weighted by their counts."""
-        used = np.flatnonzero(w)
-        cells = replace(stat, tables={name: t[used] for name, t in stat.tables.items()},
-                        weights=w[used])
-        point = tuple(float(x[0]) for x in stat.finish(
-            {name: t[None] for name, t in cells.total().items()}))
-        return point, _jackknife_se(cells.jackknife(), w[used])
-
-    def finish(self, counts: np.ndarray) -> tuple[dict, list]:
-        """{key: ((value, observed, expected), se)} and, per category, its specific
-        agreement, for the table ``counts``."""
+    def se(self, counts: np.ndarray) -> dict:
+        """{key: jackknife se of the value} for the table ``counts``: each Statistic
+        restricted to the cells holding items, weighted by their counts."""
         w = np.asarray(counts, dtype=float).ravel()
-        coefficients = {key: self._finish(stat, w) for key, stat in self.stats.items()}
-        tot = replace(self.specific, weights=w).total()
-        agree, chances = tot["agree_c"], tot["chances_c"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = agree / chances  # Uebersax (1982), as specific_agreement's finish
-        # (agreements, opportunities, specific agreement) of each category; weighted sums
-        # of whole counts: whole numbers
-        specific = [(int(round(a)), int(round(c)), float(v))
-                    for a, c, v in zip(agree, chances, value)]
-        return coefficients, specific
+        used = np.flatnonzero(w)
+        return {key: _jackknife_se(replace(stat, tables={name: t[used] for name, t in
+                                                         stat.tables.items()},
+                                           weights=w[used]).jackknife(), w[used])
+                for key, stat in self.stats.items()}
 
 
 class _CountMatrix(traitlets.List):
@@ -169,17 +152,18 @@ class ContingencyMatrix(IAAWidget):
     ``scale``: the benchmark scale κ and AC1 are read against ("landis-koch", "fleiss",
     "altman" or "krippendorff"; :mod:`iaa_widgets.measures.benchmarking`).
 
-    The panel (``coefficients``) holds each coefficient's value, observed and expected
-    agreement from its Statistic's ``finish``, a 95 % Wald interval with the delete-one
-    jackknife standard error over the table's items (one method for every coefficient,
-    from the same Statistic, so that κ and AC1 compare on equal terms), and for κ and
-    AC1 the benchmark band retained at 95 % cumulative probability with that se.
+    The panel (``coefficients``) holds each coefficient's value, chance agreement,
+    standard error and 95 % interval as its measure function gives them on the table
+    (``widget.result``: κ's asymptotic interval, AC1's Student-t one, ..., each cut to
+    the coefficient's range, a note saying when), a Wald interval with the delete-one
+    jackknife standard error for a coefficient with none of its own (α, its method
+    named so), and for κ and AC1 the benchmark band retained at 95 % cumulative
+    probability with that standard error.
 
     From Python: ``widget.result`` maps each coefficient's name to the
-    :class:`~iaa_widgets.AgreementResult` of its measure function on the current table
-    (made on first access after an edit; its ``se`` and ``ci`` are the measure's own,
-    e.g. κ's asymptotic and AC1's linearised one); ``widget.matrix = table`` (or
-    :meth:`set_table` to change the categories too) replaces the counts.
+    :class:`~iaa_widgets.AgreementResult` of its measure function on the current table,
+    the numbers the panel shows; ``widget.matrix = table`` (or :meth:`set_table` to
+    change the categories too) replaces the counts.
     """
 
     _kind = traitlets.Unicode("contingency").tag(sync=True)
@@ -207,7 +191,6 @@ class ContingencyMatrix(IAAWidget):
         self._annotations: Annotations | None = None
         self._category_values: list = []
         self._cells: _CellStatistics | None = None
-        self._shown: np.ndarray | None = None  # the table the panel shows
         self._result: Mapping[str, AgreementResult] | None = None
         # pair -> its table as last edited: an edit stays with its pair across switches
         self._edited: dict[tuple, list] = {}
@@ -251,14 +234,8 @@ class ContingencyMatrix(IAAWidget):
         """The measure functions' results on the current table: the panel's coefficients
         (percent_agreement, bennett_s, scott_pi, cohen_kappa, gwet_ac1,
         krippendorff_alpha: those registered with ``panel=True``) and specific_agreement
-        (its per_category holds every category)."""
-        if self._result is None:  # the table last shown (an edit that failed is not)
-            ann = Annotations.from_contingency(self._shown, self._category_values,
-                                               [self.annotators[p] for p in self.pair])
-            results = {key: c.measure(ann, **c.kwargs) for key, c in _COEFFICIENTS.items()}
-            results["specific_agreement"] = specific_agreement(
-                ann, positive=self._category_values[0])
-            self._result = MappingProxyType(results)
+        (its per_category holds every category), on the table the panel shows (an edit
+        that failed is not)."""
         return self._result
 
     @property
@@ -344,8 +321,8 @@ class ContingencyMatrix(IAAWidget):
         self._recompute()
 
     def _recompute(self) -> None:
-        """The panel from each measure's ``finish`` on the table (no rows, no measure
-        function: see the module docstring)."""
+        """The panel from the measure functions' results on the table (its k² cells, no
+        rows: see the module docstring)."""
         m = np.asarray(self.matrix, dtype=np.int64)
         cats = self._category_values
         if m.shape[0] != len(cats):
@@ -356,22 +333,32 @@ class ContingencyMatrix(IAAWidget):
             raise AgreementError("the contingency table holds no items")
         _check_total(m)
         check_categories(len(cats), "ContingencyMatrix: the table")
+        names = [self.annotators[p] for p in self.pair]
+        ann = Annotations.from_contingency(m, cats, names)  # k² cells, never rows
+        results = {key: c.measure(ann, **c.kwargs) for key, c in _COEFFICIENTS.items()}
+        results["specific_agreement"] = specific_agreement(ann, positive=cats[0])
         if self._cells is None or self._cells.categories != cats:
-            self._cells = _CellStatistics(cats, [self.annotators[p] for p in self.pair])
-        coefficients, specific = self._cells.finish(m)
+            self._cells = _CellStatistics(cats, names)
+        jackknife = self._cells.se(m)
         z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
         used = int(np.count_nonzero(m.sum(axis=0) + m.sum(axis=1)))
         rows, notes = [], []
         for key, c in _COEFFICIENTS.items():
-            (value, observed, expected), se = coefficients[key]
+            r = results[key]
+            value, se, ci, uncut, method = r.value, r.se, r.ci, r.ci_uncut, r.ci_method
+            if not c.analytic:  # no interval of its own: the Wald one of its jackknife
+                se, ci, uncut, method = jackknife[key], None, None, None
+                if math.isfinite(value) and math.isfinite(se):
+                    ci, uncut, _ = cut_interval(key, (value - z * se, value + z * se))
+                    method = (f"jackknife Wald {LEVEL:.0%} ({c.label} has no analytic "
+                              "interval)")
+            se = float("nan") if se is None else se
             ok = math.isfinite(value) and math.isfinite(se)
             row = {"key": key, "label": c.label, "name": key, "value": value, "se": se,
-                   # a Wald interval cut to the coefficient's range (as gwet_ac1 and
-                   # irrCAC cut at 1): no A_o above 1 or below 0, no κ above 1
-                   "ci": (max(c.lowest, value - z * se), min(1.0, value + z * se))
-                   if ok else None,
-                   "ci_method": f"jackknife Wald {LEVEL:.0%}" if ok else None,
-                   "expected": 1 - expected if c.disagreement else expected, "band": None}
+                   "ci": ci, "ci_method": method, "band": None,
+                   "expected": 1 - r.expected if c.disagreement else r.expected}
+            if uncut is not None:
+                notes.append(f"{c.label}: {CUT} (it was {interval_text(uncut)})")
             if c.benchmarked and ok and -1 <= value <= 1:
                 labels, prob = membership_probabilities(value, se, self.scale)
                 band, cumulative = retained(labels, prob, LEVEL)
@@ -379,16 +366,19 @@ class ContingencyMatrix(IAAWidget):
                                "bands": [list(b) for b in zip(labels, prob)]}
             rows.append(row)
             if math.isnan(value):
-                a_o = coefficients["percent_agreement"][0][0]
+                a_o = results["percent_agreement"].value
                 notes.append(f"{c.label}: {F.degenerate_note(a_o, used)}")
         columns = ["category", "agreements", "opportunities", "specific agreement"]
+        # weighted sums of whole counts: whole numbers
+        per_cat = results["specific_agreement"].per_category
+        specific = [(int(round(a)), int(round(o)), float(v)) for a, o, v in zip(
+            per_cat["agreements"], per_cat["opportunities"], per_cat["specific_agreement"])]
         unused = [str(cat) for cat, (_, chances, _) in zip(cats, specific) if chances == 0]
         if unused:
             notes.append(f"specific agreement: category(ies) {unused!r} never used: "
                          "their specific agreement is NaN")
         with self.hold_sync():
-            self._shown = m
-            self._result = None  # the measure functions' results, made on demand
+            self._result = MappingProxyType(results)
             self.set_trait("coefficients", json_safe(rows))
             self.set_trait("per_category", {
                 "columns": columns,

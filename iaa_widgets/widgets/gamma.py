@@ -106,7 +106,8 @@ class GammaExplorer(IAAWidget):
         names = [str(a) for a in c.annotators]
         self._bar_names = ["γ", "γ_cat", *[f"γ_k: {k}" for k in c.categories.astype(str)]]
         self.set_chart("continuum", charts.gamma_continuum_chart(
-            _named("gamma_units"), _named("gamma_links"), _named("gamma_empty"), names))
+            _named("gamma_units"), _named("gamma_links"), _named("gamma_empty"), names,
+            domain=(c.start.min(), c.end.max())))
         self.set_chart("bars", charts.gamma_bars_chart(_named("gamma_bars"), self._bar_names))
         self.set_rows(gamma_units=charts.gamma_unit_rows(c), gamma_links=[], gamma_empty=[],
                       gamma_bars=[])

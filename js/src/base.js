@@ -2,7 +2,7 @@
 // JupyterLab theme tracking and Vega-Lite charts whose named datasets are updated
 // in place (view.data(name, rows).runAsync()) instead of being re-embedded.
 import embed from "vega-embed";
-import { changeset, logger as vegaLogger, Warn } from "vega";
+import { changeset } from "vega";
 
 // Build an element; string children become text nodes: labels from data are never HTML.
 export function h(tag, attrs = {}, ...children) {
@@ -232,19 +232,6 @@ function textTooltip(root) {
 }
 
 // ---------------------------------------------------------------- charts
-// Vega's logger for our charts: every warning reaches the console except the one an
-// empty dataset gives ("Infinite extent for field …: [Infinity, -Infinity]", the extent
-// of no rows), which is the normal state of a layer that has nothing to show yet (no
-// item ticked in the sweep, γ not computed yet), not a fault of the chart.
-const EMPTY_EXTENT = /^Infinite extent for field .*: \[Infinity, -Infinity\]$/;
-function chartLogger() {
-  const log = vegaLogger(Warn);
-  const warn = log.warn.bind(log);
-  log.warn = (...args) => (args.length === 1 && EMPTY_EXTENT.test(String(args[0])) ? log
-    : warn(...args));
-  return log;
-}
-
 // A widget's root counts its chart's draws in `data-revision` and fires `iaa:redraw`
 // after each: tests and benchmarks wait on these to know the page shows new numbers.
 export function announceRedraw(root) {
@@ -253,6 +240,28 @@ export function announceRedraw(root) {
   root.dispatchEvent(new CustomEvent("iaa:redraw", { bubbles: true, detail: { revision } }));
 }
 
+// Leave out of `spec` (Vega-Lite, with named datasets) every layer whose dataset has no
+// rows in `rows`, and return those datasets' names. Vega takes a quantitative scale's
+// domain from each layer's rows and warns of an "Infinite extent" for a layer with
+// none (the sweep with no item ticked, say): such a layer has nothing to draw anyway.
+// A layer holding params (a selection) stays, and so do the layers of a stack that
+// are all empty (the chart needs a layer: its scales then need explicit domains).
+function dropEmptyLayers(spec, rows) {
+  const names = new Set();
+  const empty = (layer) => !layer.params && layer.data && layer.data.name in (spec.datasets || {})
+    && !(rows[layer.data.name] || []).length;
+  const visit = (node) => {
+    for (const key of ["layer", "vconcat", "hconcat", "concat"]) (node[key] || []).forEach(visit);
+    if (!Array.isArray(node.layer) || node.layer.every(empty)) return;
+    node.layer.filter(empty).forEach((layer) => names.add(layer.data.name));
+    node.layer = node.layer.filter((layer) => !empty(layer));
+  };
+  visit(spec);
+  return names;
+}
+
+const sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
+
 // Embed the Vega-Lite spec `_specs[name]` into `container`. Its named datasets take
 // their rows from the `_datasets` traitlet; when that changes, the rows are swapped in
 // the live view (no re-embed). A new spec or a theme switch re-embeds.
@@ -260,13 +269,20 @@ export function announceRedraw(root) {
 // chart is counted as the widget's redraw (see announceRedraw). `patch(spec)` may
 // change a copy of the spec before each embed (e.g. a fixed axis the page chose).
 // The chart is an image to assistive technology (role="img"): `describe()` returns
-// its text summary, set as aria-label after every draw.
+// its text summary, set as aria-label after every draw. `after(view)` runs after each
+// draw and each update of the rows (e.g. to place labels from the view's scales).
+// Layers with no rows are left out of the drawing (see dropEmptyLayers); a dataset
+// that gets its first rows, or loses its last, draws the chart again. `keepEmpty`
+// keeps them (a chart whose scales have explicit domains, which a new drawing would
+// lose the zoom of).
 export function mountChart(model, name, container,
-  { root, onClick, announce, patch, describe } = {}) {
+  { root, onClick, announce, patch, describe, after, keepEmpty } = {}) {
   const tooltip = textTooltip(root || container);
   let result = null;
   let queue = Promise.resolve();
   let disposed = false;
+  let drawn = null; // the spec of the drawing (patched, before rows and dropEmptyLayers)
+  let dropped = new Set(); // … and the datasets whose layers it left out
 
   const datasetNames = () => Object.keys((model.get("_specs")[name] || {}).datasets || {});
 
@@ -274,7 +290,9 @@ export function mountChart(model, name, container,
     let spec = structuredClone(model.get("_specs")[name]);
     if (!spec) return;
     if (patch) spec = patch(spec) || spec;
+    drawn = structuredClone(spec);
     const rows = model.get("_datasets");
+    dropped = keepEmpty ? new Set() : dropEmptyLayers(spec, rows);
     for (const key of Object.keys(spec.datasets || {})) spec.datasets[key] = rows[key] || [];
     const dark = isDarkTheme();
     for (const param of spec.params || []) if (param.name === "dark") param.value = dark;
@@ -285,7 +303,6 @@ export function mountChart(model, name, container,
       renderer: "svg",
       config: vegaConfig(root || container, dark),
       tooltip: tooltip.handler,
-      logger: chartLogger(),
     });
     if (onClick) result.view.addEventListener("click", (event, item) => {
       if (item && item.datum) onClick(event, item.datum);
@@ -295,10 +312,14 @@ export function mountChart(model, name, container,
   // New rows of the same length modify the live tuples field by field, so that Vega
   // re-renders only the marks whose data changed; otherwise the rows are replaced.
   const update = async () => {
-    if (!result) return draw();
-    tooltip.hide(); // it would show the old numbers until the pointer moves
     const all = model.get("_datasets");
+    // a dataset got its first rows or lost its last: its layers come or go
+    const regrouped = result && !keepEmpty
+      && !sameSet(dropEmptyLayers(structuredClone(drawn), all), dropped);
+    if (!result || regrouped) return draw();
+    tooltip.hide(); // it would show the old numbers until the pointer moves
     for (const key of datasetNames()) {
+      if (dropped.has(key)) continue; // (not in the view)
       const rows = all[key] || [];
       const tuples = result.view.data(key);
       if (!tuples || tuples.length !== rows.length) {
@@ -332,6 +353,7 @@ export function mountChart(model, name, container,
     queue = queue.then(async () => {
       if (disposed) return;
       await job();
+      if (after && result && !disposed) await after(result.view);
       label();
       if (!disposed && announce) announceRedraw(root);
     }).catch((err) => {

@@ -267,7 +267,8 @@ export function renderContingency({ model, shell }) {
     coefTable.prepend(h("caption", { class: "iaa-band-caption" }, "band (κ and AC1; the others "
       + `are not rated): the highest band of the ${model.get("scale")} scale that the coefficient `
       + "reaches with at least 95% probability, given its standard error, and that probability "
-      + "(Gwet 2014, ch. 6)"));
+      + "(Gwet 2014, ch. 6). The scale is one convention among several (landis_koch, fleiss, "
+      + "altman, krippendorff: the widget's scale= argument), none of them a test."));
     const table = model.get("per_category");
     perCategory.replaceChildren(
       h("thead", {}, h("tr", {}, (table.columns || []).map((c) => h("th", {}, c)))),

@@ -170,9 +170,11 @@ export function renderGamma({ model, shell }) {
 
   let zoom = null;
   let signal = null;
+  // (links and empty units have no rows until γ is computed: the x scale's domain is
+  // explicit, charts.gamma_continuum_chart, so their layers stay and keep the zoom)
   const continuum = mountChart(model, "continuum", laneBox, { root, announce: true,
     patch: (spec) => { const out = continuumSpec(spec); signal = out.signal; return out.spec; },
-    describe: describeContinuum });
+    describe: describeContinuum, keepEmpty: true });
   const charts = [
     continuum,
     mountChart(model, "bars", barBox, { root, describe: describeBars }),

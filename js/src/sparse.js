@@ -5,58 +5,60 @@ import { fmt, h, listen, mountChart } from "./base.js";
 import { numberInput, slider } from "./controls.js";
 import { ownClipIds } from "./zoomx.js";
 
-// SPA chart (charts.spa_schemes_chart) with its x axis held at `domain`: every layer's
-// x scale takes that domain and clips what falls outside it; the value labels stand at
-// the axis's right end (the rounds' strips may fill the whole width). Its labels move with the
-// rounds (and past a held axis): the view's size follows them on every update, where
-// Vega would size it once, at the first run, and cut what later moves past its edge.
+// SPA chart (charts.spa_schemes_chart) with its x axis held at `domain`: every layer
+// drawn on the x scale takes that domain and its marks are clipped to the plot (the
+// value labels stand right of the plot, off the strips, held or not). Their texts
+// change with the rounds: the view's size follows them on every update, where Vega
+// would size it once, at the first run, and cut what later grows past its edge.
 function fixedXSpec(spec, domain) {
   spec.autosize = { type: "pad", resize: true };
   if (!domain) return spec;
   for (const layer of spec.layer || []) {
     const x = layer.encoding && layer.encoding.x;
-    if (x) x.scale = { ...(x.scale || {}), domain, zero: false, nice: false };
-    const mark = typeof layer.mark === "string" ? { type: layer.mark } : layer.mark;
-    if (mark.type !== "text") {
-      layer.mark = { ...mark, clip: true };
-    } else if (x && x.field) { // labels stand right of the held axis, never over the strips
-      layer.transform = [...(layer.transform || []),
-        { calculate: `${Number(domain[1])}`, as: "x_held" }];
-      x.field = "x_held";
-    }
+    if (!x || !x.field) continue;
+    x.scale = { ...(x.scale || {}), domain, zero: false, nice: false };
+    layer.mark = { ...(typeof layer.mark === "string" ? { type: layer.mark } : layer.mark),
+      clip: true };
   }
   return spec;
 }
 
-// Figures 6–7 (charts.spa_variance_chart): every scheme's line labelled at the right
-// end of the lines: a swatch in the line's colour and the scheme's name in the text
-// colour (a light hue such as yellow is not legible as text on white). The ends lie
-// close together (and "edges" and "inverse variance, uniform" coincide under uniform
-// labels), so the labels stand one per row, in the order in which the lines end (the
-// highest first), as a column centred on the ends' median. The dashed rule says what it
-// marks: the mean usable annotations at the slider's drop.
+// Figures 6–7 (charts.spa_variance_chart): every scheme's line labelled at its own end
+// (its last point with a value: a log scale has no place for 0): a swatch in the
+// line's colour and the scheme's name in the text colour (a light hue such as yellow
+// is not legible as text on white). Ends that lie close (coinciding lines) would put
+// labels on each other: each label is moved up or down by its scheme's entry in the
+// param `<line>_end_shift` (pixels), which placeEndLabels sets after each drawing.
+// The dashed rule says what it marks: the mean usable annotations at the slider's drop.
+// Returns the spec and, per panel, what placeEndLabels needs (`panels`).
+const END_GAP = 12; // px between the middles of two labels (font size 10)
 function labelledVarianceSpec(spec) {
-  for (const panel of spec.vconcat || []) {
+  const panels = [];
+  (spec.vconcat || []).forEach((panel, k) => {
     const line = (panel.layer || []).find((l) => l.mark && (l.mark === "line" || l.mark.type === "line"));
-    if (!line) continue;
-    const field = line.encoding.y.field;
+    if (!line) return;
+    const { x, y } = line.encoding;
+    const log = Boolean(y.scale && y.scale.type === "log");
+    const shift = `${line.name}_end_shift`;
+    spec.params = [...(spec.params || []), { name: shift, value: {} }];
     const ends = [
-      { joinaggregate: [{ op: "max", field: "n_usable", as: "n_end" }], groupby: ["scheme"] },
-      { filter: "datum.n_usable === datum.n_end" },
-      { joinaggregate: [{ op: "median", field, as: "mid" }, { op: "count", as: "lines" }] },
-      { window: [{ op: "row_number", as: "order" }], sort: [{ field, order: "descending" }] },
+      { filter: `isFinite(datum['${y.field}'])${log ? ` && datum['${y.field}'] > 0` : ""}` },
+      { joinaggregate: [{ op: "max", field: x.field, as: "end" }], groupby: ["scheme"] },
+      { filter: `datum['${x.field}'] === datum.end` },
     ];
-    const at = { x: line.encoding.x, y: { ...line.encoding.y, field: "mid" } };
-    const dy = { expr: "(datum.order - (datum.lines + 1) / 2) * 12" };
+    const at = { align: "left", baseline: "middle", fontSize: 10,
+      dy: { expr: `${shift}[datum.scheme] || 0` } };
     panel.layer.push({
-      data: line.data, name: `${line.name || "line"}_swatches`, transform: ends,
-      mark: { type: "text", text: "●", align: "left", baseline: "middle", dx: 6, fontSize: 10, dy },
-      encoding: { ...at, color: line.encoding.color },
+      data: line.data, name: `${line.name}_swatches`, transform: ends,
+      mark: { type: "text", text: "●", dx: 6, ...at },
+      encoding: { x, y, color: line.encoding.color },
     }, {
-      data: line.data, name: `${line.name || "line"}_labels`, transform: ends,
-      mark: { type: "text", align: "left", baseline: "middle", dx: 16, fontSize: 10, dy },
-      encoding: { ...at, text: { field: "scheme", type: "nominal" } },
+      data: line.data, name: `${line.name}_labels`, transform: ends,
+      mark: { type: "text", dx: 16, ...at },
+      encoding: { x, y, text: { field: "scheme", type: "nominal" } },
     });
+    // (Vega-Lite names the y scale of the k-th panel of a vconcat concat_k_y)
+    panels.push({ shift, data: line.data.name, x: x.field, y: y.field, scale: `concat_${k}_y` });
     const rule = panel.layer.find((l) => l.mark && (l.mark === "rule" || l.mark.type === "rule"));
     if (rule) {
       panel.layer.push({
@@ -68,8 +70,51 @@ function labelledVarianceSpec(spec) {
         encoding: { x: { value: 0 }, y: { value: 0 }, text: { field: "says", type: "nominal" } },
       });
     }
+  });
+  return { spec, panels };
+}
+
+// `wanted` pixel positions (sorted) moved apart to at least `gap` from each other, each
+// as little as it can (least squares: a run of labels too close is centred on the mean
+// of their wishes), then those past `high` or `low` pushed back inside (when they fit;
+// each push keeps the gaps).
+function spreadApart(wanted, gap, low, high) {
+  const runs = []; // { count, sum of (wanted − gap · place in the run) }: start = sum / count
+  wanted.forEach((y) => {
+    runs.push({ count: 1, sum: y });
+    for (let last = runs.length - 1; last > 0; last -= 1) {
+      const a = runs[last - 1];
+      const b = runs[last];
+      if (a.sum / a.count + a.count * gap <= b.sum / b.count) break;
+      a.sum += b.sum - b.count * a.count * gap; // b's wishes as if from a's first label
+      a.count += b.count;
+      runs.pop();
+    }
+  });
+  const out = runs.flatMap((r) => Array.from({ length: r.count }, (_, j) => r.sum / r.count + j * gap));
+  const n = out.length;
+  return out.map((y, i) => Math.max(Math.min(y, high - (n - 1 - i) * gap), low + i * gap));
+}
+
+// Each line's label moved off the others (labelledVarianceSpec): the ends in the
+// panel's pixels, spread apart, and each label's move set in its panel's shift param.
+function placeEndLabels(view, panels) {
+  for (const { shift, data, x, y, scale } of panels) {
+    const ys = view.scale(scale);
+    if (!ys) continue; // (no line drawn: its rows are empty, base.js dropEmptyLayers)
+    const ends = new Map(); // scheme → its line's last point with a value
+    for (const row of view.data(data)) {
+      if (!Number.isFinite(ys(row[y]))) continue;
+      const end = ends.get(row.scheme);
+      if (!end || row[x] > end[x]) ends.set(row.scheme, row);
+    }
+    const at = [...ends.values()].map((row) => [row.scheme, ys(row[y])]).sort((a, b) => a[1] - b[1]);
+    const [bottom, top] = ys.range();
+    const moved = spreadApart(at.map(([, py]) => py), END_GAP, Math.min(top, bottom),
+      Math.max(top, bottom));
+    view.signal(shift, Object.fromEntries(at.map(([scheme, py], i) => [scheme, moved[i] - py])));
   }
-  return spec;
+  return view.runAsync();
 }
 
 // Lines that coincide stay distinguishable (under uniform labels "edges" and "inverse
@@ -174,6 +219,7 @@ export function renderSparse({ model, shell }) {
       + (fixedX ? `. x axis fixed at ${fmt(fixedX[0], 4)} to ${fmt(fixedX[1], 4)}.` : ".");
   };
   const schemes = () => (model.get("summary") || []).map((r) => r.label).join(", ");
+  let endPanels = []; // Figures 6–7 as drawn: what placeEndLabels reads and sets
   const spa = mountChart(model, "spa", spaBox, { root, announce: true,
     patch: (spec) => fixedXSpec(spec, fixedX), describe: describeSpa });
   const charts = [
@@ -182,7 +228,12 @@ export function renderSparse({ model, shell }) {
       describe: () => `Figures 4–5: each scheme's weight of an item against its number of `
         + `annotations, divided by the scheme's largest weight; schemes: ${schemes()}.` }),
     mountChart(model, "variance", varianceBox, { root,
-      patch: (spec) => distinctLines(labelledVarianceSpec(spec)),
+      patch: (spec) => {
+        const out = labelledVarianceSpec(spec);
+        endPanels = out.panels;
+        return distinctLines(out.spec);
+      },
+      after: (view) => placeEndLabels(view, endPanels),
       describe: () => `Figures 6–7: variance of SPA against the mean number of usable `
         + `annotations (log scale), and its difference from the flat scheme; one labelled `
         + `line per scheme: ${schemes()}.` }),

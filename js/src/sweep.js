@@ -233,8 +233,9 @@ export function renderSweep({ model, shell }) {
   };
 
   // ---------------------------------------------------------- wiring
-  const itemsDrawn = () => model.get("selected_items").length > 0;
-  let drawnWithItems = itemsDrawn();
+  // κ_x curves are drawn once their rows arrive (mountChart draws the chart again when
+  // a dataset gets its first rows or loses its last: the legend lists κ_x with them)
+  const itemsDrawn = () => (model.get("_datasets").sweep_items || []).length > 0;
   const describe = () => {
     const s = model.get("summary");
     const n = model.get("selected_items").length;
@@ -246,11 +247,9 @@ export function renderSweep({ model, shell }) {
   const chart = mountChart(model, "curve", chartBox, {
     root,
     announce: true,
-    patch: (spec) => sweepSpec(spec, (drawnWithItems = itemsDrawn())),
+    patch: (spec) => sweepSpec(spec, itemsDrawn()),
     describe,
   });
-  // the legend's domain changes when the first item is ticked or the last unticked
-  const onItems = () => { if (itemsDrawn() !== drawnWithItems) chart.redraw(); };
   drawSummary();
   drawClasses();
   drawItems();
@@ -260,7 +259,6 @@ export function renderSweep({ model, shell }) {
     listen(model, "change:selected_class", drawClasses),
     listen(model, "change:class_table", drawItems),
     listen(model, "change:selected_items", drawItems),
-    listen(model, "change:selected_items", onItems),
     listen(model, "change:tau_marks", drawTauMarks),
   ];
   return () => {

@@ -73,6 +73,8 @@ def open_widget(browser, widget, *, html_attrs: str = "", body_attrs: str = "",
     ``background``; returns the Playwright page once the widget's chart has drawn."""
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     page.on("pageerror", lambda e: page.__dict__.setdefault("errors", []).append(str(e)))
+    page.on("console", lambda m: page.__dict__.setdefault("console", []).append(
+        f"{m.type}: {m.text}"))
 
     def serve(route):
         name = route.request.url.rsplit("/", 1)[-1]

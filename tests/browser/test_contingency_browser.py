@@ -108,10 +108,14 @@ def test_renders_heatmap_and_panel(nb):
     assert w.locator('tr[data-coef="krippendorff_alpha"] .iaa-value').count() == 1
     assert w.locator('tr[data-coef="percent_agreement"] .iaa-interval').text_content() \
         .startswith("[")
-    # each interval says how it was made: the jackknife over the table's items, for all
+    # each interval says how it was made: the measure's own (result.ci), Wald for A_o,
+    # asymptotic for κ; α, which has none, the jackknife over the table's items
     assert w.locator('tr[data-coef="percent_agreement"] .iaa-method').text_content() == \
+        "wald"
+    assert w.locator('tr[data-coef="cohen_kappa"] .iaa-method').text_content() == \
+        "asymptotic"
+    assert w.locator('tr[data-coef="krippendorff_alpha"] .iaa-method').text_content() == \
         "jackknife"
-    assert w.locator('tr[data-coef="cohen_kappa"] .iaa-method').text_content() == "jackknife"
     # Gwet's AC1 (2008) on Meyer's table: p_e = 2·(7/20)(13/20), AC1 = 98/218 = 0.450
     assert shown_value(nb, 0, "gwet_ac1").text_content() == "0.450"
     # the benchmark band of κ and AC1 (Gwet 2014, ch. 6), as the kernel computed it

@@ -185,32 +185,6 @@ def test_fixed_x_axis_holds_while_drop_moves(nb):
     nb.execute("w.drop = 0.6")
 
 
-def test_every_line_in_figures_6_and_7_is_labelled(nb):
-    from iaa_widgets.charts import SPA_SCHEME_LABELS
-    w = widget(nb)
-    for panel in ("variance", "difference"):
-        # (marks of a concatenated chart get a suffix: variance_0_marks, variance_0_labels_marks)
-        lines = w.locator(f'.iaa-chart-variance svg g.mark-line[class*="{panel}_"] path')
-        texts = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"]'
-                          f'[class*="_labels"] text')
-        names = texts.all_text_contents()
-        assert sorted(names) == sorted(SPA_SCHEME_LABELS[s] for s in SPA_SCHEMES), names
-        # each label has a swatch in its line's colour (the name is in the text colour,
-        # legible: issue 35): the set of swatch colours is the lines' set
-        swatches = w.locator(f'.iaa-chart-variance svg g.mark-text[class*="{panel}_"]'
-                             f'[class*="_swatches"] text')
-        line_colours = {p.evaluate("(e) => getComputedStyle(e).stroke") for p in lines.all()}
-        swatch_colours = {t.evaluate("(e) => getComputedStyle(e).fill") for t in swatches.all()}
-        assert swatch_colours == line_colours
-        # one label per row: no two labels overlap
-        boxes = [t.bounding_box() for t in texts.all()]
-        for a in range(len(boxes)):
-            for b in range(a + 1, len(boxes)):
-                A, B = boxes[a], boxes[b]
-                assert A["y"] + A["height"] <= B["y"] + 0.5 or B["y"] + B["height"] <= A["y"] + 0.5
-    nb.screenshot("sparse_variance_labels.png", w.locator(".iaa-chart-variance"))
-
-
 def spa_text_overflow(nb) -> list:
     """The SPA chart's texts that reach past its SVG's right edge: (text, how far, px)."""
     return nb.page.evaluate("""() => {
@@ -222,11 +196,42 @@ def spa_text_overflow(nb) -> list:
     }""")
 
 
+# The SPA chart's value labels and what they must not cover: the boxes of the visible
+# bins of the rounds' strips and of the 95 % rules, cut to the plot's width (a held
+# axis clips them there), and the plot's left and right ends (its x axis).
+SPA_BOXES = """() => {
+  const svg = document.querySelector('.iaa-sparse .iaa-chart-spa svg');
+  const axis = [...svg.querySelectorAll('g.role-axis-domain line, g.role-axis-domain path')]
+    .map((e) => e.getBoundingClientRect());
+  const left = Math.min(...axis.map((b) => b.left)), right = Math.max(...axis.map((b) => b.right));
+  const box = (e) => { const b = e.getBoundingClientRect();
+    return { left: Math.max(b.left, left), right: Math.min(b.right, right), top: b.top,
+             bottom: b.bottom }; };
+  const seen = (e) => Number(getComputedStyle(e).opacity) * Number(getComputedStyle(e).fillOpacity
+    || 1) > 0;
+  return {
+    left, right,
+    labels: [...svg.querySelectorAll('g.labels_marks text')].map((t) => {
+      const b = t.getBoundingClientRect();
+      return { text: t.textContent, left: b.left, right: b.right, top: b.top, bottom: b.bottom }; }),
+    strips: [...svg.querySelectorAll('g.rounds_marks path, g.interval_marks line, '
+      + 'g.interval_marks path')].filter(seen).map(box).filter((b) => b.right > b.left),
+  };
+}"""
+
+
+def overlaps(a, b, slack=0.5) -> bool:
+    """Whether two boxes (left, right, top, bottom) share more than ``slack`` px each way."""
+    return (min(a["right"], b["right"]) - max(a["left"], b["left"]) > slack
+            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > slack)
+
+
 @pytest.mark.parametrize("fixed", [False, True])
-def test_spa_labels_are_never_cut(nb, fixed):
-    # the labels right of the rounds ("0.5501 · sd 0.0161") move with them: after the
-    # drop slider moves (the rounds spread wider or narrower than at the first drawing),
-    # with the x axis following the rounds or held, every label lies inside the chart
+def test_spa_labels_are_never_cut_and_never_on_the_strips(nb, fixed):
+    # the labels ("0.5501 · sd 0.0161") after the drop slider moves (the rounds spread
+    # wider or narrower than at the first drawing), with the x axis following the
+    # rounds or held: every label lies inside the chart, right of the plot, on no
+    # visible bin of a strip, no 95 % rule and no other label (issue 35)
     w = widget(nb)
     if fixed:
         w.locator("input.iaa-fix-x").check()
@@ -242,6 +247,13 @@ def test_spa_labels_are_never_cut(nb, fixed):
         assert nb.python("w.drop") == float(drop)
         assert len(chart_labels(nb)) == len(SPA_SCHEMES)
         assert spa_text_overflow(nb) == [], (drop, fixed)
+        seen = nb.page.evaluate(SPA_BOXES)
+        assert len(seen["strips"]) >= len(SPA_SCHEMES), seen  # (the test sees the strips)
+        for label in seen["labels"]:
+            assert label["left"] >= seen["right"], (drop, fixed, label)
+            assert not [b for b in seen["strips"] if overlaps(label, b)], (drop, fixed, label)
+        for i, a in enumerate(seen["labels"]):
+            assert not [b for b in seen["labels"][i + 1:] if overlaps(a, b)], (drop, fixed, a)
     nb.screenshot(f"sparse_labels_{'fixed' if fixed else 'free'}.png", w.locator(".iaa-chart-spa"))
     if fixed:
         w.locator("input.iaa-fix-x").uncheck()
@@ -323,41 +335,119 @@ def test_number_inputs_keep_what_is_typed_and_drop_slider_is_fine(nb):
     assert width >= 300 and 40 * 0.95 / width < 0.13
 
 
-def test_no_vega_warning_in_the_console(nb):
-    warnings = [c for c in nb.console if c.startswith(("warning", "error"))
-                and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
-    assert warnings == [], warnings
-
-
-LINE_LABELS = """() => {
+# Per panel of Figures 6–7: each line's colour and last point, each swatch's colour
+# and box, each label's text, fill and box (client pixels), the rule's label, the SVG's
+# box and the page's background behind the widget.
+LINE_LABELS = """(panel) => {
   const chart = document.querySelector('.iaa-sparse .iaa-chart-variance');
+  const box = (e) => { const b = e.getBoundingClientRect();
+    return { left: b.left, right: b.right, top: b.top, bottom: b.bottom, y: (b.top + b.bottom) / 2 }; };
   const texts = (sel) => [...chart.querySelectorAll(sel)].map((t) => ({
-    text: t.textContent, fill: getComputedStyle(t).fill,
-    box: t.getBoundingClientRect().toJSON() }));
-  return { labels: texts('g.variance_0_labels_marks text'),
-           swatches: texts('g.variance_0_swatches_marks text'),
-           rule: texts('g.drop_rule_0_label_marks text'),
-           plot: chart.querySelector('g.variance_0_marks').getBoundingClientRect().toJSON(),
+    text: t.textContent, fill: getComputedStyle(t).fill, ...box(t) }));
+  const lines = [...chart.querySelectorAll(`g.mark-line[class*="${panel}_"] path`)].map((p) => {
+    const end = p.getPointAtLength(p.getTotalLength());
+    const at = new DOMPoint(end.x, end.y).matrixTransform(p.getScreenCTM());
+    return { stroke: getComputedStyle(p).stroke, x: at.x, y: at.y }; });
+  let node = chart, background = 'rgba(0, 0, 0, 0)';
+  while (node && /rgba\\(0, 0, 0, 0\\)|transparent/.test(background)) {
+    background = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+  return { lines, background,
+           labels: texts(`g.mark-text[class*="${panel}_"][class*="_labels"] text`),
+           swatches: texts(`g.mark-text[class*="${panel}_"][class*="_swatches"] text`),
+           rule: texts(`g.mark-text[class*="drop_rule_"][class*="_label"] text`),
+           plot: chart.querySelector(`g.concat_${panel === 'variance' ? 0 : 1}_group > g >`
+             + ' path.background').getBoundingClientRect().toJSON(),
            svg: chart.querySelector('svg').getBoundingClientRect().toJSON() };
 }"""
 
+GAP = 12  # px between two labels' middles (sparse.js END_GAP)
+
+
+def check_end_labels(seen, names, panel):
+    """Each line of ``panel`` labelled at its own end: the label's swatch in the line's
+    colour just right of the line's last point, and the label at the height of that
+    point unless ends lie closer than a label's height. Labels too close to each other
+    are moved apart as little as they can: in the order of their ends, ``GAP`` apart,
+    a run of them centred on the mean of their ends (least squares), unless the run
+    meets the plot's top or bottom (then pushed inside). No two labels overlap."""
+    assert sorted(t["text"] for t in seen["labels"]) == sorted(names), (panel, seen["labels"])
+    assert len(seen["lines"]) == len(names) == len(seen["swatches"])
+    line_of = {line["stroke"]: line for line in seen["lines"]}
+    assert {s["fill"] for s in seen["swatches"]} == set(line_of), panel
+    placed = []  # (line end's y, label's y, text)
+    for label in seen["labels"]:
+        swatch = min(seen["swatches"], key=lambda s: abs(s["y"] - label["y"]))
+        assert abs(swatch["y"] - label["y"]) < 1 and swatch["right"] <= label["left"] + 1
+        end = line_of[swatch["fill"]]
+        assert end["x"] <= swatch["left"] <= end["x"] + GAP, (panel, label["text"], end, swatch)
+        placed.append((end["y"], label["y"], label["text"]))
+    placed.sort(key=lambda p: p[1])
+    top, bottom = seen["plot"]["top"], seen["plot"]["bottom"]
+    assert all(top - 1 <= y <= bottom + 1 for _, y, _ in placed), (panel, placed, top, bottom)
+    for a, b in zip(placed, placed[1:]):  # in the order of the ends
+        assert a[0] <= b[0] + 0.5, (panel, a, b)
+    runs = [[placed[0]]]  # labels that touch (GAP apart) form a run
+    for a, b in zip(placed, placed[1:]):
+        if b[1] - a[1] > GAP + 0.5:
+            runs.append([])
+        runs[-1].append(b)
+    for run in runs:
+        if run[0][1] <= top + 1 or run[-1][1] >= bottom - 1:
+            continue  # pushed inside the plot
+        ends = sum(e for e, _, _ in run) / len(run)
+        labels = sum(y for _, y, _ in run) / len(run)
+        assert abs(labels - ends) < 2, (panel, run)  # a single label: at its line's end
+    labels = seen["labels"]
+    for i, a in enumerate(labels):
+        assert not [b for b in labels[i + 1:] if overlaps(a, b, slack=0.5)], (panel, a)
+
 
 def test_variance_lines_labelled_at_their_ends_in_legible_text(nb):
-    from labdriver import contrast
+    from labdriver import contrast, luminance
     w = widget(nb)
+    for _ in range(40):  # (the test before sets 200 rounds: its recompute has ended)
+        if nb.python("w.n_rounds") == 200:
+            break
+        nb.page.wait_for_timeout(250)
+    nb.page.wait_for_function("() => document.querySelector('.iaa-sparse').dataset.busy"
+                              " !== 'true'", timeout=30_000)
+    nb.page.wait_for_timeout(500)
     w.locator(".iaa-chart-variance").scroll_into_view_if_needed()
-    seen = nb.page.evaluate(LINE_LABELS)
-    names = sorted(label["text"] for label in seen["labels"])
-    assert names == sorted(nb.python("[r['label'] for r in w.summary]"))
-    for label in seen["labels"]:  # the names in the text colour, legible on the page
-        assert contrast(label["fill"], "rgb(255, 255, 255)") >= 4.5, label
-    # at the lines' right end, one swatch in each line's colour
-    assert len({s["fill"] for s in seen["swatches"]}) == len(names)
-    right = seen["plot"]["x"] + seen["plot"]["width"]
-    assert all(right - 2 <= label["box"]["x"] <= right + 30 for label in seen["labels"])
-    # the dashed rule says what it marks
+    names = nb.python("[r['label'] for r in w.summary]")
+    for panel in ("variance", "difference"):
+        seen = nb.page.evaluate(LINE_LABELS, panel)
+        check_end_labels(seen, names, panel)
+        for label in seen["labels"]:  # the names in the text colour, legible on the page
+            assert contrast(label["fill"], seen["background"]) >= 4.5, label
+    # the dashed rule says what it marks (in both panels)
     drop = nb.python("w.drop")
     assert [r["text"] for r in seen["rule"]] == \
-        [f"dashed line: mean usable annotations at drop {drop:.2f}"]
-    assert seen["rule"][0]["box"]["x"] >= seen["svg"]["x"]  # not cut at the chart's left
+        [f"dashed line: mean usable annotations at drop {drop:.2f}"] * 2
+    assert min(r["left"] for r in seen["rule"]) >= seen["svg"]["x"]  # not cut at the left
     nb.screenshot("sparse_variance_labels.png", w.locator(".iaa-chart-variance"))
+    # in the dark theme too: no faint label (a yellow line's name on white, or dark text
+    # on the dark page)
+    before = int(w.get_attribute("data-revision"))
+    nb.set_theme("JupyterLab Dark")
+    try:
+        nb.page.wait_for_function(
+            "(r) => Number(document.querySelector('.iaa-sparse').dataset.revision) > r",
+            arg=before, timeout=30_000)
+        nb.page.wait_for_timeout(500)  # (the labels are placed after the drawing)
+        for panel in ("variance", "difference"):
+            seen = nb.page.evaluate(LINE_LABELS, panel)
+            assert luminance(seen["background"]) < 0.1, seen["background"]
+            check_end_labels(seen, names, panel)
+            for label in seen["labels"]:
+                assert contrast(label["fill"], seen["background"]) >= 4.5, label
+        nb.screenshot("sparse_variance_labels_dark.png", w.locator(".iaa-chart-variance"))
+    finally:
+        nb.set_theme("JupyterLab Light")
+
+
+def test_no_vega_warning_in_the_console(nb):
+    # with no filter of Vega's logger (issue 35): every draw and redraw above, in both
+    # themes, with the x axis held and not, warned of nothing
+    warnings = [c for c in nb.console if c.startswith(("warning", "error"))
+                and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
+    assert warnings == [], warnings

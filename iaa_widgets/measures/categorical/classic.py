@@ -27,7 +27,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from ... import stats, validate
+from ... import validate
 from ...data import noted
 from ...stats import Statistic, per_item
 from ...stats.statistic import DENSE_CELLS
@@ -37,6 +37,7 @@ from .. import _formulas as F
 from .._prepare import Prepared, prepare
 from ..weights import FAMILIES, agreement_weights
 from .._registry import register
+from .. import _engine
 
 __all__ = ["percent_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
            "davies_fleiss_kappa", "conger_kappa", "specific_agreement"]
@@ -101,7 +102,7 @@ def _weights(weights, prep: Prepared):
           source='Meyer (2009) tutorial; Wilson (1927) interval',
           symbol='A_o (observed agreement)', intervals=('wald', 'wilson'),
           missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0),
-          report=True, panel=True)
+          report=True, panel=True, engine=_engine.multi_rater(singles=False))
 def percent_agreement(data, *, missing: str = "listwise", annotators=None,
                       confidence: float = 0.95, ci: str = "wald") -> AgreementResult:
     """Observed agreement A_o with its standard error and a confidence interval.
@@ -115,7 +116,8 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
     a_i; for two annotators a_i is 0 or 1 and this is the binomial √(A_o(1 − A_o)/n).
     The tutorial prints SE = √(A_o(1 − A_o)) / n, which divides by n instead of √n
     (its 0.04 for A_o = 0.7, n = 10 should be 0.145); we implement the correct one.
-    ``ci="wald"`` (default): A_o ± z·SE, not clipped to [0, 1]; ``ci="wilson"``: the
+    ``ci="wald"`` (default): A_o ± z·SE, cut to [0, 1] (the note says when);
+    ``ci="wilson"``: the
     Wilson score interval, defined for a binomial count, so for two annotators only.
 
     ``missing``: "listwise" (default; items rated by every annotator), "available" or
@@ -124,11 +126,10 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
     """
     validate.choice("percent_agreement", "ci", ci, ("wald", "wilson"))
     z = _z("percent_agreement", confidence)
-    prep, stat = _percent_statistic(data, missing=missing, annotators=annotators)
-    a_i = F.item_agreement(prep.counts)
+    prep, stat, items = _percent_statistic(data, missing=missing, annotators=annotators)
     n = prep.n_items  # a row of from_contingency data stands for prep.weights items
     a_o = float(_point(stat)[0])
-    se = math.sqrt(float(np.average((a_i - a_o) ** 2, weights=prep.weights)) / n)
+    se = math.sqrt(float(np.average((items.agree - a_o) ** 2, weights=prep.weights)) / n)
     if ci == "wald":
         interval = (a_o - z * se, a_o + z * se)
     else:
@@ -152,7 +153,8 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
           source='Bennett, Alpert & Goldstein (1954); Gwet (2014, ch. 3 and 5) for '
                  'weights and SE',
           symbol='S (Bennett)', intervals=('wald',),
-          missing=('listwise', 'available', 'pairable', 'raise'), report=True, panel=True)
+          missing=('listwise', 'available', 'pairable', 'raise'), report=True, panel=True,
+          engine=_engine.multi_rater(singles=True))
 def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
               confidence: float = 0.95, population=None) -> AgreementResult:
     """Bennett, Alpert & Goldstein's (1954) S = (A_o − 1/k) / (1 − 1/k), with k the
@@ -173,10 +175,9 @@ def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
     "raise".
     """
     z_crit = _z("bennett_s", confidence)
-    prep, w, w_name = _bennett_prepared(data, weights, missing, annotators)
-    items = F.item_terms(prep.counts, w, prep.weights)
-    a_o, a_e = items.observed, F.bp_expected(w, prep.ann.n_categories)
-    value = float(F.chance_corrected(a_o, a_e))
+    prep, stat, items, w, w_name = _bennett_statistic(data, weights=weights, missing=missing,
+                                                      annotators=annotators)
+    value, a_o, a_e = _point(stat)
     f = _population("bennett_s", population, prep.n_items)
     se = F.linearised_se(items, a_e, a_e, f)
     terms = prep.params.get("items_per_term")
@@ -190,7 +191,8 @@ def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
 # ------------------------------------------------------------------ Scott's π
 @register(family='chance-corrected agreement', data='categorical', annotators='two',
           source='Scott (1955); Gwet (2014) for weights and SE', symbol='π (Scott)',
-          intervals=('wald',), missing=('listwise', 'raise'), report=True, panel=True)
+          intervals=('wald',), missing=('listwise', 'raise'), report=True, panel=True,
+          engine=_engine.pair_table)
 def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Scott's (1955) π for two annotators: A_e^π = Σ_c ((n_c,r1 + n_c,r2) / 2n)²
@@ -224,7 +226,7 @@ def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
 @register(family='chance-corrected agreement', data='categorical', annotators='two',
           source='Cohen (1960, 1968); Fleiss, Cohen & Everitt (1969)', symbol='κ (Cohen)',
           intervals=('asymptotic',), missing=('listwise', 'raise'), report=True,
-          panel=True, benchmarked=True)
+          panel=True, benchmarked=True, engine=_engine.pair_table)
 def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
     """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
@@ -286,7 +288,8 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source="Fleiss (1971); Gwet (2008, 2014) for the SE and missing='available'",
           symbol='multi-π (Fleiss)', intervals=('wald',),
-          missing=('listwise', 'available', 'pairable', 'raise'), report=True)
+          missing=('listwise', 'available', 'pairable', 'raise'), report=True,
+          engine=_engine.multi_rater(singles=True))
 def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95, population=None) -> AgreementResult:
     """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
@@ -318,10 +321,9 @@ def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=No
     items rated once excluded); or "raise".
     """
     z_crit = _z("fleiss_kappa", confidence)
-    prep, w, w_name = _fleiss_prepared(data, weights, missing, annotators)
-    items = F.item_terms(prep.counts, w)
-    a_o, a_e = items.observed, float(F.fleiss_expected(items.shares, w))
-    kappa = float(F.chance_corrected(a_o, a_e))
+    prep, stat, items, w, w_name = _fleiss_statistic(data, weights=weights, missing=missing,
+                                                     annotators=annotators)
+    kappa, a_o, a_e = _point(stat)
     se = F.fleiss_se(items, w, _population("fleiss_kappa", population, prep.n_items))
     params = {"weights": w_name, "confidence": confidence, "population": population}
     if w is None:
@@ -353,7 +355,7 @@ def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
     if math.isnan(se):
         return {}
     return {"se": se, "ci": (kappa - z_crit * se, kappa + z_crit * se),
-            "ci_method": f"Wald, Gwet (2008) linearised variance {confidence:.0%}"}
+            "ci_method": f"Wald {confidence:.0%}, Gwet (2008) linearised variance"}
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
@@ -361,7 +363,7 @@ def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
           source='Davies & Fleiss (1982); Conger (1980); Gwet (2014) for the SE',
           symbol='multi-κ (Davies & Fleiss, Conger)', intervals=('wald',),
           missing=('listwise', 'available', 'pairable', 'raise'),
-          aliases=('conger_kappa',), report=True)
+          aliases=('conger_kappa',), report=True, engine=_engine.multi_rater(singles=True))
 def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                         confidence: float = 0.95, population=None) -> AgreementResult:
     """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters";
@@ -380,8 +382,10 @@ def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annota
     ``per_category``: each annotator's shares.
     """
     z_crit = _z("davies_fleiss_kappa", confidence)
-    prep, w, w_name = _davies_prepared(data, weights, missing, annotators)
-    n_rc = stats.annotator_counts(prep.ann, items=prep.used)
+    prep, stat, items, w, w_name = _davies_statistic(data, weights=weights, missing=missing,
+                                                     annotators=annotators)
+    tot = stat.total()
+    n_rc = tot["n_rc"].reshape(prep.ann.n_annotators, -1)  # each annotator's n_rc
     n_r = n_rc.sum(axis=1)
     if np.any(n_r == 0):
         idle = list(prep.ann.annotators[n_r == 0])
@@ -389,9 +393,7 @@ def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annota
                              f"items used under missing={missing!r}; leave them out with "
                              "annotators=[...]")
     shares = n_rc / n_r[:, None]
-    items = F.item_terms(prep.counts, w)
-    a_o, a_e = items.observed, float(F.conger_expected(shares, w))
-    kappa = float(F.chance_corrected(a_o, a_e))
+    kappa, a_o, a_e = _point(stat, tot)
     f = _population("davies_fleiss_kappa", population, prep.n_items)
     se = F.conger_se(items, n_rc, *prep.ratings(), w, f)
     per_cat = pd.DataFrame(shares.T, index=_categories(prep),
@@ -409,7 +411,8 @@ conger_kappa = davies_fleiss_kappa  # Conger (1980): the same coefficient, by hi
 @register(family='observed agreement', data='categorical', annotators='many',
           source='Cicchetti & Feinstein (1990); Uebersax (1982)',
           symbol='specific agreement',
-          missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0))
+          missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0),
+          engine=_engine.multi_rater(singles=False))
 def specific_agreement(data, *, positive=None, missing: str = "listwise",
                        annotators=None) -> AgreementResult:
     """Specific agreement per category: agreements on c over the opportunities to
@@ -446,7 +449,7 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
     if len(cats) == 2:
         params.update(positive_agreement=float(specific[code]),
                       negative_agreement=float(specific[1 - code]))
-    value, a_o, _ = _point(stat)
+    value, a_o, _ = _point(stat, tot)
     return _result("specific_agreement", prep, value, a_o, float("nan"), note=note,
                    per_category=per_cat, params=params)
 
@@ -477,10 +480,11 @@ def _positive(prep: Prepared, positive):
 # ------------------------------------------------------------------ Statistics
 # Each measure's per-item tables over the items used and its finish(totals) → (value,
 # A_o, A_e), vectorised over a leading resample axis (see iaa_widgets.stats).
-def _point(stat: Statistic) -> tuple:
-    """(value, A_o, A_e) of the data itself: finish of the totals with their own weights."""
-    return tuple(float(x[0]) for x in stat.finish({k: v[None] for k, v in
-                                                   stat.total().items()}))
+def _point(stat: Statistic, totals: dict | None = None) -> tuple:
+    """(value, A_o, A_e) of the data itself: finish of the totals with their own weights
+    (``totals``: ``stat.total()`` if already made)."""
+    totals = stat.total() if totals is None else totals
+    return tuple(float(x[0]) for x in stat.finish({k: v[None] for k, v in totals.items()}))
 
 
 def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
@@ -503,7 +507,9 @@ def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
                                   t.shape[1], entries.data)
             continue
         flat = t.reshape(len(t), -1)
-        if prep.ann.n_items * flat.shape[1] <= DENSE_CELLS:
+        if prep.ann.n_items * flat.shape[1] <= DENSE_CELLS and len(used) == len(prep.used):
+            full[name] = np.asarray(flat, dtype=float)  # every row used: no copy
+        elif prep.ann.n_items * flat.shape[1] <= DENSE_CELLS:
             full[name] = np.zeros((prep.ann.n_items, flat.shape[1]))
             full[name][used] = flat
         else:
@@ -513,12 +519,11 @@ def _statistic(prep: Prepared, tables: dict, finish, made=None) -> Statistic:
     return Statistic(full, shapes, finish, prep.ann.item_weight)
 
 
-def _multi_tables(c: np.ndarray, w=None) -> dict:
-    """A'_o's tables: a_i [m_i ≥ 2] and [m_i ≥ 2] (Fleiss 1971, P_i over pairable items;
-    Gwet 2014, ch. 3: each pair counted by its agreement weight w)."""
-    two = F.pairable(c)
-    return {"agree": np.where(two, F.item_agreement(c, w), 0.0)[:, None],
-            "pairable": two[:, None].astype(float)}
+def _multi_tables(items: F.ItemTerms) -> dict:
+    """A'_o's tables of the item terms (computed once, read by the value, its standard
+    error and its Statistic): a_i [m_i ≥ 2] and [m_i ≥ 2] (Fleiss 1971, P_i over pairable
+    items; Gwet 2014, ch. 3: each pair counted by its agreement weight)."""
+    return {"agree": items.agree[:, None], "pairable": items.two[:, None].astype(float)}
 
 
 def _observed(tot: dict) -> np.ndarray:
@@ -531,29 +536,29 @@ def _percent_statistic(data, *, missing="listwise", annotators=None, **_):
     prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators,
                    item_weights=True)
 
+    items = F.item_terms(prep.counts, None, prep.weights)
+
     def finish(tot):
         a_o = _observed(tot)
         return a_o, a_o, np.full_like(a_o, np.nan)
-    return prep, _statistic(prep, _multi_tables(prep.counts), finish)
-
-
-def _bennett_prepared(data, weights, missing, annotators):
-    """Bennett's S: the prepared data (items rated once kept under "available": they
-    enter Gwet's variance) and the weights (matrix or None, name)."""
-    validate.name_or_matrix("bennett_s", "weights", weights, FAMILIES, none=True)
-    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
-                   item_weights=True, singles=True)
-    return (prep, *_weights(weights, prep))
+    return prep, _statistic(prep, _multi_tables(items), finish), items
 
 
 def _bennett_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
-    prep, w, _ = _bennett_prepared(data, weights, missing, annotators)
+    """Bennett's S: the prepared data (items rated once kept under "available": they
+    enter Gwet's variance), the Statistic, the item terms it is made of and the weights
+    (matrix or None, name)."""
+    validate.name_or_matrix("bennett_s", "weights", weights, FAMILIES, none=True)
+    prep = prepare(data, "bennett_s", missing=missing, annotators=annotators,
+                   item_weights=True, singles=True)
+    w, w_name = _weights(weights, prep)
+    items = F.item_terms(prep.counts, w, prep.weights)
     a_e = F.bp_expected(w, prep.ann.n_categories)  # A_e = Σ w_kl / k² (1/k unweighted)
 
     def finish(tot):
         a_o = _observed(tot)
         return F.chance_corrected(a_o, a_e), a_o, np.full_like(a_o, a_e)
-    return prep, _statistic(prep, _multi_tables(prep.counts, w), finish)
+    return prep, _statistic(prep, _multi_tables(items), finish), items, w, w_name
 
 
 def _pair_cells(prep: Prepared) -> np.ndarray:
@@ -623,41 +628,36 @@ def _cohen_statistic(data, *, weights=None, missing="listwise", annotators=None,
     return prep, _table_statistic(prep, finish, w)
 
 
-def _fleiss_prepared(data, weights, missing, annotators):
-    """Fleiss' κ: the prepared data and the weights (matrix or None, name)."""
+def _fleiss_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
+    """Fleiss' κ: the prepared data, the Statistic, the item terms it is made of and the
+    weights (matrix or None, name)."""
     validate.name_or_matrix("fleiss_kappa", "weights", weights, FAMILIES, none=True)
     prep = prepare(data, "fleiss_kappa", missing=missing, annotators=annotators,
                    singles=True)
-    return (prep, *_weights(weights, prep))
-
-
-def _fleiss_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
-    prep, w, _ = _fleiss_prepared(data, weights, missing, annotators)
-    c = prep.counts.astype(float)
-    tables = {**_multi_tables(c, w), "shares": F.item_shares(c),
-              "items": np.ones((c.shape[0], 1))}
+    w, w_name = _weights(weights, prep)
+    items = F.item_terms(prep.counts, w)
+    tables = {**_multi_tables(items), "shares": items.item_shares,
+              "items": np.ones((len(items.m), 1))}
 
     def finish(tot):  # p_c = Σ n_ic/m_i / n; A'_e = Σ_kl w_kl p_k p_l (Fleiss 1971; Gwet 2014)
         a_o = _observed(tot)
         with np.errstate(divide="ignore", invalid="ignore"):  # a resample of unused items: NaN
             a_e = F.fleiss_expected(tot["shares"] / tot["items"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
-    return prep, _statistic(prep, tables, finish)
-
-
-def _davies_prepared(data, weights, missing, annotators):
-    """Conger's κ: the prepared data and the weights (matrix or None, name)."""
-    validate.name_or_matrix("davies_fleiss_kappa", "weights", weights, FAMILIES, none=True)
-    prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
-                   identity=True, singles=True)
-    return (prep, *_weights(weights, prep))
+    return prep, _statistic(prep, tables, finish), items, w, w_name
 
 
 def _davies_statistic(data, *, weights=None, missing="listwise", annotators=None, **_):
-    prep, w, _ = _davies_prepared(data, weights, missing, annotators)
+    """Conger's κ: the prepared data, the Statistic, the item terms it is made of and the
+    weights (matrix or None, name)."""
+    validate.name_or_matrix("davies_fleiss_kappa", "weights", weights, FAMILIES, none=True)
+    prep = prepare(data, "davies_fleiss_kappa", missing=missing, annotators=annotators,
+                   identity=True, singles=True)
+    w, w_name = _weights(weights, prep)
+    items = F.item_terms(prep.counts, w)
     item_of, rater, label = prep.ratings()
     r, k = prep.ann.n_annotators, prep.ann.n_categories
-    tables = {**_multi_tables(prep.counts, w),
+    tables = {**_multi_tables(items),
               "n_rc": per_item(np.flatnonzero(prep.used)[item_of], rater * k + label,
                                prep.ann.n_items, r * k)}
 
@@ -667,21 +667,21 @@ def _davies_statistic(data, *, weights=None, missing="listwise", annotators=None
             shares = n_rc / n_rc.sum(axis=-1, keepdims=True)
         a_o, a_e = _observed(tot), F.conger_expected(shares, w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
-    return prep, _statistic(prep, tables, finish, {"n_rc": (r, k)})
+    return prep, _statistic(prep, tables, finish, {"n_rc": (r, k)}), items, w, w_name
 
 
 def _specific_statistic(data, *, positive=None, missing="listwise", annotators=None, **_):
     prep = prepare(data, "specific_agreement", missing=missing, annotators=annotators,
                    item_weights=True)
     positive = _positive(prep, positive)
-    c = prep.counts.astype(float)
-    m = F._row_sums(c)[:, None]
+    items = F.item_terms(prep.counts, None, prep.weights)
+    c, m = items.counts, items.m[:, None]
     code = prep.ann.categories.get_indexer([positive])[0]
     if F._sparse(c):  # n_ic(n_ic − 1) and n_ic(m_i − 1) over the entries of CSR counts
         agree_c, chances_c = (c.multiply(c) - c).tocsr(), c.multiply(m - 1).tocsr()
     else:
         agree_c, chances_c = c * (c - 1), c * (m - 1)
-    tables = {**_multi_tables(c), "agree_c": agree_c, "chances_c": chances_c}
+    tables = {**_multi_tables(items), "agree_c": agree_c, "chances_c": chances_c}
 
     def finish(tot):  # Σ_i w_i n_ic(n_ic − 1) / Σ_i w_i n_ic(m_i − 1), Uebersax (1982)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -15,7 +15,8 @@ a user matrix) is γ = (p_a − p_e) / (1 − p_e) with
 AC1 is AC2 with identity weights. The variance is Gwet's linearisation (2014, ch. 5)
 with the finite-population correction 1 − n/N (``population=N``; None: infinite);
 the interval is Gwet's: γ ± t_{n−1}·se with Student's t on n − 1 degrees of freedom,
-its upper end capped at 1 (as Gwet's irrCAC does).
+cut to the coefficient's range, at most 1, as every interval is (irrCAC caps it at 1;
+``result.note`` and ``result.ci_uncut`` say when it was cut).
 
 Differences from other software (each pinned by a test in ``tests/test_gwet.py``):
 
@@ -40,9 +41,10 @@ from ... import validate
 from ...results import AgreementResult
 from .. import _formulas as F
 from .._prepare import prepare
-from .classic import _categories, _population, _result, _statistic
+from .classic import _categories, _point, _population, _result, _statistic
 from ..weights import FAMILIES, agreement_weights
 from .._registry import register
+from .. import _engine
 
 __all__ = ["gwet_ac1", "gwet_ac2"]
 
@@ -51,7 +53,7 @@ __all__ = ["gwet_ac1", "gwet_ac2"]
           source='Gwet (2008); Handbook of Inter-Rater Reliability (2014), ch. 4-5',
           symbol='AC1 (Gwet)', intervals=('student t',),
           missing=('listwise', 'available', 'pairable', 'raise'), report=True, panel=True,
-          benchmarked=True)
+          benchmarked=True, engine=_engine.multi_rater(singles=True))
 def gwet_ac1(data, *, missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Gwet's (2008) AC1 for two or more annotators (nominal categories).
@@ -61,7 +63,7 @@ def gwet_ac1(data, *, missing: str = "available", annotators=None,
     linearised standard error with the finite-population correction 1 − n/N when
     ``population=N`` is given (the size of the population of items the n were drawn
     from; None: infinite). ``ci``: γ ± t·se, t of Student's distribution with n − 1
-    degrees of freedom, the upper end capped at 1 (Gwet); ``params`` hold ``t`` =
+    degrees of freedom, cut at 1 (as irrCAC; the note says so); ``params`` hold ``t`` =
     γ/se, ``df`` and its two-sided ``p_value``. ``per_category``: the shares π_k.
 
     ``missing``: "available" (default, Gwet 2014: p_a over the items rated at least
@@ -74,7 +76,8 @@ def gwet_ac1(data, *, missing: str = "available", annotators=None,
 
 @register(family='chance-corrected agreement', data='ranked', annotators='many',
           source='Gwet (2014), ch. 3-5', symbol='AC2 (Gwet)', intervals=('student t',),
-          missing=('listwise', 'available', 'pairable', 'raise'), benchmarked=True)
+          missing=('listwise', 'available', 'pairable', 'raise'), benchmarked=True,
+          engine=_engine.multi_rater(singles=True))
 def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
     """Gwet's (2014, ch. 4) AC2: AC1 with agreement weights. ``weights``: one of
@@ -91,10 +94,8 @@ def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotator
 
 def _gwet(measure, data, weights, missing, annotators, confidence, population):
     validate.confidence(measure, "confidence", confidence)
-    prep, w, w_name = _prepared(measure, data, weights, missing, annotators)
-    items = F.item_terms(prep.counts, w, prep.weights)
-    a_o, a_e = items.observed, float(F.gwet_expected(items.shares, w))
-    value = float(F.chance_corrected(a_o, a_e))
+    prep, stat, items, w, w_name = _parts(measure, data, weights, missing, annotators)
+    value, a_o, a_e = _point(stat)  # the value its Statistic gives, as for a resample
     se = F.gwet_se(items, w, _population(measure, population, prep.n_items))
     params = {"weights": w_name, "confidence": confidence, "population": population}
     extra = {}
@@ -104,9 +105,9 @@ def _gwet(measure, data, weights, missing, annotators, confidence, population):
         from scipy.special import stdtr, stdtrit
         df = prep.n_items - 1
         half = stdtrit(df, 0.5 + confidence / 2) * se
-        extra = {"se": se, "ci": (float(value - half), float(min(1.0, value + half))),
-                 "ci_method": f"Gwet (2014) linearised variance, Student's t with {df} df "
-                              f"{confidence:.0%} (upper end capped at 1)"}
+        extra = {"se": se, "ci": (float(value - half), float(value + half)),  # result cuts
+                 "ci_method": f"Student-t {confidence:.0%} ({df} df), Gwet (2014) "
+                              "linearised variance"}
         t = value / se if se > 0 else float("nan")
         params.update(t=t, df=df, p_value=float(2 * stdtr(df, -abs(t)))
                       if se > 0 else float("nan"))
@@ -126,22 +127,27 @@ def _prepared(measure, data, weights, missing, annotators):
     return prep, (None if w_name in ("none", "identity") else w), w_name
 
 
-def _statistic_of(measure, data, *, weights=None, missing="available", annotators=None,
-                  **_):
-    """The Statistic of AC1/AC2: per item a_i[m_i ≥ 2], [m_i ≥ 2], n_ik/m_i and 1."""
-    prep, w, _ = _prepared(measure, data, weights, missing, annotators)
-    c = prep.counts.astype(float)
-    two = F.pairable(c)
-    tables = {"agree": np.where(two, F.item_agreement(c, w), 0.0)[:, None],
-              "pairable": two[:, None].astype(float),
-              "shares": F.item_shares(c), "items": np.ones((c.shape[0], 1))}
+def _parts(measure, data, weights, missing, annotators):
+    """The prepared data, its per-item terms (computed once), the Statistic made of them
+    (per item a_i[m_i ≥ 2], [m_i ≥ 2], n_ik/m_i and 1), and the weights (matrix or None,
+    name): the value, its standard error and its resamples all read these."""
+    prep, w, w_name = _prepared(measure, data, weights, missing, annotators)
+    items = F.item_terms(prep.counts, w, prep.weights)
+    tables = {"agree": items.agree[:, None], "pairable": items.two[:, None].astype(float),
+              "shares": items.item_shares, "items": np.ones((len(items.m), 1))}
 
     def finish(tot):  # γ = (p_a − p_e)/(1 − p_e), p_e = T_w Σ π(1 − π)/(q(q − 1)), Gwet (2014)
         with np.errstate(divide="ignore", invalid="ignore"):  # a resample of no pair: NaN
             a_o = tot["agree"][:, 0] / tot["pairable"][:, 0]
             a_e = F.gwet_expected(tot["shares"] / tot["items"], w)
         return F.chance_corrected(a_o, a_e), a_o, a_e
-    return _statistic(prep, tables, finish)
+    return prep, _statistic(prep, tables, finish), items, w, w_name
+
+
+def _statistic_of(measure, data, *, weights=None, missing="available", annotators=None,
+                  **_):
+    """The Statistic of AC1/AC2 (:func:`_parts`)."""
+    return _parts(measure, data, weights, missing, annotators)[1]
 
 
 def _ac1_statistic(data, **kwargs):

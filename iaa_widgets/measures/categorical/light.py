@@ -20,6 +20,7 @@ from .._prepare import prepare
 from .pairwise import KERNELS
 from ..weights import agreement_weights
 from .._registry import register
+from .. import _engine
 
 __all__ = ["light_kappa", "hubert_kappa", "kappa_max"]
 
@@ -27,9 +28,30 @@ COMPLETE = ("listwise", "raise")
 
 
 # ------------------------------------------------------------------ Light (1971)
+def _light_engine(s, measure, *, weights=None, missing="listwise", annotators=None,
+                  **_) -> _engine.Totals:
+    """Light's totals from sufficient statistics: each pair's Σ_jk w_jk t_pjk over the
+    items every annotator rated (their pair tables), the annotators' counts n_rc and
+    the number of those items (the tables of :func:`_light_parts`)."""
+    _engine.whole_panel(s, measure.name, annotators)
+    used, excluded = _engine.policy(s, measure.name, missing, measure.missing)
+    t = s.complete_pair_tables
+    if t is None:
+        raise AgreementError("light_kappa: these statistics were made without pair "
+                             "tables; call sufficient_statistics(..., pairs=True)")
+    w, w_name = agreement_weights(weights, s.categories, s.ordered, measure.name)
+    r = s.n_annotators
+    totals = {"agree": np.einsum("pjk,jk->p", t, w)[None],
+              "n_rc": s.annotator_counts[r].reshape(1, -1), "items": s.sizes[r:r + 1, None]}
+    stat = measure.statistic(s.stand_in(), weights=weights, missing=missing)
+    return _engine.Totals({k: np.asarray(v, dtype=float) for k, v in totals.items()},
+                          stat.finish, used, excluded, {"weights": w_name, "missing": missing})
+
+
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source='Light (1971); jackknife SE', symbol='κ (Light)',
-          intervals=('jackknife wald',), missing=('listwise', 'raise'))
+          intervals=('jackknife wald',), missing=('listwise', 'raise'),
+          engine=_light_engine)
 def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
     """Light's (1971) κ: the mean over the r(r − 1)/2 annotator pairs of their Cohen's
@@ -141,7 +163,7 @@ light_kappa.statistic = _light_statistic
 # ------------------------------------------------------------------ Hubert (1977)
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source='Hubert (1977)', symbol='κ (Hubert)', intervals=('jackknife wald',),
-          missing=('listwise', 'raise'))
+          missing=('listwise', 'raise'), engine=_engine.multi_rater(singles=False))
 def hubert_kappa(data, *, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95) -> AgreementResult:
     """Hubert's (1977) κ as DKPro Agreement defines it (``HubertKappaAgreement``, which
@@ -177,7 +199,7 @@ hubert_kappa.statistic = _hubert_statistic
 # --------------------------------------------------------------------- κ_max
 @register(family='chance-corrected agreement', data='categorical', annotators='two',
           source='Cohen (1960); Umesh, Peterson & Sauber (1989)', symbol='κ_max',
-          missing=('listwise', 'raise'))
+          missing=('listwise', 'raise'), engine=_engine.pair_table)
 def kappa_max(data, *, weights=None, missing: str = "listwise",
               annotators=None) -> AgreementResult:
     """Cohen's (1960) κ_max = (A_max − A_e) / (1 − A_e): the largest κ two annotators

@@ -7,12 +7,14 @@ from .. import _formulas as F
 from .._prepare import prepare
 from .classic import TWO_ONLY, _point, _public, _result, _table_statistic
 from .._registry import register
+from .. import _engine
 
 __all__ = ["maxwell_re"]
 
 
 @register(family='chance-corrected agreement', data='categorical', annotators='two',
-          source='Maxwell (1977)', symbol='RE (Maxwell)', missing=('listwise', 'raise'))
+          source='Maxwell (1977)', symbol='RE (Maxwell)', missing=('listwise', 'raise'),
+          engine=_engine.pair_table)
 def maxwell_re(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
     """Maxwell's (1977) RE = 2 A_o − 1 = (a + d − b − c) / n over the 2 × 2 table of two
     annotators (R's ``irr::maxwell``): the observed agreement rescaled to [−1, 1], i.e.

@@ -22,6 +22,7 @@ from ...stats import Statistic, per_item
 from ...data import as_annotations, noted
 from ...errors import AgreementError, rows_text
 from ...results import PairwiseMatrix
+from ...stats.lazy import SufficientStatistics
 from .. import _formulas as F
 from .._order import by_label
 from ..weights import agreement_weights
@@ -61,40 +62,40 @@ def _alpha(t, metric="nominal", category_values=None):
     return value
 
 
+# the same kernels from a pair's totals ``agree`` = Σ_jk v_jk t_jk (v: the cell
+# weights of :func:`_cells`), t_j· and t_·k: 2K + 1 numbers a pair, not K²
+@_registry.margin_kernel("percent_agreement")
 def _margins_percent(agree, row, col):
     return F.margins_observed(agree, row)
 
 
+@_registry.margin_kernel("bennett_s")
 def _margins_bennett(agree, row, col):
     return F.chance_corrected(F.margins_observed(agree, row), 1.0 / row.shape[-1])
 
 
+@_registry.margin_kernel("scott_pi")
 def _margins_scott(agree, row, col):
     return F.chance_corrected(F.margins_observed(agree, row), F.margins_scott_expected(row, col))
 
 
+@_registry.margin_kernel("cohen_kappa")
 def _margins_cohen(agree, row, col, weights=None):
     return F.chance_corrected(F.margins_observed(agree, row),
                               F.margins_cohen_expected(row, col, weights))
 
 
+@_registry.margin_kernel("krippendorff_alpha")
 def _margins_alpha(agree, row, col, delta=None, unit=1.0):
     from ..continuous.alpha import _alpha_of
     # o = t + tᵀ: n_c = t_c· + t_·c and Σ o_ck δ_ck = Σ t_ck (δ_ck + δ_kc) (``agree``)
     return _alpha_of(row + col, agree, delta, unit)[0]
 
 
-# the same kernels from a pair's totals ``agree`` = Σ_jk v_jk t_jk (v: the cell
-# weights of :func:`_cells`), t_j· and t_·k: 2K + 1 numbers a pair, not K²
-MARGINS: dict[str, Callable] = {
-    "percent_agreement": _margins_percent, "bennett_s": _margins_bennett,
-    "scott_pi": _margins_scott, "cohen_kappa": _margins_cohen,
-    "krippendorff_alpha": _margins_alpha,
-}
-
-# name -> (vectorised formula over P × K × K tables, keyword arguments it accepts): the
-# kernels registered above (measures/_registry.py)
+# name -> (vectorised formula over P × K × K tables, keyword arguments it accepts) and
+# name -> its formula over the margins: the kernels registered above (measures/_registry.py)
 KERNELS: dict[str, tuple[Callable, tuple]] = _registry.kernels()
+MARGINS: dict[str, Callable] = _registry.margin_kernels()
 
 
 def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
@@ -134,6 +135,10 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     item weights on ``pairwise.statistic(data, measure, **kwargs)`` (per item, one cell
     of each pair's table), not rebuilt data. Named measures only. ``level=``, the former
     name of ``confidence``, works for one more release with a DeprecationWarning.
+
+    ``data`` may be :func:`~iaa_widgets.sufficient_statistics` made with their pair
+    tables: each pair's table, over the items both rated ("pairwise") or every annotator
+    rated ("listwise"), kept as counts (no ``ci=``: intervals resample items).
     """
     confidence = validate.renamed("pairwise", "level", "confidence",
                                   kwargs.pop("level", validate.RENAMED), confidence)
@@ -151,7 +156,9 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
         n_resamples = validate.integer("pairwise", "n_resamples", n_resamples, minimum=2)
         level = validate.confidence("pairwise", "confidence", confidence)
         validate.seed("pairwise", "seed", seed)
-    ann = _used(data, missing)
+    engine = isinstance(data, SufficientStatistics)
+    ann = _used(_pair_tables(data, missing, ci) if engine else data,
+                "pairwise" if engine else missing)
     pairs = stats.all_pairs(ann.n_annotators)
     extra = {}
     if callable(measure):
@@ -184,6 +191,8 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     frame.attrs["params"] = {k: np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
                              for k, v in kwargs.items()} | {"missing": missing}
     frame.attrs["note"], frame.attrs["params"] = noted(ann, "", frame.attrs["params"])
+    if engine:  # what the engine's table says of itself (blank labels)
+        frame.attrs["note"] = "; ".join(filter(None, (*data.notes, frame.attrs["note"])))
     for key, value in extra.items():  # intervals: NaN on the diagonal; counts: 0
         if key == "n_undefined":
             value = _square(value, pairs, m, 0).astype(np.int64)
@@ -199,6 +208,29 @@ def _square(values: np.ndarray, pairs: np.ndarray, m: int, diagonal) -> np.ndarr
     out[pairs[:, 0], pairs[:, 1]] = values
     out[pairs[:, 1], pairs[:, 0]] = values
     return out
+
+
+def _pair_tables(s: SufficientStatistics, missing: str, ci):
+    """The pair tables of sufficient statistics that ``missing`` uses, kept as counts
+    (Annotations in which each pair's cells are items rated by that pair only)."""
+    validate.choice("pairwise", "missing", missing, ("pairwise", "listwise", "raise"))
+    if ci is not None:
+        raise AgreementError("pairwise: ci= resamples the items, which sufficient statistics "
+                             "do not hold; load the ratings in memory for intervals")
+    short = int(s.sizes[:s.n_annotators].sum())  # items rated by fewer than all
+    if missing == "raise" and short:
+        raise AgreementError(f"pairwise: {short} item(s) lack a rating by some annotator; "
+                             "pass missing='pairwise' or 'listwise'")
+    tables = s.complete_pair_tables if missing == "listwise" else s.pair_tables
+    if tables is None:
+        raise AgreementError("pairwise: these statistics were made without pair tables; "
+                             "call sufficient_statistics(..., pairs=True)")
+    if not tables.any():
+        raise AgreementError(f"pairwise: no item is rated by all {s.n_annotators} annotators, "
+                             "so missing='listwise' leaves no item to compare; pass "
+                             "missing='pairwise'" if missing == "listwise" else
+                             "pairwise: no two annotators rated an item in common")
+    return s.counted(s.pairs, tables, s.annotators)
 
 
 def _used(data, missing: str):

@@ -39,6 +39,7 @@ from .._prepare import complete
 from .alpha_values import many_values, moment_alpha, pairable_ratings, ratio_alpha, \
     values_statistic
 from .._registry import register
+from .. import _engine
 
 __all__ = ["krippendorff_alpha", "alpha_from_coincidences", "set_distances", "set_membership",
            "METRICS"]
@@ -276,11 +277,42 @@ def _ratio_values(category_values, k: int) -> np.ndarray:
     return v
 
 
+def _alpha_engine(s, measure, metric: Metric = "nominal", *,
+                  missing: str = "pairable") -> _engine.Totals:
+    """α from sufficient statistics: the coincidences o_ck = Σ_{m ≥ 2} (Σ_{m_i = m}
+    n_ic n_ik − [c = k] Σ_{m_i = m} n_ic) / (m − 1) over the item sizes m its policy
+    keeps (Krippendorff 2011), finished by :func:`alpha_from_coincidences`."""
+    from ...data.categories import numeric_values
+    validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
+    validate.choice("krippendorff_alpha", "missing", missing, measure.missing)
+    m = np.arange(len(s.sizes))
+    if missing == "pairable":
+        used = m >= 2
+        excluded = {"items with a single rating (unpairable)": int(s.sizes[1:2].sum()),
+                    "items with no rating": int(s.sizes[0])}
+    else:  # listwise: the items every annotator rated (as complete())
+        used, excluded = _engine.policy(s, "krippendorff_alpha", missing, measure.missing)
+    pairable = used & (m >= 2)
+    if not s.sizes[pairable].any():
+        raise AgreementError("no item has two or more ratings, so no values are pairable; "
+                             "Krippendorff's α needs items rated by at least two annotators")
+    if isinstance(metric, str) and metric in ("interval", "ratio"):
+        # by the labels' values: no rating is at hand (the stand-in's would be named)
+        numeric_values(s.categories, f"krippendorff_alpha(metric={metric!r})")
+    values = category_values(s.stand_in(), metric)
+    with np.errstate(divide="ignore"):
+        g = np.where(pairable, 1.0 / (m - 1), 0.0)  # 1/(m − 1) of each pairable size
+    o = np.einsum("m,mck->ck", g, s.products) - np.diag(g @ s.totals)
+    return _engine.Totals({"o": o[None]},
+                          lambda tot: alpha_from_coincidences(tot["o"][0], metric, values),
+                          used, excluded, {"metric": _metric_name(metric), "missing": missing})
+
+
 @register(family="Krippendorff's alpha", data='categorical', annotators='many',
           source="Krippendorff (1980; 2011, Computing Krippendorff's Alpha-Reliability)",
           symbol='α (Krippendorff, nominal)', missing=('pairable', 'listwise', 'raise'),
           scale='disagreement',
-          report=True, panel=True)
+          report=True, panel=True, engine=_alpha_engine)
 def krippendorff_alpha(data, metric: Metric = "nominal", *,
                        missing: str = "pairable") -> AgreementResult:
     """Krippendorff's α for any number of annotators, with missing ratings.

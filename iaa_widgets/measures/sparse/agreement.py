@@ -25,6 +25,7 @@ from ...stats import Statistic, item_counts, per_item
 from .variance import SPA_SCHEMES, check_class_probs, spa_scheme_weights
 from .._prepare import complete
 from .._registry import register
+from .. import _engine
 
 __all__ = ["SparseAgreementResult", "sparse_agreement", "sparse_kappa"]
 
@@ -149,10 +150,43 @@ def _result(measure, value, observed, expected, info, extra_note=""):
         scheme=info["scheme"], class_probs=pd.Series(info["p"], index=ann.categories))
 
 
+def _spa_engine(s, measure, scheme="annotations_m1", class_probs=None, *,
+                missing: str = "pairable", weights=validate.RENAMED) -> _engine.Totals:
+    """SPA's totals from sufficient statistics (the tables of :func:`_statistic`): by
+    the number of annotations n = 2 … R, Σ_{i: n_i = n} P̂_i = (Σ_c Σ_{n_i = n} n_ic² −
+    n N_n) / (n(n − 1)) and N_n (eq. 7), and the class counts (eq. 4). A scheme by
+    name only: per-item weights need the items."""
+    name = measure.name
+    scheme = validate.renamed(name, "weights", "scheme", weights, scheme)
+    if not isinstance(scheme, str):
+        raise AgreementError(f"{name} on sufficient statistics takes a weighting scheme by "
+                             "name; per-item weights need the items (load the data in "
+                             "memory)")
+    _engine.policy(s, name, missing, POLICIES)  # "raise": refuses a missing annotation
+    m = np.arange(len(s.sizes))
+    usable = m >= 2
+    if not s.sizes[usable].any():
+        raise AgreementError("no item has two or more annotations, so no pair of "
+                             "annotations can agree or disagree; SPA needs at least one "
+                             "item labelled by two annotators")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pairs = (np.einsum("mcc->m", s.products) - m * s.sizes) / (m * (m - 1))
+    size = s.n_annotators + 1  # the Statistic's axis over n_i = 0 … R
+    tot = {"pairs": np.zeros((1, size)), "items": np.zeros((1, size)),
+           "n_c": s.totals.sum(axis=0)[None]}
+    tot["pairs"][0, m[usable]] = pairs[usable]
+    tot["items"][0, m[usable]] = s.sizes[usable]
+    stat = measure.statistic(s.stand_in(), scheme, class_probs)
+    kappa = name == "sparse_kappa"
+    return _engine.Totals(tot, stat.finish, usable, {_EXCLUDED: int(s.sizes[~usable].sum())},
+                          {"scheme": scheme, "missing": missing},
+                          "sparse kappa" if kappa else "sparse probability of agreement")
+
+
 @register(family='observed agreement', data='categorical', annotators='many',
           source='Nørregaard & Derczynski, Sparse Probability of Agreement', symbol='SPA',
           missing=('pairable', 'raise'),
-          range=(0.0, 1.0))
+          range=(0.0, 1.0), engine=_spa_engine)
 def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
                      missing: str = "pairable",
                      weights=validate.RENAMED) -> SparseAgreementResult:
@@ -194,7 +228,7 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
 
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source='Nørregaard & Derczynski, Sparse Probability of Agreement (eq. 3-4)',
-          symbol='SPA κ', missing=('pairable', 'raise'))
+          symbol='SPA κ', missing=('pairable', 'raise'), engine=_spa_engine)
 def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
                  missing: str = "pairable",
                  weights=validate.RENAMED) -> SparseAgreementResult:
