@@ -14,7 +14,8 @@ rows shuffled, 5 labels, every item rated by every annotator (1e6 ratings by def
    (``n_resamples=None``) against ``fleiss_kappa``; with the paired bootstrap interval
    against ``bootstrap(df, "fleiss_kappa")`` with as many resamples; and the peer a user
    writes today, ``fleiss_kappa`` on the rows without each annotator. The values are
-   checked equal (1e-12) first.
+   checked equal (1e-12) first. Then α, AC1 and Conger's κ (which reads who gave each
+   label: each version's ratings), from the table and from Annotations loaded once.
 3. A click's round trip on the Python side at 1e5 items (goal: median ≤ 150 ms): setting
    ``query`` (a matrix cell, an annotator, a label, a confusion cell) until the new page of
    the items table is in ``items_page``; beside it the pandas a user writes for the same
@@ -100,6 +101,22 @@ def leave_one_out(df, resamples):
           f"ours {t_peer / t_values:4.1f}× faster")
     print(f"LOO + paired intervals ({resamples} res.) {t_loo:7.2f} s   "
           f"{t_loo / t_boot:5.1f}× bootstrap(fleiss_kappa) ({t_boot:.2f} s)")
+    # other measures, from the table as users call them and from Annotations loaded once
+    # (then the measure is a few bincounts, and the ratio shows leave-one-out's own cost)
+    ann = iaa.as_annotations(df)
+    for name, kwargs in (("krippendorff_alpha", {}), ("gwet_ac1", {}),
+                         ("davies_fleiss_kappa", kw)):
+        fn = getattr(iaa, name)
+        for what, data in (("table", df), ("Annotations", ann)):
+            t_m, _ = timed(lambda: fn(data, **kwargs))
+            t_l, out = timed(lambda: iaa.leave_one_out(data, name, n_resamples=None, **kwargs))
+            check = names[:2]  # the values against the measure on the rows without them
+            if not np.allclose(out.loc[check, "value"],
+                               [fn(df[df["annotator"] != a], **kwargs).value for a in check],
+                               atol=1e-12):
+                raise SystemExit(f"leave_one_out({name}) differs from the measure on the rows")
+            print(f"LOO values {name:20s} ({what:11s}) {t_l:6.2f} s   "
+                  f"{t_l / t_m:5.1f}× the measure ({t_m:.2f} s)")
 
 
 def clicks(df, resamples):

@@ -81,8 +81,7 @@ def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFr
     m_any = _by_document(u, match, labels=False).sum(axis=0)        # Σ_pairs m_any
     with np.errstate(invalid="ignore", divide="ignore"):
         f1 = 2 * m / n_ab                                           # F1 = 2m / (n_a + n_b)
-    docs = pd.unique(spans.annotated["item"]) if hasattr(spans, "annotated") else \
-        _document_names(spans, n_docs)
+    docs = _document_names(spans, u)
     out = {"item": docs, "f1": f1, "units": count.sum(axis=1),
            "unmatched": (n_ab - 2 * m_any).astype(np.int64),
            "mismatched": (m_any - m).astype(np.int64),
@@ -95,11 +94,15 @@ def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFr
     return frame
 
 
-def _document_names(spans, n_docs: int):
-    """The documents of a Continuum (one, 0) or of a table of units (its items)."""
+def _document_names(spans, u: _Units):
+    """The documents of ``u`` as :func:`_units` found them: those a reader's Spans
+    records for the annotators kept, the items of a table of units, 0 for a Continuum."""
+    if hasattr(spans, "annotated"):
+        who = spans.annotated
+        return pd.unique(who.loc[who["annotator"].isin(u.annotators), "item"])
     if isinstance(spans, pd.DataFrame) and "item" in spans.columns:
         return pd.unique(spans["item"])
-    return np.arange(n_docs)
+    return np.arange(u.n_docs)
 
 
 def span_disagreements(spans, match: str = "exact", *, annotators=None) -> pd.DataFrame:

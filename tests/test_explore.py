@@ -166,8 +166,13 @@ def _rebuilt(df, drawn_codes, items):
     return pd.concat(parts)
 
 
-@pytest.mark.parametrize("measure, kwargs", [("fleiss_kappa", {"missing": "available"}),
-                                             ("krippendorff_alpha", {})])
+@pytest.mark.parametrize("measure, kwargs", [
+    ("fleiss_kappa", {"missing": "available"}), ("fleiss_kappa", {"missing": "listwise"}),
+    ("fleiss_kappa", {"missing": "pairable"}), ("krippendorff_alpha", {}),
+    ("krippendorff_alpha", {"missing": "listwise"}), ("gwet_ac1", {}),
+    ("gwet_ac1", {"missing": "pairable"}), ("bennett_s", {"missing": "available"}),
+    ("percent_agreement", {"missing": "listwise"}),
+    ("davies_fleiss_kappa", {"missing": "available"})])  # the last reads who rated what
 def test_leave_one_out_against_recomputing(df, measure, kwargs):
     out = iaa.leave_one_out(df, measure, confidence=0.9, n_resamples=40, seed=7, **kwargs)
     fn = getattr(iaa, measure)
@@ -191,6 +196,41 @@ def test_leave_one_out_against_recomputing(df, measure, kwargs):
     np.testing.assert_allclose(out["ci_low"], np.quantile(deltas, 0.05, axis=0), atol=1e-10)
     np.testing.assert_allclose(out["ci_high"], np.quantile(deltas, 0.95, axis=0), atol=1e-10)
     np.testing.assert_allclose(out["se"], deltas.std(axis=0, ddof=1), atol=1e-10)
+
+
+@pytest.mark.parametrize("measure", ["fleiss_kappa", "krippendorff_alpha", "gwet_ac1",
+                                     "bennett_s", "percent_agreement"])
+def test_leave_one_out_of_counts_never_copies_the_ratings(df, measure, monkeypatch):
+    """A measure that takes per-item counts gets each version's tables from the counts
+    minus the annotator's label (explore._versions_of_counts), not from the ratings
+    without them (explore._without_each, here made to fail); values as recomputed."""
+    def copies(ann):
+        raise AssertionError("the ratings were copied")
+        yield
+    monkeypatch.setattr(explore, "_without_each", copies)
+    out = iaa.leave_one_out(df, measure, n_resamples=None)
+    fn = getattr(iaa, measure)
+    for name in out.index:
+        alone = fn(df[df["annotator"] != name]).value
+        assert out.loc[name, "value"] == pytest.approx(alone, abs=1e-12)
+
+
+def test_leave_one_out_of_many_labels_and_a_lone_rater():
+    """14 labels (the counts too wide for one integer key: every row its own) and an
+    item only one annotator rated (it leaves the data without them): values as the
+    measure recomputed on the rows without each annotator."""
+    rng = np.random.default_rng(5)
+    labels = [f"L{c:02d}" for c in range(14)]
+    rows = [(f"i{i}", f"a{j}", labels[(i + (rng.random() < 0.3) * j) % 14])
+            for i in range(80) for j in range(6) if rng.random() < 0.8]
+    rows.append(("lone", "a2", "L03"))
+    data = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    for measure, kwargs in (("fleiss_kappa", {"missing": "available"}),
+                            ("krippendorff_alpha", {})):
+        out = iaa.leave_one_out(data, measure, n_resamples=None, **kwargs)
+        for name in out.index:
+            alone = getattr(iaa, measure)(data[data["annotator"] != name], **kwargs).value
+            assert out.loc[name, "value"] == pytest.approx(alone, abs=1e-12)
 
 
 def test_leave_one_out_of_a_function_without_statistic(df):
@@ -319,3 +359,98 @@ def test_a_crowd_too_wide_for_the_items_by_annotators_table_is_refused_by_size(m
     with pytest.raises(iaa.AgreementError, match=rf"items × annotators table of labels would "
                                                   rf"be a dense {shape} table"):
         iaa.disagreements(df)
+
+
+@pytest.mark.parametrize("how", ["result", "name"])
+@pytest.mark.parametrize("model", ["dawid_skene", "mace"])
+def test_consensus_from_a_model_is_its_labels(df, model, how):
+    """consensus= an annotator model (its fitted result, or its name: fitted here with
+    the package's defaults, MACE with seed=0): the consensus column is the model's
+    ``labels``, and each annotator's agreement, κ and confusion are against them
+    (pandas and scikit-learn on the rows joined to the labels)."""
+    fitted = iaa.dawid_skene(df) if model == "dawid_skene" else iaa.mace(df, seed=0)
+    consensus = fitted if how == "result" else model
+    labels = fitted.labels.astype(object)
+    out = iaa.disagreements(df, consensus=consensus)
+    np.testing.assert_array_equal(out["consensus"].astype(object).to_numpy(),
+                                  labels.reindex(out["item"]).to_numpy())
+    p = explore.Project(df, consensus)
+    np.testing.assert_array_equal(p.consensus, fitted.labels.cat.codes.to_numpy())
+    rows = df.assign(consensus=df["item"].map(labels)).dropna(subset=["consensus"])
+    prof = iaa.annotator_profile(df, consensus=consensus)
+    for name, mine in rows.groupby("annotator"):
+        assert prof.loc[name, "n_consensus"] == len(mine)
+        assert prof.loc[name, "consensus_agreement"] == pytest.approx(
+            (mine["label"] == mine["consensus"]).mean(), abs=1e-12)
+        assert prof.loc[name, "consensus_kappa"] == pytest.approx(
+            cohen_kappa_score(mine["label"], mine["consensus"]), abs=1e-12)
+        expected = pd.crosstab(mine["label"], mine["consensus"])
+        got = iaa.consensus_confusion(df, name, consensus=consensus)
+        got = got.loc[(got.sum(axis=1) > 0), (got.sum(axis=0) > 0)]
+        pd.testing.assert_frame_equal(got, expected, check_names=False, check_dtype=False)
+    # one annotator against the model: the items whose ratings differ where theirs is off
+    wide = df.pivot(index="item", columns="annotator", values="label")
+    differ = df.groupby("item")["label"].nunique() > 1
+    off = wide["eve"].notna() & (wide["eve"] != labels.reindex(wide.index)) & \
+        labels.reindex(wide.index).notna() & differ.reindex(wide.index)
+    assert sorted(iaa.disagreements(df, "eve", consensus=consensus)["item"]) == \
+        sorted(off[off].index)
+
+
+def test_majority_consensus_is_the_models_majority_vote(df):
+    # the explorer's vote over the counts, against models.majority_vote with ties="none"
+    votes = iaa.majority_vote(df, ties="none").labels
+    np.testing.assert_array_equal(explore.Project(df).consensus, votes.cat.codes.to_numpy())
+
+
+def test_consensus_refusals(df):
+    with pytest.raises(iaa.AgreementError, match="dawid_skene"):
+        iaa.disagreements(df, consensus="majority_vote")
+    with pytest.raises(iaa.AgreementError, match="do not have"):
+        iaa.disagreements(df, consensus=pd.Series({"doc000": "nope"}))
+
+
+def test_project_statistics_equal_the_engines(df):
+    """Project.statistics (pair tables from one product of one-hot ratings) against
+    sufficient_statistics, which computes them with the frame's engine (narwhals
+    self-join): every table, and pairwise on them equal to pairwise on the ratings."""
+    from iaa_widgets.measures.categorical.pairwise import KERNELS
+    mine = explore.Project(df).statistics()
+    engine = iaa.sufficient_statistics(df)
+    order = mine.annotators.get_indexer(engine.annotators)  # the engine sorts the names
+    for name in ("sizes", "totals", "products"):
+        np.testing.assert_array_equal(getattr(mine, name), getattr(engine, name))
+    np.testing.assert_array_equal(mine.annotator_counts[:, order], engine.annotator_counts)
+    for a in engine.annotators:
+        for b in engine.annotators:
+            if a != b:
+                for complete in (False, True):
+                    np.testing.assert_array_equal(mine.pair_table([a, b], "t", complete),
+                                                  engine.pair_table([a, b], "t", complete))
+    for measure in KERNELS:
+        got, expected = iaa.pairwise(mine, measure), iaa.pairwise(df, measure)
+        np.testing.assert_allclose(got.to_numpy(), expected.to_numpy(), atol=1e-12)
+        assert got.attrs["n_items"] == expected.attrs["n_items"]
+
+
+def test_leave_one_out_of_a_sparse_crowd_keeps_its_tables_sparse(monkeypatch):
+    """A crowd (30 annotators, 3–4 of them on each item): with every table past the
+    dense size (stats.statistic.DENSE_CELLS patched to 0) the versions' deltas are kept
+    as CSR; values as recomputed on the rows without each annotator, intervals equal to
+    those of the dense tables on the same draws."""
+    rng = np.random.default_rng(11)
+    rows = [(f"i{i}", f"w{j:02d}", LABELS[(i + (rng.random() < 0.25)) % 4])
+            for i in range(60) for j in rng.choice(30, rng.integers(3, 5), replace=False)]
+    data = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    kwargs = {"missing": "available", "n_resamples": 30, "seed": 2}
+    dense = iaa.leave_one_out(data, "fleiss_kappa", **kwargs)
+    from iaa_widgets.stats import statistic
+    monkeypatch.setattr(statistic, "DENSE_CELLS", 0)
+    made = explore._versions_of_counts(iaa.fleiss_kappa.statistic, iaa.as_annotations(data),
+                                       {"missing": "available"})
+    assert made.tables["delta"].format == "csr"  # the sparse path is the one tested here
+    sparse = iaa.leave_one_out(data, "fleiss_kappa", **kwargs)
+    pd.testing.assert_frame_equal(sparse, dense, atol=1e-12, rtol=0)
+    for name in dense.index[:5]:
+        alone = iaa.fleiss_kappa(data[data["annotator"] != name], missing="available").value
+        assert dense.loc[name, "value"] == pytest.approx(alone, abs=1e-12)

@@ -103,9 +103,21 @@ def test_document_f1_is_span_f1_of_the_document_alone(spans):
         got = span_documents(spans, match).set_index("item")["f1"]
         for doc in ("d1", "d3", "d6"):
             assert got[doc] == pytest.approx(iaa.span_f1(spans[doc], match).value), (match, doc)
-    # under overlap d3's A and B units (0–3, 0–4) match; A–C and B–C share bounds, not labels
+    # under overlap d3's A and B units (0–3, 0–4) match; A–C, B–C: same bounds, not labels
     d3 = span_documents(spans, "overlap").set_index("item").loc["d3"]
     assert (d3["unmatched"], d3["mismatched"]) == (0, 2)
+
+
+def test_annotators_narrow_to_their_pairs_and_documents(spans):
+    # B and C only: d5 (annotated by A alone) is no longer a document of theirs
+    kept = Spans(units=spans.units[spans.units["annotator"].isin(["B", "C"])],
+                 annotated=spans.annotated[spans.annotated["annotator"].isin(["B", "C"])])
+    got = span_documents(spans, annotators=["B", "C"])
+    want = expected(kept)
+    assert got["item"].tolist() == want["item"].tolist() == ["d1", "d2", "d3", "d4", "d6"]
+    for col in ("f1", "unmatched", "mismatched"):
+        np.testing.assert_allclose(got[col].astype(float), want[col].astype(float))
+    assert list(got.columns[-2:]) == ["B", "C"]
 
 
 def test_one_continuum_and_refusals(spans):

@@ -7,6 +7,7 @@ tests/test_explore.py for the same rules against the API)."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ import pytest
 
 import iaa_widgets as iaa
 from test_explore import expected_items, project
+from iaa_widgets.widgets.span_explorer import SpanExplorer
 
 XSS = '<img src=x onerror="window.__pwned=1">'
 
@@ -136,3 +138,93 @@ def test_refusals(df):
         iaa.ProjectExplorer(df, measure="nope")
     with pytest.raises(iaa.AgreementError, match="text"):
         iaa.ProjectExplorer(df, text="no_such_column")
+    # span data: the brat reader's Spans, one document's Continuum, a table of units open
+    # the span explorer (test_span_explorer); the API of labels of items refuses them,
+    # naming what to use instead
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    spans = iaa.read_brat(examples / "exports" / "brat")
+    units = pd.read_csv(examples / "units.csv")
+    for data in (spans, next(iter(spans.values())), units):
+        assert isinstance(iaa.ProjectExplorer(data), SpanExplorer)
+        for api in (iaa.annotator_profile, iaa.label_confusion):
+            with pytest.raises(iaa.AgreementError, match="span_disagreements"):
+                api(data)
+    with pytest.raises(iaa.AgreementError, match="reference"):
+        iaa.ProjectExplorer(spans, reference="gold")  # arguments of labels of items
+
+
+def test_span_explorer():
+    """ProjectExplorer(spans): the documents table is span_disagreements' (checked against
+    pandas in tests/test_explore_spans.py), paged; a click (``document``) sends that
+    document's units (GammaExplorer's lane rows) and its text; ``match`` recomputes."""
+    from test_explore_spans import ANNOTATED, UNITS
+    from iaa_widgets.io._common import Spans
+    units = pd.DataFrame(UNITS, columns=["item", "annotator", "category", "start", "end"])
+    spans = Spans(units=units.astype({"start": float, "end": float}),
+                  annotated=pd.DataFrame(ANNOTATED, columns=["item", "annotator"]))
+    texts = {"d1": XSS, "d3": "third"}
+    w = iaa.ProjectExplorer(spans, text=texts, page_size=2)
+    want = iaa.span_disagreements(spans)
+    pd.testing.assert_frame_equal(w.selection, want)
+    assert w.headline["value"] == pytest.approx(iaa.span_f1(spans).value)
+    page = w.items_page
+    assert (page["total"], page["pages"], len(page["rows"])) == (3, 2, 2)
+    assert [r[0] for r in page["rows"]] == want["item"].tolist()[:2]
+    w.page = 1
+    assert [r[0] for r in w.items_page["rows"]] == want["item"].tolist()[2:]
+    assert w.document_panel == {}
+    codes = w.items_page["codes"]  # each row's document, as a click sends it
+    assert w.documents["item"].take(codes).tolist() == want["item"].tolist()[2:]
+    w.page = 0
+    w.document = w.items_page["codes"][want["item"].tolist().index("d1")]
+    rows = w._datasets["span_units"]
+    assert sorted(r["annotator"] for r in rows) == sorted(units.loc[units["item"] == "d1",
+                                                                   "annotator"])
+    panel = w.document_panel
+    assert panel["item"] == "d1" and panel["text"] == XSS  # sent as text, shown as text
+    assert panel["counts"] == [["A", 2], ["B", 2], ["C", 1]]
+    assert w.show("d2")["annotator"].tolist() == ["A", "B"]
+    assert w.document_panel["text"] is None
+    w.match = "overlap"
+    assert w.error == "" and w.headline["match"] == "overlap"
+    pd.testing.assert_frame_equal(w.selection, iaa.span_disagreements(spans, "overlap"))
+    page = w.to_html()
+    assert "<img src=x" not in page
+
+
+def test_the_consensus_control(df):
+    """The consensus control: a model's result passed in is "given"; each choice makes
+    the items' consensus column, the annotators' agreement and their confusion those of
+    the API with the same consensus (tests/test_explore.py checks these against pandas)."""
+    fitted = iaa.dawid_skene(df)
+    w = iaa.ProjectExplorer(df, consensus=fitted, n_resamples=20, seed=1, page_size=500)
+    try:
+        w.wait(120)
+        assert w.consensus == "given"
+        assert w.consensus_options == ["majority", "dawid_skene", "mace", "given"]
+        for choice, consensus in (("given", fitted), ("majority", "majority"),
+                                  ("dawid_skene", "dawid_skene")):
+            w.consensus = choice
+            assert w.error == ""
+            prof = iaa.annotator_profile(df, consensus=consensus)
+            pd.testing.assert_frame_equal(w.profile, prof)
+            got = [r["consensus_agreement"] for r in w.annotators_panel["rows"]]
+            np.testing.assert_allclose(got, prof["consensus_agreement"].to_numpy())
+            page = w.items_page
+            at = page["columns"].index("consensus")
+            expected = iaa.disagreements(df, consensus=consensus)
+            assert [r[at] for r in page["rows"]] == \
+                ["" if pd.isna(v) else str(v) for v in expected["consensus"].astype(object)]
+            w.query = codes(w, ("eve",))
+            assert sorted(w.selection["item"]) == \
+                sorted(iaa.disagreements(df, "eve", consensus=consensus)["item"])
+            cube = iaa.consensus_confusion(df, "eve", consensus=consensus)
+            assert w.labels_panel["counts"] == cube.to_numpy().tolist()
+            w.query = {}
+        w.consensus = "nope"
+        assert "consensus" in w.error
+    finally:
+        w.close()
+    plain = iaa.ProjectExplorer(df, n_resamples=20, seed=1)
+    assert plain.consensus_options == ["majority", "dawid_skene", "mace"]
+    plain.close()

@@ -7,8 +7,8 @@ Five panels share one selection (the ``query`` traitlet: annotator and label cod
 2. annotator × annotator matrix of a pairwise measure, the shared items in each cell and
    the bootstrap interval on hover, ordered so that similar annotators sit together;
 3. annotators: leave-one-out Δ with its paired bootstrap interval, agreement with the
-   consensus of the others, label usage against the pooled shares (and accuracy, κ, F1
-   against ``reference=``);
+   consensus (the majority of the others, or an annotator model: the consensus control),
+   label usage against the pooled shares (and accuracy, κ, F1 against ``reference=``);
 4. labels: the label × label confusion matrix of rating pairs with each label's specific
    agreement; with one annotator selected, their labels against the consensus;
 5. items: the selected items, lowest agreement first, one page at a time (never more
@@ -26,6 +26,7 @@ arranges them. Labels from the data travel as text and are shown as text.
 from __future__ import annotations
 
 import threading
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -40,11 +41,16 @@ from ..measures.categorical.pairwise import KERNELS, pairwise
 from ._base import IAAWidget, guarded
 from ._json import json_safe
 
+# the matrix's similarity order (explore.similarity_order) clusters with scipy: loaded with
+# the widget, once per process (1.2 s under load, measured), rather than on first opening
+import_module("scipy.cluster.hierarchy")
+
 __all__ = ["ProjectExplorer", "MEASURES"]
 
-# measures of many annotators the headline and leave-one-out offer (each has a Statistic)
-MEASURES = ("fleiss_kappa", "krippendorff_alpha", "davies_fleiss_kappa", "gwet_ac1",
-            "percent_agreement", "bennett_s")
+# the headline's and leave-one-out's measures, from the registry: the report's coefficients
+# of categorical labels by many annotators that have a Statistic (paired bootstrap)
+MEASURES = tuple(m.name for m in _registry.measures(report=True, data="categorical",
+                                                     annotators="many") if m.statistic)
 
 
 class ProjectExplorer(IAAWidget):
@@ -55,8 +61,14 @@ class ProjectExplorer(IAAWidget):
     item) or a Series / mapping item → text. ``reference``: the name of a gold annotator
     (or a model's predictions added as one): every annotator also gets accuracy, κ and
     F1 against it. ``measure``: the headline's measure, one of :data:`MEASURES`;
-    ``pair_measure``: the matrix's, one of ``pairwise``'s. ``n_resamples`` and ``seed``:
-    the bootstrap of the intervals. ``page_size``: rows per page of the items table.
+    ``pair_measure``: the matrix's, one of ``pairwise``'s. ``consensus``: "majority"
+    (each annotator against the majority vote of the others), "dawid_skene", "mace", or a
+    fitted model's result (``iaa.dawid_skene(data)``; then "given" in the consensus
+    control, beside the three others). ``n_resamples`` and ``seed``: the bootstrap of the
+    intervals. ``page_size``: rows per page of the items table. Span data (Spans, a
+    Continuum, a table of units) open the span explorer instead
+    (:class:`~iaa_widgets.widgets.span_explorer.SpanExplorer`: ``text=``, ``match=``,
+    ``page_size=``), which lists the documents with unmatched or mismatched units.
 
     From Python: ``explorer.selection`` (every selected item, a DataFrame),
     :meth:`select`, :meth:`export_csv`, :meth:`export_adjudication`; ``leave_one_out``,
@@ -71,6 +83,9 @@ class ProjectExplorer(IAAWidget):
                            "(positions in annotator_names and label_names)").tag(sync=True)
     page = traitlets.Int(0, help="the page of the items table shown").tag(sync=True)
     page_size = traitlets.Int(25).tag(sync=True)
+    consensus = traitlets.Unicode("majority", help="the consensus: one of "
+                                  "consensus_options ('given': the one passed in)").tag(sync=True)
+    consensus_options = traitlets.List(read_only=True).tag(sync=True)
     annotator_names = traitlets.List(read_only=True).tag(sync=True)
     label_names = traitlets.List(read_only=True).tag(sync=True)
     measures = traitlets.List(read_only=True).tag(sync=True)
@@ -83,8 +98,17 @@ class ProjectExplorer(IAAWidget):
     intervals = traitlets.Unicode("computing", help="'computing' while the bootstrap "
                                   "intervals are made, then 'ready' or 'failed'").tag(sync=True)
 
+    def __new__(cls, data=None, *args, **kwargs):
+        """Span data (a reader's Spans, a Continuum, a table of units) open the span
+        explorer (:class:`~iaa_widgets.widgets.span_explorer.SpanExplorer`)."""
+        from ..explore_spans import is_spans
+        if cls is ProjectExplorer and is_spans(data):
+            from .span_explorer import SpanExplorer
+            return SpanExplorer(data, *args, **kwargs)
+        return super().__new__(cls, data, *args, **kwargs)
+
     def __init__(self, data, text=None, reference=None, measure: str = "fleiss_kappa", *,
-                 pair_measure: str = "cohen_kappa", consensus="majority_vote",
+                 pair_measure: str = "cohen_kappa", consensus="majority",
                  n_resamples: int = 200, seed=0, page_size: int = 25, **loader_args):
         where = "ProjectExplorer"
         validate.choice(where, "measure", measure, MEASURES)
@@ -103,9 +127,9 @@ class ProjectExplorer(IAAWidget):
             raise AgreementError(f"ProjectExplorer needs at least 2 annotators, the data "
                                  f"have {ann.n_annotators}")
         self._reference = reference
-        self.profile = explore.annotator_profile(self._project, reference,
-                                                 consensus=consensus)
-        self._cube = explore.confusion_cube(self._project)
+        given = not isinstance(consensus, str)  # a model's result, function or a Series
+        self._given = consensus if given else None
+        self._consensus_tables()
         self._usage = explore.label_usage(ann)
         self._confusion = explore.label_confusion(self._project)
         self._rows = None
@@ -117,8 +141,10 @@ class ProjectExplorer(IAAWidget):
         self.set_trait("label_names", [str(c) for c in ann.categories])
         self.set_trait("measures", list(MEASURES))
         self.set_trait("pair_measures", list(KERNELS))
+        self.set_trait("consensus_options", list(explore.CONSENSUS) + (["given"] if given else []))
         with self.hold_sync():
             self.measure, self.pair_measure = measure, pair_measure
+            self.consensus = "given" if given else consensus
             self._send_measure()
             self._send_matrix()
             self._send_labels()
@@ -127,6 +153,7 @@ class ProjectExplorer(IAAWidget):
         self.observe(self._on_measure, "measure")
         self.observe(self._on_pair_measure, "pair_measure")
         self.observe(self._on_query, "query")
+        self.observe(self._on_consensus, "consensus")
         self.observe(self._on_page, ["page", "page_size"])
         self.on_msg(self._on_message)
 
@@ -188,6 +215,11 @@ class ProjectExplorer(IAAWidget):
         if text and self._text is not None:
             out.insert(1, "text", self._text.reindex(out["item"]).to_numpy())
         return out
+
+    def _consensus_tables(self) -> None:
+        """The annotators' profile and label × consensus cube for the project's consensus."""
+        self.profile = explore.annotator_profile(self._project, self._reference)
+        self._cube = explore.confusion_cube(self._project)
 
     def _measure(self):
         """The headline measure's function and keyword arguments: every rating counts,
@@ -299,7 +331,7 @@ class ProjectExplorer(IAAWidget):
             "rows": rows, "pooled": usage.attrs["pooled"],
             "has_loo": self._project.ann.n_annotators >= 3, "loo_ready": loo is not None,
             "reference": "" if self._reference is None else str(self._reference),
-            "measure": self.measure}))
+            "consensus": self.consensus, "measure": self.measure}))
 
     def _pair_kwargs(self) -> dict:
         if self.pair_measure == "krippendorff_alpha":
@@ -307,9 +339,11 @@ class ProjectExplorer(IAAWidget):
         return {}
 
     def _send_matrix(self) -> None:
-        """The pairs' values now (their intervals follow from the worker)."""
-        self._send_pairs(pairwise(self._project.ann, self.pair_measure,
-                                  **self._pair_kwargs()))
+        """The pairs' values now, from the project's pair tables (their intervals, which
+        resample items, follow from the worker)."""
+        tables = self._project.statistics()
+        self._send_pairs(pairwise(self._project.ann if tables is None else tables,
+                                  self.pair_measure, **self._pair_kwargs()))
 
     def _send_pairs(self, m) -> None:
         ann = self._project.ann
@@ -333,7 +367,7 @@ class ProjectExplorer(IAAWidget):
         payload = {"agreement": conf.attrs["agreement"], "pooled": self._usage.attrs["pooled"]}
         if len(who) == 1:
             payload.update(kind="annotator", annotator=int(who[0]),
-                           counts=self._cube[int(who[0])])
+                           counts=self._cube[int(who[0])], consensus=self.consensus)
         else:
             payload.update(kind="pooled", counts=conf.to_numpy())
         self.set_trait("labels_panel", json_safe(payload))
@@ -380,6 +414,20 @@ class ProjectExplorer(IAAWidget):
                 self.page = 0  # → _on_page sends the first page
             else:
                 self._send_items()
+
+    @guarded
+    def _on_consensus(self, change) -> None:
+        """Another consensus: the items' consensus column, the annotators' agreement with
+        it and their confusion against it follow (the selection stays)."""
+        options = self.consensus_options
+        validate.choice("ProjectExplorer", "consensus", self.consensus, tuple(options))
+        self._project.set_consensus(self._given if self.consensus == "given" else self.consensus)
+        self._rows = None
+        self._consensus_tables()
+        with self.hold_sync():
+            self._send_annotators()
+            self._send_labels()
+            self._send_items()
 
     @guarded
     def _on_page(self, change) -> None:

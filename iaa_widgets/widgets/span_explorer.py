@@ -122,11 +122,11 @@ class SpanExplorer(IAAWidget):
             "match": self.match, "n_items": len(docs), "n_annotators": len(names),
             "n_units": int(docs["units"].sum()), "n_disagreements": len(self._listed),
             "note": result.note or ""}))
-        s = result.params["pair_summary"]
-        self.set_trait("pairs", json_safe({
-            "rows": [[str(a), str(b), f, int(m), int(na + nb)] for a, b, f, m, na, nb in zip(
-                s["annotator_a"], s["annotator_b"], s["micro_f1"], s["matched"],
-                s["n_a"], s["n_b"])]}))
+        s = result.params["pair_summary"]  # annotator, annotator, F1, matched, units
+        pairs = pd.DataFrame({"a": s["annotator_a"].astype(str), "b": s["annotator_b"].astype(str),
+                              "f1": s["micro_f1"], "matched": s["matched"].astype(np.int64),
+                              "units": (s["n_a"] + s["n_b"]).astype(np.int64)})
+        self.set_trait("pairs", json_safe({"rows": pairs.to_numpy(dtype=object).tolist()}))
         self._send_items()
 
     def _send_items(self) -> None:

@@ -5,6 +5,7 @@
 // Labels and names from the data are text nodes (h() in base.js), never HTML.
 import { announceRedraw, fmt, h, listen, onThemeChange } from "./base.js";
 import { select } from "./controls.js";
+import { renderSpanExplorer } from "./explorer_spans.js";
 import "./explorer.css";
 
 const MEASURE_NAMES = {
@@ -13,6 +14,12 @@ const MEASURE_NAMES = {
   bennett_s: "Bennett's S", cohen_kappa: "Cohen's κ", scott_pi: "Scott's π",
 };
 const nameOf = (m) => MEASURE_NAMES[m] || m;
+const CONSENSUS_NAMES = {
+  majority: "majority vote", dawid_skene: "Dawid–Skene", mace: "MACE", given: "the model given",
+};
+// what each annotator is compared with, in words
+const comparedWith = (c) => (c === "majority" || !c ? "the majority of the others"
+  : `the consensus of ${CONSENSUS_NAMES[c] || c}`);
 const pct = (v) => (v === null || v === undefined ? "—" : `${(100 * v).toFixed(0)} %`);
 const signed = (v, d = 3) => (v === null || v === undefined ? "—"
   : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(d)}`);
@@ -25,7 +32,21 @@ function heat(value) {
     : `background: rgba(230, 120, 20, ${(0.08 + 0.5 * a).toFixed(2)})`;
 }
 
+// The pager of a table that Python sends one page at a time (`t`: its items_page):
+// previous and next buttons setting the `page` traitlet, none for a single page.
+export function pageButtons(model, t, what) {
+  const go = (page) => { model.set("page", page); model.save_changes(); };
+  return t.pages > 1 ? [
+    h("button", { type: "button", class: "iaa-page-prev", disabled: t.page <= 0,
+      "aria-label": `previous page of ${what}`, onclick: () => go(t.page - 1) }, "‹ previous"),
+    h("span", {}, `page ${t.page + 1} of ${t.pages}`),
+    h("button", { type: "button", class: "iaa-page-next", disabled: t.page >= t.pages - 1,
+      "aria-label": `next page of ${what}`, onclick: () => go(t.page + 1) }, "next ›"),
+  ] : [];
+}
+
 export function renderExplorer({ model, shell }) {
+  if (model.get("mode") === "spans") return renderSpanExplorer({ model, shell }); // span data
   const { root, body } = shell;
   root.classList.add("iaa-explorer");
   const names = () => model.get("annotator_names");
@@ -61,6 +82,8 @@ export function renderExplorer({ model, shell }) {
       { label: "measure" }),
     select(model, "pair_measure", model.get("pair_measures").map((m) => [m, nameOf(m)]),
       { label: "pairs" }),
+    select(model, "consensus", model.get("consensus_options").map((c) => [c, CONSENSUS_NAMES[c] || c]),
+      { label: "consensus" }),
   ];
   controls.append(...parts.map((p) => p.node));
 
@@ -124,7 +147,7 @@ export function renderExplorer({ model, shell }) {
     const head = h("tr", {}, h("th", {}, "annotator"), h("th", {}, "ratings"),
       p.has_loo ? h("th", { title: "the measure without this annotator minus the measure with all; "
         + "above 0: they drag agreement down" }, `Δ ${nameOf(p.measure)} without`) : null,
-      h("th", { title: "share of their labels equal to the majority of the others" }, "= consensus"),
+      h("th", { title: `share of their labels equal to ${comparedWith(p.consensus)}` }, "= consensus"),
       reference ? [h("th", {}, `accuracy (${reference})`), h("th", {}, "κ"), h("th", {}, "F1")] : null,
       labs.map((l, k) => h("th", { class: "iaa-usage-head", title: `share of ${l}; pooled ${pct(p.pooled[k])}` }, l)));
     const body_ = rows.map((r) => {
@@ -184,7 +207,7 @@ export function renderExplorer({ model, shell }) {
       row.map((n, c) => {
         const share = rowTotal[r] ? n / rowTotal[r] : null;
         if (mine && r === c) return h("td", { class: "iaa-diagonal", style: heat(share) }, String(n));
-        const text = mine ? `${who} said ${labs[r]} where the others' consensus is ${labs[c]}: ${n}`
+        const text = mine ? `${who} said ${labs[r]} where ${comparedWith(p.consensus)} is ${labs[c]}: ${n}`
           : `${labs[r]} with ${labs[c]}: ${n} pairs of ratings`;
         return h("td", { style: heat(r === c ? share : share === null ? null : -share) }, h("button", {
           type: "button", class: `iaa-cell${on(r, c) ? " iaa-on" : ""}`, title: text,
@@ -194,9 +217,9 @@ export function renderExplorer({ model, shell }) {
         }, String(n)));
       }),
       mine ? null : h("td", {}, fmt(p.agreement[r]))));
-    labelsBox.replaceChildren(h("h4", {}, mine ? `Labels of ${who} against the consensus of the others`
+    labelsBox.replaceChildren(h("h4", {}, mine ? `Labels of ${who} against ${comparedWith(p.consensus)}`
       : "Labels: pairs of ratings of one item"),
-    h("div", { class: "iaa-caption" }, mine ? "rows: their label; columns: the others' majority"
+    h("div", { class: "iaa-caption" }, mine ? `rows: their label; columns: ${comparedWith(p.consensus)}`
       : "click a cell for the items where the two labels were confused"),
     h("div", { class: "iaa-scroll" }, h("table", { class: "iaa-grid iaa-confusion" },
       h("thead", {}, head), h("tbody", {}, rows))));
@@ -249,14 +272,7 @@ export function renderExplorer({ model, shell }) {
     const columns = t.columns || [];
     described.textContent = `${t.total} ${t.total === 1 ? "item" : "items"}: ${describe()}`
       + (rows.length < t.total ? ` (${t.offset + 1}–${t.offset + rows.length} shown, lowest agreement first)` : "");
-    const go = (page) => { model.set("page", page); model.save_changes(); };
-    pager.replaceChildren(...(t.pages > 1 ? [
-      h("button", { type: "button", class: "iaa-page-prev", disabled: t.page <= 0,
-        "aria-label": "previous page of items", onclick: () => go(t.page - 1) }, "‹ previous"),
-      h("span", {}, `page ${t.page + 1} of ${t.pages}`),
-      h("button", { type: "button", class: "iaa-page-next", disabled: t.page >= t.pages - 1,
-        "aria-label": "next page of items", onclick: () => go(t.page + 1) }, "next ›"),
-    ] : []));
+    pager.replaceChildren(...pageButtons(model, t, "items"));
     const annotatorColumns = new Set(names());
     const consensusAt = columns.indexOf("consensus");
     itemsTable.replaceChildren(

@@ -42,7 +42,8 @@ export function renderSpanExplorer({ model, shell }) {
       ` (micro over annotator pairs and labels, ${MATCHES[s.match] || s.match}; `
         + `macro over labels ${fmt(s.macro)}; Hripcsak & Rothschild 2005)`,
       h("div", { class: "iaa-caption" },
-        `${s.n_items} documents · ${s.n_annotators} annotators · ${s.n_units} units · `
+        `${s.n_items} document${s.n_items === 1 ? "" : "s"} · ${s.n_annotators} annotators · `
+        + `${s.n_units} unit${s.n_units === 1 ? "" : "s"} · `
         + `${s.n_disagreements} documents with unmatched or mismatched units`),
       h("div", { class: "iaa-notes" }, "The κ matrix, leave-one-out and label panels compare "
         + "labels of items and are not shown for spans; for γ open one document in "
@@ -106,7 +107,13 @@ export function renderSpanExplorer({ model, shell }) {
   };
   const mountLanes = () => {
     continuum = mountChart(model, "continuum", laneBox, { root, describe, announce: true,
-      patch: (spec) => { signal = zoomableSpec(spec, "zoom"); return spec; } });
+      patch: (spec) => {
+        // spans have no γ alignment: its fields are left out of the units' tooltip
+        const units = spec.layer[0].encoding;
+        units.tooltip = units.tooltip.filter((t) => !["alignment", "aligned_units"].includes(t.field));
+        signal = zoomableSpec(spec, "zoom");
+        return spec;
+      } });
     zoom = zoomControls(continuum, () => signal, { what: "document" });
     lanes.prepend(zoom.node);
     root.addEventListener("iaa:redraw", onRedraw);

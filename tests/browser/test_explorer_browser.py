@@ -1,11 +1,16 @@
 """ProjectExplorer in JupyterLab + headless Chromium: it renders its panels; each kind of
 click (a matrix cell, a confusion cell, an annotator, a label, a filter, the keyboard)
-narrows the items table to exactly the items pandas finds here; the table never holds
+narrows the items table to exactly the items pandas finds here; the consensus control
+makes Dawid–Skene's labels the consensus; the table never holds
 more than a page; the adjudication sheet downloaded from the page round-trips through
 read_adjudication; labels from the data stay text.
 
 Data: iaa_widgets.datasets.product_reviews (seeded), with one label renamed to markup.
-Expected items are computed in this process with plain pandas from the tidy rows."""
+Expected items are computed in this process with plain pandas from the tidy rows.
+
+Span data (the last tests): a Prodigy export opens the span explorer; its documents table
+lists the documents pandas finds, a click (or Enter) draws that document's lanes with its
+units per annotator and shows its text as text; the static page and the dark theme."""
 from __future__ import annotations
 
 import sys
@@ -188,6 +193,41 @@ def test_static_page_shows_the_panels(nb, offline, tmp_path):
     page.screenshot(path=str(path.with_suffix(".png")))
 
 
+def test_consensus_control_switches_to_a_model(nb, df):
+    # the consensus control: Dawid–Skene's labels become the items' consensus column, the
+    # annotators' agreement and the items of a click on an annotator (pandas against
+    # iaa.dawid_skene's labels, fitted here on the same rows); then back to the majority
+    labels = iaa.dawid_skene(df).labels.astype(object)
+    labels.index = labels.index.map(str)
+    w = widget(nb)
+    w.locator("select.iaa-select-consensus").select_option("dawid_skene")
+    nb.page.wait_for_function(
+        "() => [...document.querySelectorAll('.iaa-explorer .iaa-annotators th')]"
+        ".some(th => (th.title || '').includes('Dawid–Skene'))", timeout=60_000)
+    assert nb.python("w.consensus") == "dawid_skene"
+    heads = w.locator(".iaa-explorer-items thead th").all_text_contents()
+    at = heads.index("consensus")
+    for row in w.locator(".iaa-explorer-items tbody tr").all():
+        cells = row.locator("td").all_text_contents()
+        assert cells[at] == labels[cells[0]]
+    wide = df.pivot(index="item", columns="annotator", values="label")
+    wide.index = wide.index.map(str)
+    differ = (df.groupby("item")["label"].nunique() > 1).rename(index=str)
+    cons = labels.reindex(wide.index)
+    off = wide["dev"].notna() & cons.notna() & (wide["dev"] != cons) & differ.reindex(wide.index)
+    if nb.python("any((w.query or {}).values())"):  # a selection left by a test before
+        clicked(nb, w.locator("button.iaa-clear").click, expected_items(df))
+    clicked(nb, w.locator('.iaa-annotators button.iaa-name', has_text="dev").click,
+            sorted(off[off].index))
+    assert "Dawid–Skene" in w.locator(".iaa-labels-panel h4").text_content()
+    nb.screenshot("explorer_dawid_skene.png", w)
+    w.locator("select.iaa-select-consensus").select_option("majority")
+    nb.page.wait_for_function(
+        "() => [...document.querySelectorAll('.iaa-explorer .iaa-annotators th')]"
+        ".some(th => (th.title || '').includes('majority of the others'))", timeout=60_000)
+    clicked(nb, w.locator("button.iaa-clear").click, expected_items(df))
+
+
 def test_in_notebook7(browser, artifacts, df):
     # the same notebook in Notebook 7: it renders, and a click gives pandas' items
     from labdriver import LabPage, Notebook7
@@ -312,3 +352,107 @@ def test_in_marimo(browser, artifacts, df):
     finally:
         page.close()
         app.close()
+
+
+# ---------------------------------------------------------------- span data
+# A real export (examples/exports/prodigy_hotel_ner.jsonl, two annotators) and each
+# document's text from the same file: the documents listed are those pandas finds
+# (tests/test_explore_spans.py's computation), a click draws that document's lanes
+# with its units per annotator, and the text is shown as text.
+SPAN_EXPORT = (Path(__file__).resolve().parents[2] / "examples" / "exports"
+               / "prodigy_hotel_ner.jsonl")
+SPAN_CELLS = [
+    "import json\nimport iaa_widgets as iaa\n"
+    f"path = {str(SPAN_EXPORT)!r}\n"
+    "spans = iaa.read_prodigy(path)\n"
+    "texts = {r['_input_hash']: r['text'] for r in map(json.loads, open(path))}\n"
+    "w = iaa.ProjectExplorer(spans, text=texts)\n"
+    "w",
+]
+
+
+@pytest.fixture(scope="module")
+def spans_nb(open_lab_page):
+    page = open_lab_page("explorer_spans.ipynb", SPAN_CELLS)
+    page.run_all()
+    page.wait_for_widgets(".iaa-explorer-spans", 1)
+    return page
+
+
+def test_span_documents_click_shows_lanes_and_text(spans_nb):
+    import json
+
+    from test_explore_spans import expected
+    nb = spans_nb
+    spans = iaa.read_prodigy(SPAN_EXPORT)
+    texts = {r["_input_hash"]: r["text"] for r in map(json.loads, open(SPAN_EXPORT))}
+    want = expected(spans)
+    want = want[(want["unmatched"] + want["mismatched"]) > 0]
+    root = nb.page.locator(".iaa-explorer-spans").first
+    value = float(root.locator(".iaa-headline-value").get_attribute("data-value"))
+    assert value == pytest.approx(iaa.span_f1(spans).value, abs=1e-12)
+    shown = root.locator(".iaa-span-documents tbody tr th").all_text_contents()
+    assert sorted(shown) == sorted(str(i) for i in want["item"])
+    assert root.locator(".iaa-selection").text_content().startswith(f"{len(want)} documents")
+    # a click on each listed document: its lanes hold its units, per annotator
+    for item in want["item"]:
+        before = int(root.get_attribute("data-revision"))
+        root.locator("button.iaa-doc", has_text=str(item)).click()
+        nb.page.wait_for_function(
+            "(r) => Number(document.querySelector('.iaa-explorer-spans').dataset.revision) > r"
+            " && document.querySelector('.iaa-explorer-spans .iaa-document-panel h4')"
+            f".textContent === 'Document {item}'", arg=before, timeout=20_000)
+        nb.page.wait_for_function(
+            "(n) => document.querySelectorAll('.iaa-explorer-spans svg g.units_marks path')"
+            ".length === n", arg=int((spans.units["item"] == item).sum()), timeout=20_000)
+        marks = root.locator("svg g.units_marks path")
+        labels = [marks.nth(k).get_attribute("aria-label") or "" for k in range(marks.count())]
+        mine = spans.units[spans.units["item"] == item]
+        for name, n in mine.groupby("annotator").size().items():
+            assert sum(f"annotator: {name}" in label for label in labels) == n, (name, labels)
+        assert nb.python("str(w.document_panel['item'])") == str(item)
+        text = root.locator(".iaa-document-text .iaa-text")
+        assert text.text_content() == texts[item]
+        assert text.evaluate("(e) => e.children.length") == 0  # a text node, no markup
+    # a unit's tooltip: GammaExplorer's, without the γ alignment spans do not have
+    root.locator("svg g.units_marks path").first.hover()
+    tip = root.locator(".iaa-tooltip")
+    tip.wait_for(state="visible", timeout=10_000)
+    assert "category" in tip.text_content() and "alignment" not in tip.text_content()
+    nb.screenshot("explorer_spans.png", root)
+
+
+def test_span_document_by_keyboard_leaves_the_notebook_alone(spans_nb):
+    nb = spans_nb
+    count = nb.page.locator(".jp-Notebook .jp-Cell").count()
+    root = nb.page.locator(".iaa-explorer-spans").first
+    button = root.locator("button.iaa-doc").first
+    item = button.text_content()
+    nb.execute("w.document = -1")
+    nb.page.wait_for_function("() => document.querySelector("
+                              "'.iaa-explorer-spans .iaa-document-panel').hidden")
+    button.focus()
+    nb.page.keyboard.press("Enter")
+    nb.page.wait_for_function(
+        "(t) => document.querySelector('.iaa-explorer-spans .iaa-document-panel h4')"
+        ".textContent === t", arg=f"Document {item}", timeout=20_000)
+    assert nb.python("str(w.document_panel['item'])") == item
+    assert nb.page.locator(".jp-Notebook .jp-Cell").count() == count
+    assert nb.page.locator(".jp-Notebook .jp-Cell.jp-RawCell").count() == 0
+
+
+def test_span_static_page(spans_nb, offline, tmp_path):
+    # to_html(): the documents, the document shown with its lanes, no request
+    path = tmp_path / "explorer_spans.html"
+    spans_nb.execute(f"w.to_html({str(path)!r})")
+    page, log = offline(path)
+    page.wait_for_selector(".iaa-explorer-spans svg g.units_marks path", timeout=30_000)
+    want = spans_nb.python("len(w.selection)")
+    assert page.locator(".iaa-span-documents tbody tr").count() == want
+    assert not log["requests"] and not log["errors"], log
+    page.screenshot(path=str(path.with_suffix(".png")))
+
+
+def test_span_explorer_legible_in_dark_theme(spans_nb):
+    spans_nb.assert_legible_in_dark(".iaa-explorer-spans", "explorer_spans_dark.png",
+                                    kinds=("text", "table"))

@@ -27,11 +27,13 @@ TOUR = "00_tour.ipynb"
 
 class Notebook7(TempServer):
     """``python -m notebook`` on loopback, no token, a temporary root holding a copy of
-    the tour, private settings; ``window.jupyterapp`` exposed."""
+    the tour and the lessons' helper module it imports (notebooks/lesson.py), private
+    settings; ``window.jupyterapp`` exposed."""
 
     def __init__(self, timeout: float = 90):
         super().__init__("iaa-nb7-")
-        shutil.copy(REPO / "notebooks" / TOUR, self.root / TOUR)
+        for name in (TOUR, "lesson.py"):
+            shutil.copy(REPO / "notebooks" / name, self.root / name)
         settings = self.root / ".settings"
         news = settings / "@jupyterlab" / "apputils-extension"
         news.mkdir(parents=True)
