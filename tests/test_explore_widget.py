@@ -228,3 +228,15 @@ def test_the_consensus_control(df):
     plain = iaa.ProjectExplorer(df, n_resamples=20, seed=1)
     assert plain.consensus_options == ["majority", "dawid_skene", "mace"]
     plain.close()
+
+
+def test_headline_shows_the_measures_own_interval():
+    """The headline's interval is the measure's ``result.ci`` and is named by its own kind
+    (AC1's Student-t, Gwet 2014; Fleiss' Wald, Gwet 2008), not one label for every measure."""
+    data = iaa.read_csv(Path(__file__).parents[1] / "examples" / "labels.csv")
+    w = iaa.ProjectExplorer(data, measure="gwet_ac1")
+    expected = iaa.gwet_ac1(data, missing="available")
+    assert (w.headline["ci_low"], w.headline["ci_high"]) == pytest.approx(expected.ci, abs=1e-12)
+    assert w.headline["ci_method"].startswith("Student-t")
+    w.measure = "fleiss_kappa"
+    assert w.headline["ci_method"].startswith("Wald")

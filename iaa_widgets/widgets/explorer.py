@@ -25,6 +25,7 @@ arranges them. Labels from the data travel as text and are shown as text.
 """
 from __future__ import annotations
 
+import re
 import threading
 from importlib import import_module
 from typing import Any
@@ -230,15 +231,17 @@ class ProjectExplorer(IAAWidget):
         return measure.function, kwargs
 
     def _send_measure(self) -> None:
-        """Headline and annotators panel for ``measure`` (the values; a Wald interval where
-        the measure has one, else the bootstrap's, and leave-one-out with its intervals
+        """Headline and annotators panel for ``measure`` (the values; the measure's own
+        interval where it has one, else the bootstrap's, and leave-one-out with its intervals
         follow from the worker)."""
         ann = self._project.ann
         fn, kwargs = self._measure()
         self._result = result = fn(ann, **kwargs)
         ci = getattr(result, "ci", None)
         se = getattr(result, "se", None)
-        self._send_headline(ci, se, "Wald" if ci is not None else "")
+        # the measure's own interval kind ("Wald", "Student-t (379 df)" …); the panel says 95 %
+        method = re.sub(r"\s*\d+(\.\d+)?\s*%", "", getattr(result, "ci_method", "") or "")
+        self._send_headline(ci, se, method if ci is not None else "")
         self.leave_one_out = None  # with its intervals, from the worker
         self._send_annotators()
 
