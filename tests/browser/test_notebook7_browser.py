@@ -128,3 +128,10 @@ def test_no_error_on_the_page_but_notebook_7s_own(tour):
             if not frames(stack) or
             not all("/static/notebook/" in f for f in frames(stack))]
     assert ours == [], ours
+
+
+def test_no_vega_warning_after_the_widgets_were_used(tour):
+    """Issue 35: after the tour ran and every control above moved, the console holds no
+    Vega warning (the widgets leave empty layers out instead of filtering the logger)."""
+    page, _ = tour
+    assert tc.vega_warnings(page.console) == [], tc.vega_warnings(page.console)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import tourchecks as tc
 from labdriver import REPO, LabPage, TempServer, repo_env
 
 TOUR = "00_tour.ipynb"
@@ -102,7 +103,8 @@ KERNEL_IDLE = """(name) => { const w = window.jupyterapp && window.jupyterapp.sh
 
 def run_all_and_check_widgets(page: LabPage, name: str) -> int:
     """Run every cell of the open notebook; no cell may fail, and every widget it
-    displays must draw its charts with no error banner. Returns the widget count."""
+    displays must draw its charts with no error banner and no Vega warning. Returns the
+    widget count."""
     page.page.wait_for_function(KERNEL_IDLE, arg=name, timeout=60_000)
     page.run_all()
     page.page.wait_for_function(CELLS_DONE, timeout=180_000, polling=500)
@@ -115,6 +117,8 @@ def run_all_and_check_widgets(page: LabPage, name: str) -> int:
     for i in range(roots.count()):  # one picture per widget, to look at
         roots.nth(i).scroll_into_view_if_needed()
         page.screenshot(f"{Path(name).stem}_widget_{i}.png", roots.nth(i))
+    # issue 35: no Vega warning from any widget drawn (no filter on Vega's logger)
+    assert tc.vega_warnings(page.console) == [], tc.vega_warnings(page.console)
     return state["widgets"]
 
 

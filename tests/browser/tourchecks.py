@@ -258,3 +258,11 @@ def theme_of(root) -> dict:
     out["contrast"] = {kind: round(min(contrast(c, bg) for c in cs), 2)
                        for kind, cs in colours.items() if cs}
     return out
+
+
+def vega_warnings(console: list[str]) -> list[str]:
+    """Vega's and vega-embed's warnings among a page's console messages (LabPage.console:
+    "type: text"); Vega's logger prefixes its warnings with "WARN" (issue 35: none from
+    any widget, with no filter on the logger)."""
+    return [c for c in console if c.startswith("warning") and
+            ("WARN" in c or "extent" in c or "vega" in c.lower())]
