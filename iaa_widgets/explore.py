@@ -30,7 +30,8 @@ from .errors import AgreementError
 from .measures import _formulas as F
 
 __all__ = ["Project", "disagreements", "leave_one_out", "annotator_profile", "label_usage",
-           "consensus_confusion", "confusion_cube", "label_confusion", "similarity_order"]
+           "consensus_confusion", "confusion_cube", "label_confusion", "similarity_order",
+           "item_texts"]
 
 # the columns of a disagreements table besides one column per annotator
 FIXED_COLUMNS = ("item", "agreement", "n_ratings", "consensus")
@@ -713,3 +714,23 @@ def similarity_order(matrix: pd.DataFrame) -> list:
     condensed = squareform(d, checks=False)
     tree = hierarchy.optimal_leaf_ordering(hierarchy.linkage(condensed, "average"), condensed)
     return [names[j] for j in hierarchy.leaves_list(tree)]
+
+
+def item_texts(data, text, loader_args) -> pd.Series | None:
+    """Item → text for the explorer, from a column of the tidy table (``loader_args``'
+    ``item`` names the item column) or a Series / mapping; None without ``text``."""
+    if text is None:
+        return None
+    if isinstance(text, str):
+        if not isinstance(data, pd.DataFrame) or text not in data.columns:
+            raise AgreementError(f"ProjectExplorer: text={text!r} names no column of the "
+                                 "data; pass the name of a column of the tidy table or a "
+                                 "Series item → text")
+        item = loader_args.get("item", "item")
+        return data.groupby(item, sort=False)[text].first()
+    if isinstance(text, pd.Series):
+        return text
+    if isinstance(text, dict):
+        return pd.Series(text, dtype=object)
+    validate.fail("ProjectExplorer", "text", "a column name, a Series or a dict item → text",
+                  text)

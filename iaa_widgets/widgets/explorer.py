@@ -118,7 +118,7 @@ class ProjectExplorer(IAAWidget):
         validate.seed(where, "seed", seed)
         validate.integer(where, "page_size", page_size, minimum=1, maximum=1000)
         self._seed = seed
-        self._text = _texts(data, text, loader_args)
+        self._text = explore.item_texts(data, text, loader_args)
         if isinstance(text, str):
             data = data.drop(columns=[text])
         ann = as_annotations(data, **loader_args)
@@ -455,22 +455,3 @@ def _codes(values, n: int, what: str, most: int) -> list[int]:
         validate.fail("ProjectExplorer", f"query[{what!r}]", f"a list of at most {most} "
                       f"positions in 0 … {n - 1}", values)
     return values
-
-
-def _texts(data, text, loader_args) -> pd.Series | None:
-    """Item → text from a column of the tidy table or a Series / mapping."""
-    if text is None:
-        return None
-    if isinstance(text, str):
-        if not isinstance(data, pd.DataFrame) or text not in data.columns:
-            raise AgreementError(f"ProjectExplorer: text={text!r} names no column of the "
-                                 "data; pass the name of a column of the tidy table or a "
-                                 "Series item → text")
-        item = loader_args.get("item", "item")
-        return data.groupby(item, sort=False)[text].first()
-    if isinstance(text, pd.Series):
-        return text
-    if isinstance(text, dict):
-        return pd.Series(text, dtype=object)
-    validate.fail("ProjectExplorer", "text", "a column name, a Series or a dict item → text",
-                  text)

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .. import charts, validate
+from .. import charts, explore, validate
 from ..continuum import Continuum
 from ..errors import AgreementError
 from ..explore_spans import disagreeing, span_documents
@@ -74,8 +74,7 @@ class SpanExplorer(IAAWidget):
                           "and the resampling are for labels of items)", sorted(other))
         validate.choice(where, "match", match, MATCHES)
         validate.integer(where, "page_size", page_size, minimum=1, maximum=1000)
-        from .explorer import _texts
-        self._text = _texts(spans, text, {})
+        self._text = explore.item_texts(spans, text, {})
         if isinstance(text, str):  # a column of the table of units
             spans = spans.drop(columns=[text])
         self._spans = spans
