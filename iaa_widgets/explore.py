@@ -27,7 +27,7 @@ import pandas as pd
 from . import stats, validate
 from .data import Annotations, as_annotations
 from .errors import AgreementError
-from .measures import _formulas as F
+from .measures import _formulas as F, _registry
 
 __all__ = ["Project", "disagreements", "leave_one_out", "annotator_profile", "label_usage",
            "consensus_confusion", "confusion_cube", "label_confusion", "similarity_order",
@@ -350,8 +350,9 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
     gave each label: Fleiss' κ, α, AC1, S, percent agreement …) gets each version's
     tables from the item's counts minus the annotator's label (:func:`_versions_of_counts`),
     never from a copy of the ratings; one that reads who gave each label (Conger's κ …)
-    from each version's ratings; any other function is recomputed on each rebuilt
-    resample. ``attrs``: ``measure``, ``value`` (on all
+    from each version's ratings, or, for the values alone, from the measure's own
+    ``without_each`` in the registry (Conger's κ: one pass over the ratings); any other
+    function is recomputed on each rebuilt resample. ``attrs``: ``measure``, ``value`` (on all
     annotators), ``confidence``, ``n_resamples``, ``seed``. ``n_resamples=None``: the
     values only (the interval columns NaN).
     """
@@ -367,13 +368,20 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
                              f"remain), got {'anonymous counts' if ann.anonymous else ann.n_annotators}")
     names = list(ann.annotators)
     make = getattr(fn, "statistic", None)
-    joined = parts = None
-    if make is not None:
+    joined = parts = each = None
+    described = _registry.find(name)
+    if n_resamples is None and described is not None and described.without_each and \
+            described.function is fn:  # the measure's own values without each annotator
+        each = described.without_each(ann, **measure_kwargs)
+    if each is None and make is not None:
         joined = _versions_of_counts(make, ann, measure_kwargs, summed=n_resamples is None)
         if joined is None:  # a measure that reads who gave each label: each version's data
             parts = [make(v, **measure_kwargs) for v in [ann, *_without_each(ann)]]
             joined = None if n_resamples is None else _side_by_side(parts)
-    if joined is not None:
+    if each is not None:
+        values = np.concatenate([[float(fn(ann, **measure_kwargs).value)], each])
+        boot = None
+    elif joined is not None:
         with _one_blas_thread():  # one product of the data's weights: no second thread spinning
             values = joined.values(joined.base[None])[0]
         boot = None if n_resamples is None else \

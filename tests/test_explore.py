@@ -198,6 +198,29 @@ def test_leave_one_out_against_recomputing(df, measure, kwargs):
     np.testing.assert_allclose(out["se"], deltas.std(axis=0, ddof=1), atol=1e-10)
 
 
+@pytest.mark.parametrize("missing", ["listwise", "available", "pairable"])
+@pytest.mark.parametrize("weights", [None, "quadratic"])
+def test_conger_without_each_in_one_pass(df, missing, weights, monkeypatch):
+    """Conger's κ reads who gave each label, so its values without each annotator come
+    from its own one-pass formula (classic._davies_without_each: each version's items by
+    its own policy over J − 1 annotators, its n_rc as the whole's minus one sparse
+    product), never from the ratings without them (made to fail here); each value equals
+    davies_fleiss_kappa on the rows without the annotator (Conger 1980; the measure is
+    checked against irrCAC in test_gwet.py), with missing ratings in every policy."""
+    def copies(ann):
+        raise AssertionError("the ratings were copied")
+        yield
+    monkeypatch.setattr(explore, "_without_each", copies)
+    data = df.assign(label=pd.Categorical(df["label"], ["neg", "mixed", "neu", "pos"],
+                                          ordered=True))  # an order for the weights
+    out = iaa.leave_one_out(data, "davies_fleiss_kappa", n_resamples=None, missing=missing,
+                            weights=weights)
+    for name in out.index:
+        alone = iaa.davies_fleiss_kappa(data[data["annotator"] != name], missing=missing,
+                                        weights=weights).value
+        assert out.loc[name, "value"] == pytest.approx(alone, abs=1e-12)
+
+
 @pytest.mark.parametrize("measure", ["fleiss_kappa", "krippendorff_alpha", "gwet_ac1",
                                      "bennett_s", "percent_agreement"])
 def test_leave_one_out_of_counts_never_copies_the_ratings(df, measure, monkeypatch):

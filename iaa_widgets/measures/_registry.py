@@ -70,7 +70,10 @@ class Measure:
     ``benchmarked`` (read against a benchmark scale); and its ``engine``:
     ``engine(statistics, measure, **its arguments)``, the totals its ``finish`` takes
     from :class:`~iaa_widgets.stats.lazy.SufficientStatistics` (measures/_engine.py;
-    None: it needs the ratings in memory)."""
+    None: it needs the ratings in memory); ``without_each``: the measure's values without
+    each annotator in turn, ``without_each(data, **its arguments)`` (or None where it does
+    not apply), for a measure whose leave-one-out cannot take the per-item counts path
+    (:func:`iaa_widgets.explore.leave_one_out`)."""
 
     name: str
     function: Callable
@@ -89,6 +92,7 @@ class Measure:
     panel: bool = False
     benchmarked: bool = False
     engine: Callable | None = None
+    without_each: Callable | None = None
 
     @property
     def statistic(self) -> Callable | None:

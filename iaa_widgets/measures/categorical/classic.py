@@ -359,11 +359,73 @@ def _wald(kappa: float, se: float, confidence: float, z_crit: float) -> dict:
 
 
 # ----------------------------------------------------- Davies & Fleiss' multi-κ
+def _davies_without_each(data, *, weights=None, missing: str = "listwise", annotators=None,
+                         **_) -> np.ndarray | None:
+    """Conger's κ without each annotator j in turn (values, in the annotators' order), from
+    one pass over the ratings instead of one Statistic per version; None where it does
+    not apply (``annotators=``, weighted rows, many categories or annotators).
+
+    Version j has J − 1 annotators, so its policy keeps the items by m_i − [j rated i]
+    (:func:`~iaa_widgets.measures._prepare.kept` with J − 1). Its A'_o = Σ a_i / Σ [m_i ≥ 2]
+    over the kept items (Fleiss 1971's P_i) takes, on the items j rated, the terms of the
+    counts n_i − e(x_ij): each rating adds its item's term without it and removes the
+    item's own. Its n_rc (Conger 1980's p_rc = n_rc / n_r) is A_rc = Σ_i keep(m_i)[x_ir = c]
+    minus D_jrc = Σ_{i rated by j} (keep(m_i) − keep(m_i − 1))[x_ir = c], one sparse
+    product of the annotators' items and the ratings; then A'_e and κ as
+    :func:`davies_fleiss_kappa` finishes them."""
+    if annotators is not None:
+        return None
+    prep = prepare(data, "davies_fleiss_kappa", missing=missing, identity=True, singles=True)
+    ann = prep.ann
+    n, n_ann, k = ann.n_items, ann.n_annotators, ann.n_categories
+    if ann.rating_count is not None or n * k > DENSE_CELLS or n_ann * n_ann * k > DENSE_CELLS:
+        return None
+    w, _ = _weights(weights, prep)
+    prim = ann.primary()
+    rated = prim.label >= 0  # a blank label: no rating
+    item, who, label = prim.item[rated], prim.annotator[rated], prim.label[rated]
+    counts = np.bincount(item * k + label, minlength=n * k).reshape(n, k).astype(float)
+    m = counts.sum(axis=1)
+    fewer = n_ann - 1
+
+    def keep(mm):  # the items version j's policy keeps (kept(), with J − 1 annotators)
+        if missing == "available":
+            return mm >= 1
+        return mm >= 2 if missing == "pairable" else mm == fewer
+
+    def agree(rows, mm):  # a_i [m_i ≥ 2] (Fleiss 1971's P_i; Gwet 2014 weighted)
+        return np.where(mm >= 2, F.item_agreement(rows, w), 0.0)
+
+    whole, whole_kept = agree(counts, m), keep(m)
+    rows = counts[item]
+    rows[np.arange(len(item)), label] -= 1  # the item's counts without this rating
+    less, less_kept = agree(rows, m[item] - 1), keep(m[item] - 1)
+    a_sum = np.sum(whole * whole_kept) + np.bincount(
+        who, less * less_kept - whole[item] * whole_kept[item], minlength=n_ann)
+    pairs = np.sum((m >= 2) & whole_kept) + np.bincount(
+        who, ((m[item] >= 3) & less_kept).astype(float) -
+        ((m[item] >= 2) & whole_kept[item]), minlength=n_ann)
+    from scipy import sparse
+    ones = sparse.csr_matrix((np.ones(len(item)), (item, who * k + label)),
+                             shape=(n, n_ann * k))
+    step = whole_kept.astype(float) - keep(m - 1)  # keep(m_i) − keep(m_i − 1)
+    by_j = sparse.csr_matrix((step[item], (item, who)), shape=(n, n_ann))
+    n_rc = np.bincount(who * k + label, weights=whole_kept[item].astype(float),
+                       minlength=n_ann * k) - (by_j.T @ ones).toarray()  # J × (J·K)
+    others = ~np.eye(n_ann, dtype=bool)  # version j: the annotators but j
+    n_rc = n_rc.reshape(n_ann, n_ann, k)[others].reshape(n_ann, fewer, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shares = n_rc / n_rc.sum(axis=-1, keepdims=True)  # NaN for one who rated none
+        a_o = a_sum / pairs
+    return F.chance_corrected(a_o, F.conger_expected(shares, w))
+
+
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source='Davies & Fleiss (1982); Conger (1980); Gwet (2014) for the SE',
           symbol='multi-κ (Davies & Fleiss, Conger)', intervals=('wald',),
           missing=('listwise', 'available', 'pairable', 'raise'),
-          aliases=('conger_kappa',), report=True, engine=_engine.multi_rater(singles=True))
+          aliases=('conger_kappa',), report=True, engine=_engine.multi_rater(singles=True),
+          without_each=_davies_without_each)
 def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                         confidence: float = 0.95, population=None) -> AgreementResult:
     """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters";
