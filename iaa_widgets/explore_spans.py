@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import AgreementError
+from .stats.tables import check_size
 from .measures.sets_spans.spans import _matched, _units, _Units
 
 __all__ = ["span_documents", "span_disagreements", "disagreeing", "is_spans"]
@@ -73,6 +74,8 @@ def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFr
         raise AgreementError(f"span_disagreements: annotator(s) {clash!r} share a name with "
                              f"the columns {list(FIXED_COLUMNS)!r}; rename them")
     n_docs, n_ann = u.annotated.shape
+    # the matchings count per pair × document: refused by size, never a MemoryError
+    check_size((n_docs, n_ann * (n_ann - 1) // 2), "documents × annotator pairs")
     pa, pb = np.triu_indices(n_ann, k=1)
     count = np.bincount(u.doc * n_ann + u.ann, minlength=n_docs * n_ann).reshape(n_docs, n_ann)
     both = u.annotated[:, pa] & u.annotated[:, pb]                  # docs × pairs

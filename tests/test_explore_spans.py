@@ -131,3 +131,16 @@ def test_one_continuum_and_refusals(spans):
                 annotated=spans.annotated.replace({"annotator": {"A": "f1"}}))
     with pytest.raises(iaa.AgreementError, match="rename"):
         span_documents(bad)
+
+
+def test_too_many_documents_times_pairs_is_refused_by_size(monkeypatch):
+    """The per-document matchings are pairs × documents tables: beyond the package's dense
+    limit (stats.tables.MAX_CELLS, lowered here) a clear AgreementError names the size,
+    before any table is made (a crowd of annotators over many documents would not fit)."""
+    from iaa_widgets.stats import tables
+    monkeypatch.setattr(tables, "MAX_CELLS", 5)
+    units = pd.DataFrame({"item": ["d1", "d1", "d2", "d2", "d3"],
+                          "annotator": ["a", "b", "a", "c", "b"], "category": ["x"] * 5,
+                          "start": [0, 0, 1, 1, 2], "end": [2, 2, 3, 3, 4]})
+    with pytest.raises(iaa.AgreementError, match="documents × annotator pairs"):
+        iaa.span_disagreements(units)
