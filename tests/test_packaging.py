@@ -72,6 +72,24 @@ def test_installs_and_renders_without_node(archives, kind, tmp_path):
     assert str(env_dir) in run.stdout
 
 
+def test_archives_carry_the_license(archives):
+    """The BSD-3-Clause text (pyproject's license) ships in the wheel's .dist-info/licenses/
+    (PEP 639, hatchling's license-files) and at the sdist's root (issue 44)."""
+    import tarfile
+    import zipfile
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("BSD 3-Clause License") and "the iaa_widgets developers" in text
+    with zipfile.ZipFile(archives["wheel"]) as wheel:
+        found = [n for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert len(found) == 1 and wheel.read(found[0]).decode() == text
+        assert "License-File: LICENSE" in wheel.read(
+            next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    with tarfile.open(archives["sdist"]) as sdist:
+        member = next(m for m in sdist.getmembers() if m.name.count("/") == 1
+                      and m.name.endswith("/LICENSE"))
+        assert sdist.extractfile(member).read().decode() == text
+
+
 def test_source_install_without_npm_says_so_in_one_line(tmp_path):
     """A checkout with no built bundle, on a machine with no npm: one line naming Node.js."""
     src = tmp_path / "src"
