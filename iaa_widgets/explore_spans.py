@@ -75,7 +75,10 @@ def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFr
                              f"the columns {list(FIXED_COLUMNS)!r}; rename them")
     n_docs, n_ann = u.annotated.shape
     # the matchings count per pair × document: refused by size, never a MemoryError
-    check_size((n_docs, n_ann * (n_ann - 1) // 2), "documents × annotator pairs")
+    check_size((n_docs, n_ann * (n_ann - 1) // 2), "documents × annotator pairs",
+               advice=f"{n_docs:,} documents by {n_ann:,} annotators are too many pairs to "
+                      "match per document; pass fewer annotators with annotators=, or list "
+                      "the documents in batches (a subset of documents each)")
     pa, pb = np.triu_indices(n_ann, k=1)
     count = np.bincount(u.doc * n_ann + u.ann, minlength=n_docs * n_ann).reshape(n_docs, n_ann)
     both = u.annotated[:, pa] & u.annotated[:, pb]                  # docs × pairs

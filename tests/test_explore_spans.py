@@ -142,5 +142,8 @@ def test_too_many_documents_times_pairs_is_refused_by_size(monkeypatch):
     units = pd.DataFrame({"item": ["d1", "d1", "d2", "d2", "d3"],
                           "annotator": ["a", "b", "a", "c", "b"], "category": ["x"] * 5,
                           "start": [0, 0, 1, 1, 2], "end": [2, 2, 3, 3, 4]})
-    with pytest.raises(iaa.AgreementError, match="documents × annotator pairs"):
+    with pytest.raises(iaa.AgreementError, match="documents × annotator pairs") as err:
         iaa.span_disagreements(units)
+    # issue 44: it says what is too large and what to do, not "merge categories"
+    assert "3 documents by 3 annotators" in str(err.value)
+    assert "annotators=" in str(err.value) and "categor" not in str(err.value)

@@ -32,15 +32,15 @@ __all__ = ["item_counts", "item_counts_for_pairs", "annotator_counts", "pair_con
 MAX_CELLS = 200_000_000
 
 
-def check_size(shape: tuple, what: str) -> None:
-    """Refuse a dense table of statistics beyond ``MAX_CELLS`` cells, saying its size."""
+def check_size(shape: tuple, what: str, advice: str = "merge rare categories (or drop "
+               "unused ones with categories=), or split the items into batches") -> None:
+    """Refuse a dense table of statistics beyond ``MAX_CELLS`` cells, saying its size and
+    what to do (``advice``: what makes that table smaller)."""
     cells = int(np.prod(shape, dtype=float))
     if cells > MAX_CELLS:
         raise AgreementError(
             f"the {what} would be a dense {' × '.join(f'{d:,}' for d in shape)} table "
-            f"({cells * 8 / 2 ** 30:,.1f} GiB, more than {MAX_CELLS:,} cells); merge rare "
-            "categories (or drop unused ones with categories=), or split the items into "
-            "batches")
+            f"({cells * 8 / 2 ** 30:,.1f} GiB, more than {MAX_CELLS:,} cells); {advice}")
 
 
 # most categories of one table the ContingencyMatrix widget evaluates: its coefficients'
