@@ -9,16 +9,20 @@ number, and infinity only where ``finite=False`` says so.
 """
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import math
 from numbers import Integral, Real
-from typing import Any, Iterable, NoReturn
+from typing import Any, Callable, Iterable, NoReturn
 
 import numpy as np
 
 from .errors import AgreementError
 
 __all__ = ["fail", "boolean", "integer", "real", "probability", "confidence", "seed",
-           "n_jobs", "choice", "choices", "name_or_matrix", "renamed", "RENAMED"]
+           "n_jobs", "choice", "choices", "name_or_matrix", "keywords", "keywords_of",
+           "renames", "rename", "renamed", "RENAMED"]
 
 
 def fail(where: str, name: str, what: str, value: Any) -> NoReturn:
@@ -35,6 +39,78 @@ def _shown(value: Any) -> str:
     shape = getattr(value, "shape", None)
     size = f" of shape {' × '.join(map(str, shape))}" if isinstance(shape, tuple) else ""
     return f"a {type(value).__name__}{size}"
+
+
+def keywords_of(function: Callable) -> tuple[str, ...] | None:
+    """The keywords ``function`` takes by name (its parameters after the data, in order,
+    through any ``functools.wraps``), or None if it takes any keyword (``**kwargs``)."""
+    params = list(inspect.signature(function).parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return tuple(p.name for p in params[1:]
+                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def keywords(where: str, given: Iterable[str], accepted: Iterable[str] | Callable) -> None:
+    """Refuse any name of ``given`` (keyword arguments, or their names) that is not
+    ``accepted`` (names, or a function whose keywords they are, see :func:`keywords_of`):
+    the AgreementError names the unknown keyword, the closest accepted name
+    (:func:`difflib.get_close_matches`) and every accepted one. A misspelt keyword is
+    never taken for its default."""
+    names = keywords_of(accepted) if callable(accepted) else tuple(accepted)
+    if names is None:
+        return
+    unknown = [g for g in given if g not in names]
+    if not unknown:
+        return
+    shown = []
+    for u in unknown:
+        close = difflib.get_close_matches(u, names, n=1)
+        shown.append(f"{u}=" + (f" (did you mean {close[0]}=?)" if close else ""))
+    taken = ", ".join(f"{n}=" for n in names) or "no keyword"
+    raise AgreementError(f"{where}: unknown keyword{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(shown)}; it accepts {taken}")
+
+
+def renames(**old_to_new: str) -> Callable:
+    """Decorator: the former names of a function's parameters (``level="confidence"``),
+    kept outside its signature, so that ``help()`` and ``inspect.signature`` show only
+    the new ones; each call goes through :func:`rename`. The wrapper's ``renamed`` holds
+    ``old_to_new`` (the registry's door reads it)."""
+    def wrap(fn: Callable) -> Callable:
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            return fn(*args, **rename(fn.__name__, old_to_new, signature, args, kwargs))
+        call.renamed = dict(old_to_new)
+        return call
+    return wrap
+
+
+def rename(where: str, old_to_new: dict, signature: inspect.Signature, args: tuple,
+           kwargs: dict) -> dict:
+    """``kwargs`` with each former name of ``old_to_new`` given in them taken for its new
+    one, with a DeprecationWarning naming both at the user's line; a former name and its
+    new one given together (by keyword, or the new one by position) are refused, naming
+    both: keeping either without a word would be a silent change."""
+    old = [o for o in old_to_new if o in kwargs]
+    if not old:
+        return kwargs
+    from .labels import warn_from_caller
+    out = {k: v for k, v in kwargs.items() if k not in old_to_new}
+    by_position = [p.name for p in signature.parameters.values()
+                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:len(args)]
+    given = {*out, *by_position}
+    for o in old:
+        new = old_to_new[o]
+        if new in given:
+            raise AgreementError(f"{where}: {o}= and {new}= were both given; {o}= is the "
+                                 f"former name of {new}=: pass {new}= only")
+        warn_from_caller(f"{where}: {o}= is deprecated and will be removed in the next "
+                         f"release; use {new}=", DeprecationWarning)
+        out[new] = kwargs[o]
+    return out
 
 
 class _Renamed:
