@@ -258,9 +258,17 @@ def linearised_se(items: ItemTerms, pe_i, pe, f: float = 0.0):
     if n < 2 or abs(1 - pe) < DEGENERATE_TOL:
         return float("nan")
     kappa = (items.observed - pe) / (1 - pe)
-    kappa_i = n / items.n_pairable * (items.agree - pe * items.two) / (1 - pe)
-    linear = kappa_i - 2 * (1 - kappa) * (np.asarray(pe_i) - pe) / (1 - pe)
+    linear = linearised_terms(items, pe_i, pe)
     return float(np.sqrt((1 - f) * items._sum((linear - kappa) ** 2) / (n * (n - 1))))
+
+
+def linearised_terms(items: ItemTerms, pe_i, pe) -> np.ndarray:
+    """Gwet's (2008; 2016, eq. 6) per-item linearised terms κ*_i of
+    :func:`linearised_se`, one per row of ``items``: their mean is the coefficient, and
+    the paired test of two coefficients on the same items reads their differences."""
+    kappa = (items.observed - pe) / (1 - pe)
+    kappa_i = items.n / items.n_pairable * (items.agree - pe * items.two) / (1 - pe)
+    return kappa_i - 2 * (1 - kappa) * (np.asarray(pe_i) - pe) / (1 - pe)
 
 
 def fleiss_expected(shares, w=None):
@@ -277,9 +285,15 @@ def fleiss_se(items: ItemTerms, w=None, f: float = 0.0):
     fixed (Gwet 2008; 2014, ch. 5): :func:`linearised_se` with A'_e,i = Σ_k n_ik p̄_k /
     m_i, p̄_k = Σ_l (w_kl + w_lk) p_l / 2; every item with a rating in n and in p_k, the
     pairable ones in A'_o."""
+    return linearised_se(items, *fleiss_chance(items, w), f)
+
+
+def fleiss_chance(items: ItemTerms, w=None):
+    """(A'_e,i, A'_e) of Fleiss' κ for :func:`linearised_se`: A'_e,i = Σ_k n_ik p̄_k /
+    m_i, p̄_k = Σ_l (w_kl + w_lk) p_l / 2 (Gwet 2008; 2014, ch. 5)."""
     p = items.shares
     wp = p if w is None else (w @ p + w.T @ p) / 2
-    return linearised_se(items, items.item_shares @ wp, float(fleiss_expected(p, w)), f)
+    return items.item_shares @ wp, float(fleiss_expected(p, w))
 
 
 def fleiss_null_se(counts):
@@ -343,6 +357,12 @@ def conger_se(items: ItemTerms, rater_counts, item_of, rater, label, w=None,
     linear part of A'_e in the shares p_gl = n_gl/n_g, b_gl = Σ_k w_kl Σ_{h≠g} p_hk;
     δ_igl = 1 if rater g put item i in l, ε_ig = 1 if g rated i. One term per rating
     (``item_of``, ``rater``, ``label``: each rating's item row, rater and category)."""
+    return linearised_se(items, *conger_chance(items, rater_counts, item_of, rater, label, w),
+                         f)
+
+
+def conger_chance(items: ItemTerms, rater_counts, item_of, rater, label, w=None):
+    """(A'_e,i, A'_e) of Conger's κ for :func:`linearised_se` (see :func:`conger_se`)."""
     n_gc = np.asarray(rater_counts, dtype=float)
     r, n_g = len(n_gc), n_gc.sum(axis=1)
     p = n_gc / n_g[:, None]
@@ -352,7 +372,7 @@ def conger_se(items: ItemTerms, rater_counts, item_of, rater, label, w=None,
         b = b @ w                                           # b_gl = Σ_k w_kl Σ_{h≠g} p_hk
     term = items.n / n_g[rater] * (b[rater, label] - np.sum(p * b, axis=1)[rater])
     pe_i = pe + np.bincount(item_of, weights=term, minlength=len(items.m)) / (r * (r - 1))
-    return linearised_se(items, pe_i, pe, f)
+    return pe_i, pe
 
 
 def bp_expected(w, k: int):
@@ -377,10 +397,15 @@ def gwet_se(items: ItemTerms, w=None, f: float = 0.0):
     """Standard error of AC1/AC2 (Gwet 2008; 2014, ch. 5): :func:`linearised_se` with
     p_e,i = T_w Σ_k (n_ik/m_i)(1 − π_k) / (q(q − 1)), every item with a rating in n and
     in π_k, the pairable ones in p_a. NaN for a single category."""
-    q = items.counts.shape[1]
-    if q < 2:
+    if items.counts.shape[1] < 2:
         return float("nan")
+    return linearised_se(items, *gwet_chance(items, w), f)
+
+
+def gwet_chance(items: ItemTerms, w=None):
+    """(p_e,i, p_e) of AC1/AC2 for :func:`linearised_se` (two categories or more):
+    p_e,i = T_w Σ_k (n_ik/m_i)(1 − π_k) / (q(q − 1)) (Gwet 2008; 2014, ch. 5)."""
+    q = items.counts.shape[1]
     p = items.shares
     t_w = q if w is None else float(np.sum(w))
-    pe_i = t_w * (items.item_shares @ (1 - p)) / (q * (q - 1))
-    return linearised_se(items, pe_i, float(gwet_expected(p, w)), f)
+    return t_w * (items.item_shares @ (1 - p)) / (q * (q - 1)), float(gwet_expected(p, w))
