@@ -12,7 +12,7 @@ compared. Wall-clock seconds, CPU seconds of this process (both its threads) and
 seconds of its main thread are printed: on a shared, loaded machine the wall clock
 counts the other processes' turns, CPU time does not (it still pays for their cache
 pressure). The item draws run on a second thread beside the counting
-(``resampling._drawn_ahead``), so on two free cores the wall clock is about the main
+(``stats.resampling._drawn_ahead``), so on two free cores the wall clock is about the main
 thread's CPU time (when the drawing thread keeps up: 0.3 s of draws per 1,000
 resamples of 1e5 items). First line: the floor of the per-item path,
 the item weights of 1,000 resamples (1e8 ``rng.integers`` and their bincounts). Before
@@ -103,7 +103,7 @@ def row(label, stat, row_time, n_row, diff):
 
 def pairwise_rows(ann, name, kwargs, n_row):
     """pairwise(…, ci=) against rebuilding each resample and recomputing the matrix."""
-    from iaa_widgets.resampling import _resample, resampled
+    from iaa_widgets.stats.resampling import _resample, resampled
     t_stat, c_stat, m_stat, _ = timed(lambda: iaa.pairwise(ann, name, ci="percentile",
                                                            n_resamples=1000, seed=0,
                                                            **kwargs))
@@ -134,7 +134,7 @@ def main() -> None:
     ann = data(args.items)
     n = ann.n_items
     from types import SimpleNamespace
-    from iaa_widgets.resampling import _weight_blocks  # the draws every measure shares
+    from iaa_widgets.stats.resampling import _weight_blocks  # the draws every measure shares
     rows = SimpleNamespace(n_items=n, weights=None)
     for _ in range(2):  # the second run: pages of the blocks already mapped
         t_draws, c_draws, m_draws, _ = timed(lambda: [None for _ in _weight_blocks(

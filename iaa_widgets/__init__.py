@@ -14,7 +14,7 @@ from .measures import _registry
 from .measures.categorical import classic as _classic, gwet as _gwet  # noqa: F401 (light: loaded now)
 from .measures.categorical.pairwise import pairwise
 from .measures.continuous.alpha import alpha_from_coincidences, set_distances
-from .resampling import BootstrapResult, bootstrap
+from .inference.bootstrap import BootstrapResult, bootstrap
 from .measures.augmented import augmented_kappa_sweep
 from .measures.sparse import (SparseAgreementResult, spa_item_variance, spa_variance_curve,
                               spa_weight_curves)
@@ -41,7 +41,7 @@ _LAZY: dict[str, str] = {
     "ProjectExplorer": ".widgets.explorer",
     "disagreements": ".explore",
     "span_disagreements": ".explore_spans",
-    "leave_one_out": ".explore",
+    "leave_one_out": ".inference.leave_one_out",
     "annotator_profile": ".explore",
     "label_usage": ".explore",
     "label_confusion": ".explore",

@@ -20,7 +20,7 @@ from .html import script_safe
 from .measures.augmented import AugmentedSweepResult
 from .measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
 from .measures.sparse.missing import SpaMissingnessResult
-from .resampling import BootstrapResult
+from .inference.bootstrap import BootstrapResult
 from .results import AgreementResult, PairwiseMatrix, interval_text
 
 __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",

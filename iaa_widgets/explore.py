@@ -4,8 +4,6 @@ items, annotators and labels behind it.
 - :func:`disagreements`: the items whose ratings differ, most disagreement first, with
   each annotator's label and the consensus; narrowed to a pair of annotators, one
   annotator against the consensus, a label, or a confusion of two labels;
-- :func:`leave_one_out`: a measure without each annotator in turn, and a paired
-  bootstrap interval of the difference over items, through the measure's Statistic;
 - :func:`annotator_profile`, :func:`label_usage`, :func:`consensus_confusion`: each
   annotator against the consensus (majority vote of the others, or an annotator model:
   ``consensus=``), label usage against the pooled shares,
@@ -27,9 +25,9 @@ import pandas as pd
 from . import stats, validate
 from .data import Annotations, as_annotations
 from .errors import AgreementError
-from .measures import _formulas as F, _registry
+from .measures import _formulas as F
 
-__all__ = ["Project", "disagreements", "leave_one_out", "annotator_profile", "label_usage",
+__all__ = ["Project", "disagreements", "annotator_profile", "label_usage",
            "consensus_confusion", "confusion_cube", "label_confusion", "similarity_order",
            "item_texts"]
 
@@ -145,7 +143,7 @@ class Project:
         items a block; the blocks are summed in float64); the complete tables the same over
         the items every annotator rated. None when XᵀX would pass ``stats.MAX_CELLS``."""
         if self._statistics is None:
-            from .resampling import _one_blas_thread
+            from .stats.resampling import _one_blas_thread
             from .stats.lazy import SufficientStatistics
             ann, grid, counts = self.ann, self.grid, self.counts
             n, r, k = ann.n_items, ann.n_annotators, ann.n_categories
@@ -332,264 +330,6 @@ def disagreements(data, annotators=None, labels=None, *,
     out = p.frame(p.rows(mask))
     out.attrs["n_items"] = p.ann.n_items
     return out
-
-
-# ---------------------------------------------------------------- leave one out
-def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int | None = 1000,
-                  seed=None, **measure_kwargs) -> pd.DataFrame:
-    """``measure`` without each annotator in turn, indexed by annotator: ``value`` (the
-    measure without them), ``delta`` (value − the measure on all annotators; negative:
-    they raise agreement, positive: they drag it down) and a paired bootstrap interval
-    of delta over items (``ci_low``, ``ci_high``, ``se``; percentile, Efron & Tibshirani
-    1993 ch. 13): each resample draws items once and evaluates every version of the
-    measure on the same draw.
-
-    For a measure with a Statistic (``measure.statistic``, every categorical one) the
-    versions are one Statistic, resampled once (:func:`iaa_widgets.resampling.resampled`).
-    A measure that takes per-item counts (``Annotations.from_counts``; it does not ask who
-    gave each label: Fleiss' κ, α, AC1, S, percent agreement …) gets each version's
-    tables from the item's counts minus the annotator's label (:func:`_versions_of_counts`),
-    never from a copy of the ratings; one that reads who gave each label (Conger's κ …)
-    from each version's ratings, or, for the values alone, from the measure's own
-    ``without_each`` in the registry (Conger's κ: one pass over the ratings); any other
-    function is recomputed on each rebuilt resample. ``attrs``: ``measure``, ``value`` (on all
-    annotators), ``confidence``, ``n_resamples``, ``seed``. ``n_resamples=None``: the
-    values only (the interval columns NaN).
-    """
-    from .resampling import _draws, _generic, _one_blas_thread, _resolve, intervals, resampled
-    fn, name = _resolve(measure)
-    confidence = validate.confidence("leave_one_out", "confidence", confidence)
-    if n_resamples is not None:
-        n_resamples = validate.integer("leave_one_out", "n_resamples", n_resamples, minimum=2)
-    validate.seed("leave_one_out", "seed", seed)
-    ann = as_annotations(data)
-    if ann.anonymous or ann.n_annotators < 3:
-        raise AgreementError(f"leave_one_out needs at least 3 named annotators (so that two "
-                             f"remain), got {'anonymous counts' if ann.anonymous else ann.n_annotators}")
-    names = list(ann.annotators)
-    make = getattr(fn, "statistic", None)
-    joined = parts = each = None
-    described = _registry.find(name)
-    if n_resamples is None and described is not None and described.without_each and \
-            described.function is fn:  # the measure's own values without each annotator
-        each = described.without_each(ann, **measure_kwargs)
-    if each is None and make is not None:
-        joined = _versions_of_counts(make, ann, measure_kwargs, summed=n_resamples is None)
-        if joined is None:  # a measure that reads who gave each label: each version's data
-            parts = [make(v, **measure_kwargs) for v in [ann, *_without_each(ann)]]
-            joined = None if n_resamples is None else _side_by_side(parts)
-    if each is not None:
-        values = np.concatenate([[float(fn(ann, **measure_kwargs).value)], each])
-        boot = None
-    elif joined is not None:
-        with _one_blas_thread():  # one product of the data's weights: no second thread spinning
-            values = joined.values(joined.base[None])[0]
-        boot = None if n_resamples is None else \
-            resampled(joined, n_resamples, np.random.default_rng(seed))
-    elif parts is not None and n_resamples is None:  # the values: each finish of its totals
-        values = np.array([p.values(p.base[None])[0] for p in parts], dtype=float)
-        boot = None
-    else:  # the same seed draws the same items for every version: paired
-        versions = [v.expanded("leave_one_out") for v in [ann, *_without_each(ann)]]
-        values = np.array([float(getattr(r, "value", r)) for r in
-                           (fn(v, **measure_kwargs) for v in versions)])
-        boot = None if n_resamples is None else np.column_stack([
-            _generic(fn, v, _draws(np.random.default_rng(seed), v.n_items, n_resamples),
-                     measure_kwargs) for v in versions])
-    delta = values[1:] - values[0]
-    if boot is None:
-        low = high = se = np.full(len(delta), np.nan)
-        undefined = np.zeros(len(delta))
-    else:
-        low, high, se, undefined = intervals(boot[:, 1:] - boot[:, :1], delta, confidence)
-    out = pd.DataFrame({"value": values[1:], "delta": delta, "ci_low": low, "ci_high": high,
-                        "se": se, "n_undefined": undefined.astype(np.int64)},
-                       index=pd.Index(names, name="annotator"))
-    out.attrs.update(measure=name, value=float(values[0]), confidence=confidence,
-                     n_resamples=n_resamples, seed=seed)
-    return out
-
-
-def _versions_of_counts(make, ann: Annotations, kwargs: dict, summed: bool = False):
-    """The Statistic of every version (all annotators, then without each in turn) of a
-    measure whose Statistic is a function of each item's category counts, or None for
-    one that refuses per-item counts (it needs to know who gave each label; the package's
-    measures then refuse ``Annotations.from_counts`` data) or groups its rows.
-
-    Per-item tables are additive over items, each row a function of its item's own
-    ratings (:mod:`iaa_widgets.stats`), so version j's tables differ from those of the
-    counts n_i only on the items j rated, where they are the tables of n_i − e(x_ij).
-    The measure's Statistic is made once, on anonymous counts (J − 1 annotators, as each
-    version has) of the distinct rows among the items' counts n_i and the R rows
-    n_i − e(x_ij) of the ratings (a few thousand among 1e6 rows of 5 labels). Version j's
-    tables are ``base`` (each item's counts) plus ``delta`` (per item: the table of its
-    rating by j minus the base row, in j's block of columns), so that its totals are
-    Σ_i w_i base_i + Σ_i w_i delta_ij: one product of the item weights for every version.
-    The data's own Statistic (J annotators, its missing-data policy over all of them) is
-    the first version. ``summed``: the values only, as a Statistic of one row (the totals:
-    Σ_i base_i and, per version, its deltas counted per distinct row), with no per-item
-    table (memory follows the ratings, not items × annotators × cells)."""
-    from .stats.statistic import DENSE_CELLS, RowBlocks, per_item
-    prim = ann.primary()  # one primary label per item and annotator (the loaders see to it)
-    counts = stats.item_counts(ann)
-    n, n_ann = ann.n_items, ann.n_annotators
-    item, who = prim.item, prim.annotator
-    rows, codes = _distinct_rows(counts, item, prim.label)
-    try:
-        stat = make(_counts_data(ann, rows, n_ann - 1), **kwargs)
-    except AgreementError:  # needs who gave each label, or a version the measure refuses
-        return None
-    full = make(ann, **kwargs)
-    if any(s.rows is not None or s.weights is not None or s.n_items != k or
-           any(isinstance(t, RowBlocks) for t in s.tables.values())
-           for s, k in ((stat, len(rows)), (full, n))):
-        return None
-    names = list(stat.tables)
-    widths = [stat.tables[name].shape[1] for name in names]
-    if len(rows) * sum(widths) > stats.MAX_CELLS:
-        return None  # too many distinct rows to hold their tables side by side
-    t = np.hstack([np.asarray(stat.tables[name].toarray() if hasattr(stat.tables[name], "toarray")
-                              else stat.tables[name], dtype=float) for name in names])
-    bounds = np.cumsum([0] + widths)
-    cells = bounds[-1]
-    k = counts.shape[1]
-    pair = codes[item] * k + prim.label  # each rating's (item's distinct row, label)
-    if len(rows) * k <= 4 * len(item) + k:  # the rows minus e(label) of few distinct pairs
-        version = np.zeros(len(rows) * k, dtype=np.int64)
-        version[pair] = codes[n:]
-        diff = t[version] - np.repeat(t, k, axis=0)
-    else:
-        diff, pair = t[codes[n:]] - t[codes[item]], np.arange(len(item))
-    if summed:  # the totals only, as one row: Σ_i base_i and each version's Σ_i delta_ij
-        from scipy import sparse
-        tables = {f"all:{name}": np.asarray(table.sum(axis=0), dtype=float).reshape(1, -1)
-                  for name, table in full.tables.items()}  # weights 1: column sums
-        per_row = np.bincount(codes[:n], minlength=len(rows)).astype(float)
-        used = sparse.csr_matrix((np.ones(len(who)), (who, pair)), shape=(n_ann, len(diff)))
-        tables.update({"base": (per_row @ t)[None],  # how often each version adds each diff:
-                       "delta": np.asarray(used @ diff).reshape(1, -1)})  # duplicates summed
-    elif n * n_ann * cells <= max(DENSE_CELLS, 4 * np.count_nonzero(diff, axis=1)[pair].sum()):
-        # dense (small, or a quarter of it nonzero: a complete design): per item and
-        # annotator the diff row of their rating, a row of zeros where they did not rate
-        at = np.full(n * n_ann, len(diff))
-        at[item * n_ann + who] = pair
-        delta = np.take(np.vstack([diff, np.zeros((1, cells))]), at, axis=0).reshape(
-            n, n_ann * cells)
-    else:  # large and sparse (a crowd): kept as per_item keeps a table (CSR of its entries)
-        rating, cell = np.nonzero(diff[pair])
-        delta = per_item(item[rating], who[rating] * cells + cell, n, n_ann * cells,
-                         diff[pair[rating], cell])
-    if not summed:
-        tables = {f"all:{name}": t for name, t in full.tables.items()}
-        tables.update({"base": t[codes[:n]], "delta": delta})
-    shapes = {f"all:{name}": full.shapes[name] for name in full.tables}
-    shapes.update({"base": (cells,), "delta": (n_ann, cells)})
-
-    def finish(tot):  # the data's value, then each version's: base + its delta block
-        first = np.asarray(full.finish({name: tot[f"all:{name}"] for name in full.tables})[0],
-                           dtype=float).reshape(-1)
-        b = len(first)
-        each = (tot["base"][:, None, :] + tot["delta"]).reshape(b * n_ann, cells)
-        rest = stat.finish({name: each[:, bounds[j]:bounds[j + 1]].reshape(
-            (b * n_ann,) + tuple(stat.shapes[name])) for j, name in enumerate(names)})[0]
-        out = np.column_stack([first, np.asarray(rest, dtype=float).reshape(b, n_ann)])
-        return out, out, out
-    return stats.Statistic(tables, shapes, finish)
-
-
-def _distinct_rows(counts: np.ndarray, item: np.ndarray, label: np.ndarray):
-    """The distinct rows among the items' counts n_i and each rating's n_i − e(x_ij)
-    (``item``, ``label``: the ratings), and the row of each of those n + R (codes), as
-    (distinct rows, codes). A row is keyed by its counts read as the digits of one integer
-    (base max + 1), so a rating's key is its item's minus the digit of its label; where
-    the key would pass 62 bits every row is its own."""
-    n, k = counts.shape
-    radix = int(counts.max(initial=0)) + 1
-    if k * np.log2(max(radix, 2)) > 62:
-        rows = np.concatenate([counts, counts[item]])
-        rows[n + np.arange(len(item)), label] -= 1
-        return rows, np.arange(len(rows))
-    digit = radix ** np.arange(k, dtype=np.int64)
-    of_item = counts @ digit
-    key = np.concatenate([of_item, of_item[item] - digit[label]])
-    space = radix ** k
-    if space <= 4 * len(key):  # few possible keys: addressed directly, no sort
-        seen = np.zeros(space, dtype=bool)
-        seen[key] = True
-        distinct = np.flatnonzero(seen)
-        codes = (np.cumsum(seen) - 1)[key]
-    else:
-        distinct, codes = np.unique(key, return_inverse=True)
-    return distinct[:, None] // digit % radix, codes.reshape(-1)
-
-
-def _counts_data(ann: Annotations, counts: np.ndarray, n_annotators: int) -> Annotations:
-    """Anonymous data of the items × categories ``counts`` (``Annotations.from_counts``)
-    with ``ann``'s categories (their identity and order) and ``n_annotators`` annotators
-    (what a missing-data policy counts as every annotator)."""
-    from dataclasses import replace
-    from .data.annotations import _raters
-    out = Annotations.from_counts(counts)  # categories 0 … K − 1, replaced by ann's below
-    return replace(out, categories=ann.categories, ordered=ann.ordered,
-                   annotators=_raters(n_annotators))
-
-
-def _without_each(ann: Annotations):
-    """The data without annotator 0, 1, … in turn (as ``select_annotators`` of the
-    others, in their order): the ratings sorted by annotator once, each version two
-    slices of them, so that no version filters every rating again."""
-    from dataclasses import replace
-    order = np.argsort(ann.annotator, kind="stable")
-    cols = {"item": ann.item[order], "annotator": ann.annotator[order],
-            "label": ann.label[order], "rank": ann.rank[order]}
-    if ann.rating_count is not None:
-        cols["rating_count"] = ann.rating_count[order]
-    ends = np.cumsum(np.bincount(ann.annotator, minlength=ann.n_annotators))
-    for j in range(ann.n_annotators):
-        lo, hi = (ends[j - 1] if j else 0), ends[j]
-        part = {k: np.concatenate([v[:lo], v[hi:]]) for k, v in cols.items()}
-        part["annotator"][lo:] -= 1  # the annotators after j move up one code
-        yield replace(ann, **part, annotators=ann.annotators.delete(j))
-
-
-def _side_by_side(parts):
-    """One Statistic whose tables are those of each Statistic of ``parts`` (over the same
-    item rows) and whose finish gives their values side by side (B × versions); dense
-    tables are laid side by side in one array, so that a block of resamples is one
-    matrix product. None when a part groups its rows (``rows``) or keeps different item
-    weights."""
-    from .stats import Statistic
-    first = parts[0]
-    if any(p.rows is not None or p.n_items != first.n_items for p in parts) or not all(
-            (p.weights is None) == (first.weights is None) for p in parts):
-        return None
-    keys = [(j, name) for j, p in enumerate(parts) for name in p.tables]
-    tables = {f"{j}:{name}": parts[j].tables[name] for j, name in keys}
-    if all(isinstance(t, np.ndarray) for t in tables.values()):
-        widths = [t.shape[1] for t in tables.values()]
-        bounds = np.concatenate([[0], np.cumsum(widths)])
-        merged = Statistic({"all": np.hstack(list(tables.values()))}, {"all": (bounds[-1],)},
-                           None, first.weights)
-
-        def split(tot):
-            flat = tot["all"]
-            return {key: flat[:, bounds[i]:bounds[i + 1]].reshape(
-                (len(flat),) + tuple(parts[j].shapes[name]))
-                for i, ((j, name), key) in enumerate(zip(keys, tables))}
-    else:
-        merged = Statistic(tables, {f"{j}:{name}": parts[j].shapes[name] for j, name in keys},
-                           None, first.weights)
-
-        def split(tot):
-            return tot
-
-    def finish(tot):
-        tot = split(tot)
-        values = [np.asarray(p.finish({name: tot[f"{j}:{name}"] for name in p.tables})[0],
-                             dtype=float).reshape(-1) for j, p in enumerate(parts)]
-        out = np.column_stack(values)
-        return out, out, out
-    return Statistic(merged.tables, merged.shapes, finish, first.weights)
 
 
 # ---------------------------------------------------------------- annotators

@@ -42,7 +42,7 @@ from .measures import _registry
 from .measures.categorical import classic
 from .measures._formulas import item_agreement
 from .measures.categorical.pairwise import pairwise
-from .resampling import bootstrap
+from .inference.bootstrap import bootstrap
 from .results import AgreementResult, interval_text, without_cut
 
 __all__ = ["alpha_metrics", "Coefficient", "coefficients", "coefficient_table", "item_table",

@@ -11,7 +11,7 @@ import pytest
 import iaa_widgets as iaa
 from iaa_widgets.datasets import krippendorff_2011
 from iaa_widgets.measures.continuous import alpha_values
-from iaa_widgets.resampling import resampled
+from iaa_widgets.stats.resampling import resampled
 
 METRICS = ("interval", "ordinal", "ratio")
 

@@ -308,7 +308,7 @@ def test_classic_fast_path_on_anonymous_counts(name):
 
 
 def test_classic_measures_take_the_fast_path(monkeypatch):
-    from iaa_widgets import resampling
+    from iaa_widgets.inference import bootstrap as resampling
     monkeypatch.setattr(resampling, "_generic", None)  # calling it would fail
     data = random_ratings(0, 30, 3, 3, 0.0)  # complete: missing="raise" accepts it
     for name, kwargs in CLASSIC_CASES:
@@ -324,7 +324,7 @@ def test_weight_blocks_cover_every_resample_once(n, sizes):
     # rng.integers(0, n, n) one resample after the other (brute force), whether one
     # bincount counts one resample (2²¹ rows) or several (2¹⁷ // n of them)
     from types import SimpleNamespace
-    from iaa_widgets.resampling import _weight_blocks
+    from iaa_widgets.stats.resampling import _weight_blocks
     stat = SimpleNamespace(n_items=n, weights=None)
     blocks = list(_weight_blocks(np.random.default_rng(0), stat, 5))
     assert [len(b) for b in blocks] == sizes

@@ -157,7 +157,7 @@ def test_every_result_type_has_a_chart():
     from iaa_widgets.measures.augmented import AugmentedSweepResult
     from iaa_widgets.measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
     from iaa_widgets.measures.sparse.missing import SpaMissingnessResult
-    from iaa_widgets.resampling import BootstrapResult
+    from iaa_widgets.inference.bootstrap import BootstrapResult
     for cls in (AgreementResult, AugmentedSweepResult, GammaFamilyResult, GammaKResult,
                 SpaMissingnessResult, BootstrapResult):
         assert any(c in charts._BUILDERS for c in cls.__mro__), cls.__name__

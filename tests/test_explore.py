@@ -14,6 +14,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score, f1_score
 
 import iaa_widgets as iaa
 from iaa_widgets import explore
+from iaa_widgets.inference import leave_one_out as without_each
 
 LABELS = ["neg", "neu", "pos", "mixed"]
 
@@ -210,7 +211,7 @@ def test_conger_without_each_in_one_pass(df, missing, weights, monkeypatch):
     def copies(ann):
         raise AssertionError("the ratings were copied")
         yield
-    monkeypatch.setattr(explore, "_without_each", copies)
+    monkeypatch.setattr(without_each, "_without_each", copies)
     data = df.assign(label=pd.Categorical(df["label"], ["neg", "mixed", "neu", "pos"],
                                           ordered=True))  # an order for the weights
     out = iaa.leave_one_out(data, "davies_fleiss_kappa", n_resamples=None, missing=missing,
@@ -225,12 +226,12 @@ def test_conger_without_each_in_one_pass(df, missing, weights, monkeypatch):
                                      "bennett_s", "percent_agreement"])
 def test_leave_one_out_of_counts_never_copies_the_ratings(df, measure, monkeypatch):
     """A measure that takes per-item counts gets each version's tables from the counts
-    minus the annotator's label (explore._versions_of_counts), not from the ratings
-    without them (explore._without_each, here made to fail); values as recomputed."""
+    minus the annotator's label (inference.leave_one_out._versions_of_counts), not from the ratings
+    without them (its _without_each, here made to fail); values as recomputed."""
     def copies(ann):
         raise AssertionError("the ratings were copied")
         yield
-    monkeypatch.setattr(explore, "_without_each", copies)
+    monkeypatch.setattr(without_each, "_without_each", copies)
     out = iaa.leave_one_out(df, measure, n_resamples=None)
     fn = getattr(iaa, measure)
     for name in out.index:
@@ -469,8 +470,8 @@ def test_leave_one_out_of_a_sparse_crowd_keeps_its_tables_sparse(monkeypatch):
     dense = iaa.leave_one_out(data, "fleiss_kappa", **kwargs)
     from iaa_widgets.stats import statistic
     monkeypatch.setattr(statistic, "DENSE_CELLS", 0)
-    made = explore._versions_of_counts(iaa.fleiss_kappa.statistic, iaa.as_annotations(data),
-                                       {"missing": "available"})
+    made = without_each._versions_of_counts(iaa.fleiss_kappa.statistic,
+                                            iaa.as_annotations(data), {"missing": "available"})
     assert made.tables["delta"].format == "csr"  # the sparse path is the one tested here
     sparse = iaa.leave_one_out(data, "fleiss_kappa", **kwargs)
     pd.testing.assert_frame_equal(sparse, dense, atol=1e-12, rtol=0)

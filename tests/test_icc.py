@@ -237,7 +237,7 @@ def test_statistic_resample_equals_duplicated_items():
 
 
 def test_bootstrap_runs_on_icc():
-    from iaa_widgets.resampling import bootstrap
+    from iaa_widgets.inference.bootstrap import bootstrap
     df = long_form(DATASETS["random_30x5"])
     res = bootstrap(df, icc, n_resamples=200, seed=1, interval="bca", unit="average")
     assert res.ci[0] < icc(df, unit="average").value < res.ci[1]

@@ -5,7 +5,9 @@ not to the package above it (which Python initialises first in any case).
 
 Imports point one way, from the top of the flow down (issue 29): ``stats`` never
 imports ``measures`` (each measure supplies its engine totals beside its Statistic) and
-``data`` never imports ``io`` (readers build Annotations; io imports data). Importing
+``data`` never imports ``io`` (readers build Annotations; io imports data); neither
+``measures`` nor ``stats`` imports ``inference`` (issue 45 §6: the public bootstrap,
+leave_one_out and compare sit above the measures, the resampling machinery below). Importing
 the top package ``iaa_widgets`` (which imports everything) or naming the forbidden
 package in ``importlib.import_module(...)`` counts as importing it."""
 import ast
@@ -91,6 +93,10 @@ DOWNWARD_ONLY = {
     ("iaa_widgets.stats", "iaa_widgets.measures"):
         "measures read the statistics; engine totals live beside each measure",
     ("iaa_widgets.data", "iaa_widgets.io"): "readers (io) build Annotations (data)",
+    ("iaa_widgets.measures", "iaa_widgets.inference"):
+        "inference (bootstrap, leave_one_out, compare) resolves measures, never the reverse",
+    ("iaa_widgets.stats", "iaa_widgets.inference"):
+        "the resampling machinery (stats.resampling) sits below the public bootstrap",
 }
 
 
@@ -137,6 +143,10 @@ def test_the_direction_check_can_fail():
     assert upward({"iaa_widgets.stats.lazy": set()},
                   {"iaa_widgets.stats.lazy": {"iaa_widgets.measures.alpha"}}) != []
     assert upward({"iaa_widgets.io.csv": {"iaa_widgets.data.loaders"}}) == []  # allowed
+    assert upward({"iaa_widgets.measures.continuous.alpha": {"iaa_widgets.inference.bootstrap"}}
+                  ) == [("iaa_widgets.measures.continuous.alpha", "iaa_widgets.inference.bootstrap")]
+    assert upward({"iaa_widgets.stats.resampling": {"iaa_widgets.inference._measure"}}) != []
+    assert upward({"iaa_widgets.inference.bootstrap": {"iaa_widgets.stats.resampling"}}) == []
 
 
 def test_imports_point_one_way():

@@ -34,7 +34,7 @@ from iaa_widgets.measures.continuous.correlation import mean_pearson_r, mean_spe
 from iaa_widgets.measures.categorical.light import hubert_kappa, kappa_max, light_kappa  # noqa: E402
 from iaa_widgets.measures.categorical.maxwell import maxwell_re  # noqa: E402
 from iaa_widgets.measures.categorical.tolerance import tolerance_agreement  # noqa: E402
-from iaa_widgets.resampling import bootstrap  # noqa: E402
+from iaa_widgets.inference.bootstrap import bootstrap  # noqa: E402
 
 ANX = wide(ANXIETY)
 VID = wide(VIDEO)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import iaa_widgets as iaa
-from iaa_widgets.resampling import resampled
+from iaa_widgets.stats.resampling import resampled
 
 CASES = [{"missing": "listwise"}, {"missing": "listwise", "correct": False},
          {"missing": "raise"}, {"missing": "available"}]

@@ -223,7 +223,7 @@ def test_bca_for_every_measure_with_a_statistic(name):
 
 def test_resampling_knows_no_measure_by_name():
     # the bootstrap reads measure.statistic; no public measure is named in its code
-    from iaa_widgets import resampling
+    from iaa_widgets.stats import resampling
     tree = ast.parse(inspect.getsource(resampling))
     words = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
         {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
@@ -315,7 +315,7 @@ def test_pairwise_bootstrap_equals_row_resampling(measure, kwargs):
     n_pairs = 6
     res = iaa.pairwise(ann, measure, ci="percentile", n_resamples=50, seed=4, confidence=0.8,
                        **kwargs)
-    from iaa_widgets.resampling import resampled
+    from iaa_widgets.stats.resampling import resampled
     values = resampled(iaa.pairwise.statistic(ann, measure, **kwargs), 50,
                        np.random.default_rng(4))
     rng = np.random.default_rng(4)

@@ -97,7 +97,7 @@ def test_scott_pi_bootstrap_with_500_labels_in_bounded_memory():
     df = ratings(0, 3000, 2, 500)
     tracemalloc.start()
     stat = iaa.scott_pi.statistic(df)
-    from iaa_widgets.resampling import resampled
+    from iaa_widgets.stats.resampling import resampled
     values = resampled(stat, 1000, np.random.default_rng(0))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
@@ -158,7 +158,7 @@ def test_scott_pi_with_5000_labels():
     dense = iaa.scott_pi(df)
     stat = iaa.scott_pi.statistic(df)
     assert stat.shapes["row"] == (df["label"].nunique(),)
-    from iaa_widgets.resampling import resampled
+    from iaa_widgets.stats.resampling import resampled
     values = resampled(stat, 100, np.random.default_rng(0))
     assert np.isfinite(values).all() and values.min() < dense.value < values.max()
 
@@ -207,6 +207,6 @@ def test_fleiss_and_gwet_with_5000_labels():
     q = df["label"].nunique()  # Gwet (2008): p_e = Σ π_k(1 − π_k)/(q − 1), q the labels
     p_e = (p_c * (1 - p_c)).sum() / (q - 1)
     assert iaa.gwet_ac1(df).value == pytest.approx((p_i.mean() - p_e) / (1 - p_e), abs=1e-12)
-    from iaa_widgets.resampling import resampled
+    from iaa_widgets.stats.resampling import resampled
     values = resampled(iaa.fleiss_kappa.statistic(df), 50, np.random.default_rng(0))
     assert np.isfinite(values).all() and values.min() < result.value < values.max()

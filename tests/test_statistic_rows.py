@@ -14,7 +14,7 @@ from scipy import sparse
 from iaa_widgets import Annotations
 from iaa_widgets.measures.augmented import _ratings, augmented_kappa
 from iaa_widgets.measures.categorical.gwet import gwet_ac1, gwet_ac2
-from iaa_widgets.resampling import bootstrap
+from iaa_widgets.inference.bootstrap import bootstrap
 from iaa_widgets.stats.statistic import RowBlocks, Statistic
 
 

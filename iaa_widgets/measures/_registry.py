@@ -73,7 +73,7 @@ class Measure:
     None: it needs the ratings in memory); ``without_each``: the measure's values without
     each annotator in turn, ``without_each(data, **its arguments)`` (or None where it does
     not apply), for a measure whose leave-one-out cannot take the per-item counts path
-    (:func:`iaa_widgets.explore.leave_one_out`)."""
+    (:func:`iaa_widgets.inference.leave_one_out.leave_one_out`)."""
 
     name: str
     function: Callable

@@ -37,6 +37,8 @@ import traitlets
 from .. import explore, validate
 from ..data import as_annotations
 from ..errors import AgreementError
+from ..inference.bootstrap import bootstrap
+from ..inference.leave_one_out import leave_one_out
 from ..measures import _registry
 from ..measures.categorical.pairwise import KERNELS, pairwise
 from ._base import IAAWidget, guarded
@@ -278,12 +280,11 @@ class ProjectExplorer(IAAWidget):
             try:
                 out = {}
                 if getattr(result, "ci", None) is None or getattr(result, "se", None) is None:
-                    from ..resampling import bootstrap
                     out["boot"] = bootstrap(ann, fn, n_resamples=self._n_resamples,
                                             seed=self._seed, **kwargs)
                 if ann.n_annotators >= 3:
-                    out["loo"] = explore.leave_one_out(ann, fn, n_resamples=self._n_resamples,
-                                                       seed=self._seed, **kwargs)
+                    out["loo"] = leave_one_out(ann, fn, n_resamples=self._n_resamples,
+                                               seed=self._seed, **kwargs)
                 out["pairs"] = pairwise(ann, pair_measure, ci="percentile",
                                         n_resamples=self._n_resamples, seed=self._seed,
                                         **self._pair_kwargs())

@@ -377,7 +377,7 @@ def _pairwise_statistic(data, measure="cohen_kappa", *, missing: str = "pairwise
 def _intervals(stat: Statistic, values: np.ndarray, ci: str, level: float,
                n_resamples: int, seed) -> dict:
     """Bootstrap intervals of every pair at once (item weights on the Statistic)."""
-    from ...resampling import intervals, resampled
+    from ...stats.resampling import intervals, resampled
     if ci == "bca" and stat.weights is not None:
         raise AgreementError("ci='bca' leaves out one item at a time, but these data keep "
                              "items as weighted cells (from_contingency); use "

@@ -417,11 +417,11 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
 
 
 def _resampled(ann, metric, missing, n_resamples: int = 1000, seed=0):
-    """α bootstrapped over the same items: the standard error that
+    """α bootstrapped over the same items (its Statistic, the draws of
+    :func:`iaa_widgets.bootstrap`): the standard error that
     :meth:`AgreementResult.benchmark` reads, α having no analytic one."""
-    from ...resampling import bootstrap  # the bootstrap sits above the measures
-    return bootstrap(ann, krippendorff_alpha, n_resamples=n_resamples, seed=seed,
-                     metric=metric, missing=missing)
+    from ...stats.resampling import spread
+    return spread(_alpha_statistic(ann, metric, missing=missing), n_resamples, seed)
 
 
 def _alpha_statistic(data, metric: Metric = "nominal", *,

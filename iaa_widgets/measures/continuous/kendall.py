@@ -208,7 +208,7 @@ def _statistic(data, *, correct: bool = True, missing: str = "listwise") -> Stat
 def _refitted(ann, w: np.ndarray, correct: bool) -> tuple:
     """W (missing="available") of each resample rebuilt from its item weights w (B × items):
     item i repeated w_i times; NaN where W is refused (too few items or judges)."""
-    from ...resampling import _resample  # the bootstrap's own rebuilding of a resample
+    from ...stats.resampling import _resample  # the bootstrap's own rebuilding of a resample
     out = np.full(len(w), np.nan)
     by_item = np.argsort(ann.item, kind="stable")
     sizes = np.bincount(ann.item, minlength=ann.n_items)

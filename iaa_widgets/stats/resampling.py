@@ -1,25 +1,19 @@
-"""Bootstrap confidence intervals for any measure, by resampling items.
+"""The resampling machinery below the measures: draws, item weights, intervals.
 
 Each resample draws ``n_items`` items with replacement (a drawn item keeps all its
-ratings; an item drawn twice counts as two items) and recomputes the measure. The
-interval is the **percentile** interval: the (1 − confidence)/2 and (1 + confidence)/2
-quantiles of the resampled values (Efron & Tibshirani 1993, *An Introduction to
-the Bootstrap*, ch. 13), or the **BCa** interval (ch. 14) from leave-one-item-out
-values. The standard error is their standard deviation (ddof = 1). Resamples where the
-measure is undefined (NaN, e.g. no variation left) are counted in ``n_undefined`` and
-left out of the interval.
+ratings; an item drawn twice counts as two items). The interval is the **percentile**
+interval: the (1 − confidence)/2 and (1 + confidence)/2 quantiles of the resampled values
+(Efron & Tibshirani 1993, *An Introduction to the Bootstrap*, ch. 13), or the **BCa**
+interval (ch. 14) from leave-one-item-out values. The standard error is their standard
+deviation (ddof = 1). Resamples where the measure is undefined (NaN) are counted apart.
 
-A measure with a Statistic (``measure.statistic``, see :mod:`iaa_widgets.stats`) is
-resampled as item weights: a resample is the vector w of how often each item was
-drawn, a block of resamples one product W @ T of its per-item tables, and its
-``finish`` turns the B totals into B values; the jackknife of BCa is the totals minus
-each item's row. This module knows no measure by name. The measure's own ``prepare``
-fixes, once, which items are used under its missing-data policy (a drawn item keeps
-its ratings, so whether it is used cannot change in a resample): the values equal
-those of rebuilding each resample and recomputing the measure, for the same seed.
-Any other callable is called on each rebuilt resample (one vectorised gather).
-A value may be a table (annotator × annotator): :func:`resampled` and
-:func:`intervals` work per cell, and the measure offers them as its own ``ci=``.
+A Statistic (:mod:`iaa_widgets.stats.statistic`) is resampled as item weights: a resample
+is the vector w of how often each item was drawn, a block of resamples one product W @ T
+of its per-item tables, and its ``finish`` turns the B totals into B values; the
+jackknife of BCa is the totals minus each item's row. Any other callable is called on
+each rebuilt resample (one vectorised gather). This module knows no measure by name and
+imports nothing above ``stats``: the public :func:`iaa_widgets.bootstrap` (in
+:mod:`iaa_widgets.inference`) resolves a measure and calls it.
 
 How it stays fast (figures in benchmarks/README.md, "Bootstrap over Statistics"): every
 measure draws the same item codes for the same seed, ``rng.integers(0, n, n)`` per
@@ -32,98 +26,16 @@ counting (:func:`_drawn_ahead`); the products run on one BLAS thread
 """
 from __future__ import annotations
 
-import inspect
-import warnings
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .data import Annotations, as_annotations
-from . import validate
-from .errors import AgreementError
-from .results import Charted, InRange, provenance_html, without_cut
-from .stats.lazy import SufficientStatistics
+from ..data import Annotations
+from ..errors import AgreementError
 
-__all__ = ["bootstrap", "BootstrapResult"]
-
-
-@dataclass(frozen=True)
-class BootstrapResult(InRange, Charted):
-    """A measure's estimate on the data and its bootstrap distribution over items.
-
-    ``excluded`` and ``note`` are the measure's own on the data (what it left out and
-    why, e.g. items rated once, and any note on the value; see
-    :class:`~iaa_widgets.results.AgreementResult`): a resample draws from the items
-    and keeps their ratings, so it leaves out the same kind of items. Empty for a
-    measure that returns a bare number. ``ci`` is cut to the coefficient's range as an
-    :class:`~iaa_widgets.AgreementResult`'s is (``ci_uncut`` and the note then say so)."""
-
-    measure: str
-    estimate: float
-    ci: tuple[float, float]
-    se: float
-    level: float
-    values: np.ndarray = field(repr=False)
-    n_resamples: int = 0
-    n_undefined: int = 0
-    seed: Any = None
-    method: str = "percentile"
-    params: Mapping[str, Any] = field(default_factory=dict)
-    excluded: Mapping[str, int] = field(default_factory=dict)
-    note: str = ""
-    ci_uncut: tuple[float, float] | None = None
-
-    def __float__(self) -> float:
-        return float(self.estimate)
-
-    @property
-    def confidence(self) -> float:
-        """The interval's level, as ``bootstrap(confidence=…)`` names it (= ``level``)."""
-        return self.level
-
-    @property
-    def n_excluded(self) -> int:
-        return int(sum(self.excluded.values()))
-
-    def to_frame(self) -> pd.DataFrame:
-        """A one-row DataFrame: estimate, se, interval bounds, level and counts."""
-        return pd.DataFrame([{"measure": self.measure, "estimate": self.estimate,
-                              "se": self.se, "ci_low": self.ci[0], "ci_high": self.ci[1],
-                              "level": self.level, "method": self.method,
-                              "n_resamples": self.n_resamples,
-                              "n_undefined": self.n_undefined,
-                              "n_excluded": self.n_excluded}]).set_index("measure")
-
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(float_format=lambda v: f"{v:.4f}") + \
-            provenance_html(self.excluded, self.note)
-
-
-def _resolve(measure) -> tuple[Callable, str]:
-    if isinstance(measure, str):  # a coefficient of the registry
-        from .measures import _registry
-        if _registry.find(measure) is None:
-            validate.fail("bootstrap", "measure", "a function or the name of a coefficient "
-                          "of iaa_widgets (iaa.coefficients())", measure)
-        return _registry.find(measure).function, measure
-    if not callable(measure):
-        validate.fail("bootstrap", "measure", "a function or the name of a public measure "
-                      "of iaa_widgets", measure)
-    return measure, getattr(measure, "__name__", type(measure).__name__)
-
-
-def _measure_like(x) -> bool:
-    return isinstance(x, str) or callable(x)
-
-
-def _takes(fn, name: str) -> bool:
-    """Whether ``fn`` names a parameter ``name``."""
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
+__all__ = ["resampled", "intervals", "spread", "Spread"]
 
 
 def _value(result) -> float:
@@ -317,88 +229,21 @@ def intervals(values: np.ndarray, estimate, level: float, method: str = "percent
             (len(flat) - n_ok).reshape(shape))
 
 
-def bootstrap(data, measure, n_resamples: int = 1000, seed=None, confidence: float = 0.95,
-              interval: str = "percentile", **measure_kwargs) -> BootstrapResult:
-    """Bootstrap a measure over items: estimate, percentile interval, standard error.
+@dataclass(frozen=True)
+class Spread:
+    """A Statistic's values on ``n_resamples`` resamples of its items (NaN: undefined) and
+    their standard deviation ``se`` (ddof = 1), for a measure below the inference layer
+    that needs a bootstrap standard error (α's benchmark)."""
 
-    Data first, as :func:`scipy.stats.bootstrap`: ``bootstrap(data, measure)``.
-    ``measure``: a function of the data (returning a result with ``.value`` or a
-    number) or the name of a coefficient (``iaa.coefficients()``).
-    ``measure_kwargs`` are passed to it (e.g. ``metric="ordinal"`` for α), and none of
-    bootstrap's own names is a measure's parameter. ``seed`` makes the resamples
-    reproducible (anything ``numpy.random.default_rng`` accepts). ``confidence``: the
-    level of the interval. ``interval``: "percentile" (any measure) or "bca" (a measure
-    with a Statistic, whose leave-one-item-out values are its totals minus one item's
-    tables: every categorical measure). Those measures are resampled through their
-    Statistic with the same values as recomputing them on each resample; any other
-    function is called per resample. Former names, each for one more release with a
-    DeprecationWarning: the order ``bootstrap(measure, data)``, ``level=`` and
-    ``method=``.
-    A measure whose value is a table (an annotator × annotator matrix) takes its own
-    ``ci=`` instead, through :func:`resampled` and :func:`intervals`.
+    values: np.ndarray
+    se: float
+    n_resamples: int
+    seed: Any
 
-    Counts stay counts where the Statistic allows: on ``Annotations.from_contingency``
-    data a resample draws how often each cell's items are drawn, Multinomial(N, t/N)
-    (percentile only: the jackknife would leave out whole cells); on ``from_counts``
-    data the items are drawn as usual and their category counts kept. Other cases are
-    expanded into one row per item, or refused above ``EXPANSION_LIMIT`` ratings.
-    """
-    if _measure_like(data) and not _measure_like(measure):  # the former order
-        warnings.warn("bootstrap(measure, data) is deprecated and will be removed in the "
-                      "next release; pass the data first: bootstrap(data, measure)",
-                      DeprecationWarning, stacklevel=2)
-        data, measure = measure, data
-    fn, name = _resolve(measure)
-    confidence = validate.renamed("bootstrap", "level", "confidence",
-                                  measure_kwargs.pop("level", validate.RENAMED), confidence)
-    if "method" in measure_kwargs and not _takes(fn, "method"):
-        interval = validate.renamed("bootstrap", "method", "interval",
-                                    measure_kwargs.pop("method"), interval)
-    method = interval
-    n_resamples = validate.integer("bootstrap", "n_resamples", n_resamples, minimum=2)
-    level = validate.confidence("bootstrap", "confidence", confidence)
-    validate.seed("bootstrap", "seed", seed)
-    validate.choice("bootstrap", "interval", method, ("percentile", "bca"))
-    make = getattr(fn, "statistic", None)
-    if method == "bca" and make is None:
-        raise AgreementError(f"interval must be 'percentile' for {name}, or 'bca' for a measure "
-                             "with a Statistic (measure.statistic: its leave-one-item-out "
-                             "values are the totals minus one item)")
-    if isinstance(data, SufficientStatistics):
-        raise AgreementError("bootstrap resamples items, and sufficient statistics keep no "
-                             "per-item sums: compute the value with "
-                             f"iaa.{name}(statistics), or bootstrap the ratings in memory "
-                             "(e.g. iaa.Annotations.from_long(frame))")
-    ann = as_annotations(data)
-    if make is None:
-        ann = ann.expanded("bootstrap")  # resamples single items: one row per item
-    result = fn(ann, **measure_kwargs)
-    if np.size(getattr(result, "value", result)) != 1:
-        raise AgreementError(f"bootstrap gives the interval of one number, but {name} gives "
-                             "a table; pass ci= to the measure itself if it takes one")
-    estimate = _value(result)
-    rng = np.random.default_rng(seed)
-    if make is None:
-        values = _generic(fn, ann, _draws(rng, ann.n_items, int(n_resamples)), measure_kwargs)
-    else:
-        stat = make(ann, **measure_kwargs)
-        if method == "bca" and stat.weights is not None:
-            raise AgreementError("interval='bca' leaves out one item at a time, but these "
-                                 "data keep items as weighted cells (from_contingency); use "
-                                 "interval='percentile'")
-        values = resampled(stat, int(n_resamples), rng)
-    ok = values[~np.isnan(values)]
-    if len(ok) < 2:
-        raise AgreementError(f"{name} is undefined on {len(values) - len(ok)} of "
-                             f"{len(values)} resamples; too few items vary to bootstrap")
-    low, high, se, _ = intervals(values[:, None], estimate, level, method,
-                                 stat.jackknife()[:, None] if method == "bca" else None)
-    if np.isnan(low[0]):  # BCa: z0 is infinite
-        raise AgreementError("the BCa interval is undefined: every resample lies on one side "
-                             "of the estimate; use interval='percentile'")
-    return BootstrapResult(measure=name, estimate=estimate, ci=(float(low[0]), float(high[0])),
-                           se=float(se[0]), level=level, values=values,
-                           n_resamples=int(n_resamples), n_undefined=int(len(values) - len(ok)),
-                           seed=seed, method=method, params=dict(measure_kwargs),
-                           excluded=dict(getattr(result, "excluded", None) or {}),
-                           note=without_cut(str(getattr(result, "note", "") or "")))
+
+def spread(stat, n_resamples: int, seed) -> Spread:
+    """:class:`Spread` of ``stat`` over ``n_resamples`` resamples drawn from ``seed``: the
+    values :func:`iaa_widgets.bootstrap` draws for the same seed."""
+    values = resampled(stat, n_resamples, np.random.default_rng(seed))
+    se = intervals(values.reshape(len(values), -1)[:, :1], np.nan, 0.95)[2]
+    return Spread(values, float(se[0]), int(n_resamples), seed)
