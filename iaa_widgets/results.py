@@ -161,12 +161,11 @@ class AgreementResult(InRange, Charted):
             extra += self.per_category.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
         return f"<table>{rows}</table>{extra}"
 
-    def benchmark(self, scale="landis-koch", confidence: float = 0.95, *,
-                  level=validate.RENAMED):
+    @validate.takes("benchmark", level="confidence")
+    def benchmark(self, scale="landis-koch", confidence: float = 0.95):
         """This coefficient read against a benchmark scale with its standard error:
         each band's membership probability (Gwet 2014, ch. 6; see
         :func:`iaa_widgets.measures.benchmarking.benchmark`; ``level=`` as there)."""
-        confidence = validate.renamed("benchmark", "level", "confidence", level, confidence)
         # measures sit above results (they make results): loaded by name on first use
         return import_module(f"{__package__}.measures.benchmarking").benchmark(
             self, scale=scale, confidence=confidence)

@@ -22,7 +22,7 @@ from .errors import AgreementError
 
 __all__ = ["fail", "boolean", "integer", "real", "probability", "confidence", "seed",
            "n_jobs", "choice", "choices", "name_or_matrix", "keywords", "keywords_of",
-           "renames", "rename", "renamed", "RENAMED"]
+           "takes", "rename", "renamed", "RENAMED"]
 
 
 def fail(where: str, name: str, what: str, value: Any) -> NoReturn:
@@ -41,14 +41,19 @@ def _shown(value: Any) -> str:
     return f"a {type(value).__name__}{size}"
 
 
-def keywords_of(function: Callable) -> tuple[str, ...] | None:
+def keywords_of(function: Callable, passed_to: Callable | None = None) -> tuple[str, ...] | None:
     """The keywords ``function`` takes by name (its parameters after the data, in order,
-    through any ``functools.wraps``), or None if it takes any keyword (``**kwargs``)."""
+    through any ``functools.wraps``); where it also takes ``**kwargs``, those it passes
+    them ``passed_to`` take (a loader's, e.g. ``Annotations.from_long``), or None (any
+    keyword) without one."""
     params = list(inspect.signature(function).parameters.values())
-    if any(p.kind is p.VAR_KEYWORD for p in params):
+    names = tuple(p.name for p in params[1:] if p.kind in (p.POSITIONAL_OR_KEYWORD,
+                                                             p.KEYWORD_ONLY))
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        return names
+    if passed_to is None:
         return None
-    return tuple(p.name for p in params[1:]
-                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+    return names + tuple(n for n in keywords_of(passed_to) if n not in names)
 
 
 def keywords(where: str, given: Iterable[str], accepted: Iterable[str] | Callable) -> None:
@@ -68,22 +73,31 @@ def keywords(where: str, given: Iterable[str], accepted: Iterable[str] | Callabl
         close = difflib.get_close_matches(u, names, n=1)
         shown.append(f"{u}=" + (f" (did you mean {close[0]}=?)" if close else ""))
     taken = ", ".join(f"{n}=" for n in names) or "no keyword"
-    raise AgreementError(f"{where}: unknown keyword{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(shown)}; it accepts {taken}")
+    raise AgreementError(f"{where} does not take {', '.join(shown)}; it takes {taken}")
 
 
-def renames(**old_to_new: str) -> Callable:
-    """Decorator: the former names of a function's parameters (``level="confidence"``),
-    kept outside its signature, so that ``help()`` and ``inspect.signature`` show only
-    the new ones; each call goes through :func:`rename`. The wrapper's ``renamed`` holds
-    ``old_to_new`` (the registry's door reads it)."""
+def takes(where: str | None = None, /, **former: str) -> Callable:
+    """Decorator: the keywords a function takes, checked at each call, so that a
+    misspelt one is never taken for its default: one it does not take is refused
+    (:func:`keywords`; a function with ``**kwargs`` passes them on, and whoever takes
+    them checks them); ``former`` names of its parameters (``level="confidence"``) are
+    taken for the new ones through :func:`rename`, kept outside the signature so that
+    ``help()`` and ``inspect.signature`` show only the new names. Messages name
+    ``where`` (default: the function's name). The wrapper's ``renamed`` holds
+    ``former`` (the registry's door reads it)."""
     def wrap(fn: Callable) -> Callable:
         signature = inspect.signature(fn)
+        name = where or fn.__name__
+        accepted = keywords_of(fn)
+        first = next(iter(signature.parameters), None)
 
         @functools.wraps(fn)
         def call(*args, **kwargs):
-            return fn(*args, **rename(fn.__name__, old_to_new, signature, args, kwargs))
-        call.renamed = dict(old_to_new)
+            if accepted is not None:
+                keywords(name, [k for k in kwargs if k != first and k not in former],
+                         accepted)
+            return fn(*args, **rename(name, former, signature, args, kwargs))
+        call.renamed = dict(former)
         return call
     return wrap
 

@@ -24,7 +24,6 @@ import pandas as pd
 import pytest
 
 import iaa_widgets as iaa
-from iaa_widgets import validate
 from iaa_widgets.datasets import argument_units, krippendorff_2011, meyer_relatedness
 from iaa_widgets.errors import AgreementError
 from iaa_widgets.measures import _registry
@@ -160,14 +159,14 @@ def test_conventions(m):
     params = _params(m)
     first = next(iter(params.values()))
     assert first.name == "data" and first.kind is first.POSITIONAL_OR_KEYWORD  # data first
-    assert "level" not in params or params["level"].default is validate.RENAMED
+    assert "level" not in params  # a former name stays out of the signature (issue 40)
     if m.intervals and m.data not in ("continuum", "spans"):  # an analytic interval
         assert params["confidence"].default == 0.95
     if "annotators" in params:  # which annotators to use, by name; all by default
         assert params["annotators"].kind is inspect.Parameter.KEYWORD_ONLY
         assert params["annotators"].default is None
     if "weights" in params:  # only agreement/disagreement weights (SPA's: scheme=)
-        assert params["weights"].default in (None, "quadratic", validate.RENAMED)
+        assert params["weights"].default in (None, "quadratic")
     variadic = [p.name for p in params.values() if p.kind is p.VAR_KEYWORD]
     assert variadic in ([], ["loader_args"])  # real signatures (γ's included)
     if m.data in RATED:

@@ -290,11 +290,11 @@ def _takes(data, *, missing="listwise", confidence=0.95):
 
 def test_unknown_keyword_is_named_with_the_closest_and_every_accepted_one():
     # issue 44: a misspelt keyword was taken for its default without a word
-    with pytest.raises(AgreementError, match=r"^f: unknown keyword mising= \(did you mean "
-                       r"missing=\?\); it accepts missing=, confidence=$"):
+    with pytest.raises(AgreementError, match=r"^f does not take mising= \(did you mean "
+                       r"missing=\?\); it takes missing=, confidence=$"):
         validate.keywords("f", {"mising": "raise"}, _takes)
-    with pytest.raises(AgreementError, match=r"unknown keywords mising= \(did you mean "
-                       r"missing=\?\), zzz=; it accepts"):
+    with pytest.raises(AgreementError, match=r"^f does not take mising= \(did you mean "
+                       r"missing=\?\), zzz=; it takes"):
         validate.keywords("f", ["mising", "zzz"], ["missing", "confidence"])
     validate.keywords("f", {"missing": "raise"}, _takes)  # an accepted one passes
     validate.keywords("f", {"anything": 1}, lambda data, **kwargs: None)  # **kwargs takes all
@@ -303,22 +303,24 @@ def test_unknown_keyword_is_named_with_the_closest_and_every_accepted_one():
 
 def test_former_name_warns_and_is_out_of_the_signature():
     import inspect
-    f = validate.renames(level="confidence")(_takes)
+    f = validate.takes(level="confidence")(_takes)
     assert "level" not in inspect.signature(f).parameters  # issue 40: no <renamed> default
     with pytest.warns(DeprecationWarning, match=r"_takes: level= is deprecated .* use "
                       r"confidence=") as record:
         assert f(1, level=0.9) == ("listwise", 0.9)
     assert record[0].filename == __file__  # at the user's line
     assert f(1, confidence=0.8) == ("listwise", 0.8)
+    with pytest.raises(AgreementError, match=r"^_takes does not take levl=; it takes missing=, confidence=$"):
+        f(1, levl=0.9)  # the decorated function refuses what it does not take
 
 
 def test_former_and_new_name_together_are_refused_naming_both():
     # issue 44: bootstrap(confidence=0.99, level=0.9) kept 0.9 without a word
-    f = validate.renames(level="confidence")(_takes)
+    f = validate.takes(level="confidence")(_takes)
     with pytest.raises(AgreementError, match=r"^_takes: level= and confidence= were both "
                        r"given; level= is the former name of confidence=: pass confidence= "
                        r"only$"):
         f(1, level=0.9, confidence=0.99)
-    g = validate.renames(level="confidence")(lambda data, confidence=0.95: confidence)
+    g = validate.takes(level="confidence")(lambda data, confidence=0.95: confidence)
     with pytest.raises(AgreementError, match="level= and confidence= were both given"):
         g(1, 0.99, level=0.9)  # the new one by position

@@ -161,17 +161,18 @@ class Benchmark:
         return head + self.table.to_html(escape=True, float_format=lambda v: f"{v:.4f}")
 
 
+@validate.takes(level="confidence")
 def benchmark(result, *, se: float | None = None, scale="landis-koch",
-              confidence: float = 0.95, level=validate.RENAMED) -> Benchmark:
+              confidence: float = 0.95) -> Benchmark:
     """Benchmark a coefficient with its standard error on a scale (Gwet 2014, ch. 6).
 
     ``result``: an :class:`~iaa_widgets.AgreementResult` with a standard error (its
     ``se``), or a number with ``se=``. ``scale``: "landis-koch" (default), "fleiss",
     "altman", "krippendorff", or (low, high, label) triples. ``confidence``: the
     cumulative probability the band retained must reach (0.95 by default; ``level=``,
-    its former name, works for one more release with a DeprecationWarning).
+    its former name, works for one more release with a DeprecationWarning, and is refused
+    with ``confidence=``).
     """
-    confidence = validate.renamed("benchmark", "level", "confidence", level, confidence)
     level = validate.probability("benchmark", "confidence", confidence, open_low=True)
     if hasattr(result, "value") and hasattr(result, "se"):
         measure, value = str(getattr(result, "measure", "value")), result.value

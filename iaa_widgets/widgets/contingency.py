@@ -186,6 +186,9 @@ class ContingencyMatrix(IAAWidget):
     def __init__(self, data, categories: Sequence | None = None, *, pair=None,
                  annotators: Sequence = ("A", "B"), editable: bool = False,
                  scale: str = "landis-koch", **loader_args):
+        # a misspelt option is refused, never passed on to the loader as a column name
+        validate.keywords("ContingencyMatrix", loader_args,
+                          validate.keywords_of(self.__init__, Annotations.from_long))
         validate.boolean("ContingencyMatrix", "editable", editable)
         validate.choice("ContingencyMatrix", "scale", scale, SCALES)
         self._annotations: Annotations | None = None

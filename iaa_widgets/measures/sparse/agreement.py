@@ -151,13 +151,12 @@ def _result(measure, value, observed, expected, info, extra_note=""):
 
 
 def _spa_engine(s, measure, scheme="annotations_m1", class_probs=None, *,
-                missing: str = "pairable", weights=validate.RENAMED) -> _engine.Totals:
+                missing: str = "pairable") -> _engine.Totals:
     """SPA's totals from sufficient statistics (the tables of :func:`_statistic`): by
     the number of annotations n = 2 … R, Σ_{i: n_i = n} P̂_i = (Σ_c Σ_{n_i = n} n_ic² −
     n N_n) / (n(n − 1)) and N_n (eq. 7), and the class counts (eq. 4). A scheme by
     name only: per-item weights need the items."""
     name = measure.name
-    scheme = validate.renamed(name, "weights", "scheme", weights, scheme)
     if not isinstance(scheme, str):
         raise AgreementError(f"{name} on sufficient statistics takes a weighting scheme by "
                              "name; per-item weights need the items (load the data in "
@@ -187,13 +186,13 @@ def _spa_engine(s, measure, scheme="annotations_m1", class_probs=None, *,
           source='Nørregaard & Derczynski, Sparse Probability of Agreement', symbol='SPA',
           missing=('pairable', 'raise'),
           range=(0.0, 1.0), engine=_spa_engine)
+@validate.takes(weights="scheme")
 def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
-                     missing: str = "pairable",
-                     weights=validate.RENAMED) -> SparseAgreementResult:
+                     missing: str = "pairable") -> SparseAgreementResult:
     """Sparse Probability of Agreement P̄_spa (eq. 7).
 
     ``scheme`` (``weights=`` before, which works for one more release with a
-    DeprecationWarning) is a weighting scheme of §5 — "flat" (k = 1), "annotations"
+    DeprecationWarning; refused with ``scheme=``) is a weighting scheme of §5 — "flat" (k = 1), "annotations"
     (k = n_i), "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
     (k = n_i(n_i − 1)/2), "inv_var" (k = 1/Var[P̂_i] under uniform labels; exactly
     ∝ edges, see :mod:`.variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
@@ -221,7 +220,6 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
     user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
     label (rank 2) is not a second annotation: only primary labels are used.
     """
-    scheme = validate.renamed("sparse_agreement", "weights", "scheme", weights, scheme)
     value, observed, chance, info = _spa(data, scheme, class_probs, missing=missing)
     return _result("sparse probability of agreement", value, observed, chance, info)
 
@@ -229,9 +227,9 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
 @register(family='chance-corrected agreement', data='categorical', annotators='many',
           source='Nørregaard & Derczynski, Sparse Probability of Agreement (eq. 3-4)',
           symbol='SPA κ', missing=('pairable', 'raise'), engine=_spa_engine)
+@validate.takes(weights="scheme")
 def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
-                 missing: str = "pairable",
-                 weights=validate.RENAMED) -> SparseAgreementResult:
+                 missing: str = "pairable") -> SparseAgreementResult:
     """Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
     P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``);
     ``scheme`` as :func:`sparse_agreement`.
@@ -242,7 +240,6 @@ def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
     is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
     ``missing``: as :func:`sparse_agreement` ("pairable" by default, or "raise").
     """
-    scheme = validate.renamed("sparse_kappa", "weights", "scheme", weights, scheme)
     value, observed, chance, info = _spa(data, scheme, class_probs, kappa=True,
                                          missing=missing)
     if chance >= 1.0:
@@ -292,15 +289,19 @@ def _statistic(ann: Annotations, counts: np.ndarray, n: np.ndarray, p_hat: np.nd
     return Statistic(tables, shapes, finish)
 
 
+@validate.takes("sparse_agreement", weights="scheme")
 def _spa_statistic(data, scheme="annotations_m1", class_probs=None, *,
-                   kappa: bool = False, missing: str = "pairable",
-                   weights=validate.RENAMED) -> Statistic:
-    """The Statistic that :func:`sparse_agreement` (``kappa``: :func:`sparse_kappa`)
-    finishes; see :func:`_statistic` (``weights``: the scheme's former name)."""
-    scheme = scheme if weights is validate.RENAMED else weights
-    return _spa(data, scheme, class_probs, kappa, missing)[3]["stat"]
+                   missing: str = "pairable") -> Statistic:
+    """The Statistic that :func:`sparse_agreement` finishes; see :func:`_statistic`."""
+    return _spa(data, scheme, class_probs, missing=missing)[3]["stat"]
+
+
+@validate.takes("sparse_kappa", weights="scheme")
+def _spa_kappa_statistic(data, scheme="annotations_m1", class_probs=None, *,
+                         missing: str = "pairable") -> Statistic:
+    """The Statistic that :func:`sparse_kappa` finishes; see :func:`_statistic`."""
+    return _spa(data, scheme, class_probs, kappa=True, missing=missing)[3]["stat"]
 
 
 sparse_agreement.statistic = _spa_statistic
-sparse_kappa.statistic = lambda data, scheme="annotations_m1", class_probs=None, **former: \
-    _spa_statistic(data, scheme, class_probs, kappa=True, **former)
+sparse_kappa.statistic = _spa_kappa_statistic
