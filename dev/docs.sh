@@ -2,7 +2,7 @@
 # Build the documentation site into site/ (MkDocs Material, mkdocstrings, mkdocs-jupyter),
 # strictly: a broken link or a missing reference fails the build.
 # Its own virtual environment, .venv-docs (IAA_DOCS_VENV=dir for another), with the
-# package and its `docs` extra. Serve the result with `python -m http.server -d site`.
+# package and its `docs` extra. Serve the result with `python -m http.server -b 127.0.0.1 -d site`.
 # Notebooks executed by the test suite (dev/test.sh writes them to IAA_EXECUTED_NOTEBOOKS)
 # are reused; any other notebook is executed here.
 set -euo pipefail
@@ -23,4 +23,4 @@ fi
 rm -rf docs/generated
 "$PY" dev/docs_pages.py
 NO_MKDOCS_2_WARNING=1 "$PY" -m mkdocs build --strict --clean
-echo "site/ is built: python -m http.server -d site 8000, then http://127.0.0.1:8000"
+echo "site/ is built: python -m http.server -b 127.0.0.1 -d site 8000, then http://127.0.0.1:8000"

@@ -50,7 +50,33 @@ keep = lambda src, dst: os.path.exists(dst) or shutil.copy2(src, dst)
 shutil.copytree("notebooks", sys.argv[1], dirs_exist_ok=True, copy_function=keep,
                 ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
 COPY
-echo "JupyterLab on http://127.0.0.1 (loopback only), serving copies of notebooks/ in $work/;" \
-     "the tour: $work/00_tour.ipynb"
+# the address with its token, printed here before JupyterLab's own log: a free port from
+# 8888 on (unless given), a token made now (unless given)
+port=$("$PY" - "$@" <<'PORT'
+import socket, sys
+given = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith(("--port=", "--ServerApp.port="))]
+if given:
+    print(given[-1])
+else:
+    for port in range(8888, 8988):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        print(port)
+        break
+PORT
+)
+token=$("$PY" - "$@" <<'TOKEN'
+import secrets, sys
+given = [a.split("=", 1)[1] for a in sys.argv[1:]
+         if a.startswith(("--IdentityProvider.token=", "--ServerApp.token="))]
+print(given[-1] if given else secrets.token_hex(24))
+TOKEN
+)
+echo "JupyterLab, loopback only, serving copies of notebooks/ in $work/:"
+echo "    http://127.0.0.1:$port/lab/tree/00_tour.ipynb${token:+?token=$token}"
 exec "$PY" -m jupyterlab "$work/00_tour.ipynb" --ServerApp.ip=127.0.0.1 \
+  --ServerApp.port="$port" --IdentityProvider.token="$token" \
   --ServerApp.root_dir="$work" "${as_root[@]}" "$@"

@@ -31,22 +31,32 @@ python -m pip install --quiet --no-deps "crowd-kit==1.4.2"
 # the notebooks as the tests execute them, with their outputs: the documentation site
 # shows these copies (dev/docs.sh)
 export IAA_EXECUTED_NOTEBOOKS=${IAA_EXECUTED_NOTEBOOKS:-$PWD/build/executed-notebooks}
-set +e
+# each suite's output is kept beside its exit code, for one summary line at the end
+logs=$(mktemp -d)
+suite() {  # suite NAME COMMAND...: run it, echo its output, keep its last line and code
+  local name=$1; shift
+  set +e
+  "$@" 2>&1 | tee "$logs/$name.log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  echo "$code" >"$logs/$name.rc"
+  return 0
+}
+# the tests spread over the machine's cores (pytest-xdist), a module's tests on one worker
+# (browser tests share one JupyterLab per module); IAA_WORKERS=0 runs them in one process
+workers=${IAA_WORKERS:-auto}
+parallel=()
+[ "$workers" = 0 ] || parallel=(-n "$workers" --dist loadfile)
 # tests/site checks the built documentation site: it runs below, once the site is built
-python -m pytest --ignore=tests/site "$@"
-rc=$?
-set -e
-if [ "$rc" -eq 5 ]; then
+suite main python -m pytest "${parallel[@]}" --ignore=tests/site "$@"
+if [ "$(cat "$logs/main.rc")" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure here" >&2
+  echo 1 >"$logs/main.rc"
 fi
 # The documentation site (dev/docs.sh, its own virtual environment), then its browser
 # test; on a full run only (no pytest arguments; IAA_SKIP_DOCS=1 skips it)
 if [ "$#" -eq 0 ] && [ "${IAA_SKIP_DOCS:-0}" != 1 ]; then
-  set +e
-  bash dev/docs.sh && python -m pytest tests/site
-  docs=$?
-  set -e
-  [ "$rc" -ne 0 ] || rc=$docs
+  suite site bash -c 'bash dev/docs.sh && python -m pytest tests/site'
 fi
 # γ's cross-checks against pygamma-agreement (test-only peer): it needs older numpy and
 # numba, so it gets a virtual environment of its own (IAA_SKIP_PYGAMMA=1 skips it)
@@ -56,10 +66,7 @@ if [ "${IAA_SKIP_PYGAMMA:-0}" != 1 ]; then
   # only what tests/test_gamma_pygamma.py needs: the test extra's engines (Spark, Dask …)
   # have no place beside pygamma's older numpy
   .venv-pygamma/bin/python -m pip install --quiet -e ".[pygamma]" "pytest>=8" pytest-timeout
-  set +e
-  .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
-  pg=$?
-  set -e
-  [ "$rc" -ne 0 ] || rc=$pg
+  suite pygamma .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
 fi
-exit "$rc"
+# one line over every suite that ran; non-zero when any of them failed
+python dev/summary.py "$logs"
