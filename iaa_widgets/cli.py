@@ -1,10 +1,11 @@
 """The ``iaa`` command (also ``python -m iaa_widgets``).
 
-``iaa report labels.csv -o report.html`` reads the ratings (CSV through
-:func:`~iaa_widgets.read_csv`, the tools' exports through the readers of
-:mod:`iaa_widgets.io`, chosen by the file's extension, else its content (see
-:func:`iaa_widgets.read`), or ``--format``) and writes
-:func:`iaa_widgets.report.report_html` to one self-contained HTML file.
+``iaa report labels.csv -o report.html`` reads the ratings through
+:func:`iaa_widgets.read` (the format told by the content, or ``--format``; a pipe such
+as ``<(zcat export.jsonl.gz)``, a compressed file or a zip of one file are read too)
+and writes :func:`iaa_widgets.report.report_html` to one self-contained HTML file. The
+readers' options are options here under the same names (``from_name=`` is
+``--from-name``), so that every option a reader's message suggests can be given.
 
 Exit codes: 0 written; 2 the input or an option was refused (an AgreementError, a file
 that cannot be read or written, or a usage error), with a one-line message on stderr
@@ -17,54 +18,35 @@ import os
 import sys
 from typing import Sequence
 
-from . import io
 from .data import Annotations
-from .io.csv import read_csv
 from .errors import AgreementError
+from .io.detect import FORMATS as _READERS, read
 
 __all__ = ["main", "read_ratings", "FORMATS"]
 
-# format name -> reader of iaa_widgets.io; "csv" and "tsv" read through read_csv
-FORMATS = ("csv", "tsv") + tuple(sorted(name[len("read_"):] for name in io.__all__
-                                        if name.startswith("read_")))
-# extensions that name their format without doubt (.json and .jsonl are written by
-# several tools: those need --format)
-_BY_EXTENSION = {".csv": "csv", ".tsv": "tsv", ".conll": "conll", ".bio": "conll",
-                 ".ann": "brat", ".rttm": "rttm", ".textgrid": "textgrid", ".eaf": "elan"}
+# what --format accepts: the formats of iaa.read
+FORMATS = tuple(_READERS)
+# the readers' options given on the command line (argparse dest = the reader's name)
+_READER_OPTIONS = ("item", "annotator", "label", "layout", "categories", "sep", "encoding",
+                   "dtype", "na_values", "from_name", "sets", "view_id", "block", "dataset",
+                   "field", "labels", "tiers", "column", "spans_by")
 
 
-def _format_of(path: str, given: str | None) -> str:
-    if given is not None:
-        return given
-    ext = os.path.splitext(path)[1].lower()
-    if ext in _BY_EXTENSION:
-        return _BY_EXTENSION[ext]
-    from .io.detect import detect_format  # by content: .json, .jsonl, folders, zips
-    return detect_format(path)
-
-
-def read_ratings(path: str, fmt: str | None = None, *, item: str = "item",
-                 annotator: str = "annotator", label: str = "label", layout: str = "long",
-                 categories: Sequence | None = None) -> Annotations:
+def read_ratings(path: str, fmt: str | None = None, *, wait: float | None = None,
+                 **options) -> Annotations:
     """The categorical ratings in ``path``: ``fmt`` (one of :data:`FORMATS`, by default
-    from the extension). CSV/TSV take the column names, ``layout`` and ``categories``
-    (declared order); the tools' readers take ``categories``. A reader that gives
+    told by the content, see :func:`iaa_widgets.read`); ``options`` go to the reader
+    (for a CSV: the column names, ``layout`` and ``categories``). A reader that gives
     spans or a continuum (brat, RTTM, ELAN, TextGrid, span exports) is refused: the
     report covers labels of items; CoNLL gives its per-token tags."""
-    fmt = _format_of(path, fmt)
-    if fmt in ("csv", "tsv"):
-        extra = {"sep": "\t"} if fmt == "tsv" else {}
-        return read_csv(path, layout=layout, categories=categories, item=item,
-                        annotator=annotator, label=label, **extra)
-    reader = getattr(io, f"read_{fmt}")
-    out = reader(path) if fmt == "conll" else reader(path, categories=categories)
-    if fmt == "conll":
-        out = out.tokens  # one label per token
+    out = read(path, fmt, **({} if wait is None else {"wait": wait}), **options)
+    if hasattr(out, "tokens"):
+        out = out.tokens  # CoNLL: one label per token
     if not isinstance(out, Annotations):
         raise AgreementError(
-            f"{path!r} read as {fmt} holds {type(out).__name__} (units placed on a "
-            "continuum), not labels of items; the report covers categorical labels: use "
-            "gamma_family or span_f1 in Python for units")
+            f"{path!r} read as {out.notes[-1].split()[2]} holds {type(out).__name__} "
+            "(units placed on a continuum), not labels of items; the report covers "
+            "categorical labels: use gamma_family or span_f1 in Python for units")
     return out
 
 
@@ -101,17 +83,49 @@ def _parser() -> argparse.ArgumentParser:
                                   "tool's export")
     rep.add_argument("-o", "--output", required=True, help="the HTML file to write")
     rep.add_argument("--format", choices=FORMATS, default=None,
-                     help="the input's format (default: from its extension, else its content)")
-    rep.add_argument("--item", default="item", help="CSV column of the items (default item)")
-    rep.add_argument("--annotator", default="annotator",
-                     help="CSV column of the annotators (default annotator)")
-    rep.add_argument("--label", default="label", help="CSV column of the labels "
-                                                      "(default label)")
-    rep.add_argument("--wide", action="store_true",
-                     help="CSV in wide layout: first column items, one column per annotator")
-    rep.add_argument("--categories", nargs="+", metavar="LABEL", default=None,
-                     help="the categories in their order (declares an order: ordinal α); "
-                          "numbers are read as numbers, like the CSV's labels")
+                     help="the input's format (default: told by its content)")
+    rep.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                     help="seconds a pipe may stay silent before it is refused (default 60)")
+    rd = rep.add_argument_group(
+        "reader options", "passed to the format's reader under the same name (--from-name "
+        "is from_name=); an option the reader does not take is refused")
+    rd.add_argument("--item", help="CSV: the column of the items (default item); Prodigy, "
+                                   "doccano: the field naming an item")
+    rd.add_argument("--annotator", help="CSV: the column of the annotators (default "
+                                        "annotator); ELAN: tier, ANNOTATOR or PARTICIPANT")
+    rd.add_argument("--label", help="CSV: the column of the labels (default label); "
+                                    "Prodigy: the label whose binary answers are read")
+    rd.add_argument("--wide", dest="layout", action="store_const", const="wide",
+                    help="CSV in wide layout: first column items, one column per annotator")
+    rd.add_argument("--categories", nargs="+", metavar="LABEL", default=None,
+                    help="the categories in their order (declares an order: ordinal α); "
+                         "numbers are read as numbers, like the CSV's labels")
+    rd.add_argument("--sep", help="CSV: the separator of the cells (default ,)")
+    rd.add_argument("--encoding", help="CSV: the text encoding (default UTF-8), for "
+                                       "example latin-1, cp1252, utf-16")
+    rd.add_argument("--dtype", choices=("float", "str"),
+                    help="CSV: read the label column as numbers (1, 1.0 and 01 one label) "
+                         "or as the texts written")
+    rd.add_argument("--na-values", nargs="*", metavar="TEXT",
+                    help="CSV: the cell texts read as missing (default: the empty cell)")
+    rd.add_argument("--from-name", help="Label Studio: the control to read")
+    rd.add_argument("--sets", action=argparse.BooleanOptionalAction, default=None,
+                    help="several choices of a task as one set-valued label (--no-sets: "
+                         "refuse them); default: sets once a task has several")
+    rd.add_argument("--view-id", help="Prodigy: the interface whose tasks are read")
+    rd.add_argument("--block", choices=("choice", "spans"),
+                    help="Prodigy: the part of 'blocks' tasks to read")
+    rd.add_argument("--dataset", help="Prodigy: the dataset name prefixed to annotator ids")
+    rd.add_argument("--field", choices=("label", "entities", "cats", "annotations"),
+                    help="doccano: the field to read when a record holds several")
+    rd.add_argument("--labels", metavar="PATH",
+                    help="doccano 1.x: the project's label file (label ids to names)")
+    rd.add_argument("--tiers", nargs="+", metavar="TIER",
+                    help="TextGrid, ELAN: the tiers to read")
+    rd.add_argument("--column", type=int, help="CoNLL: the tag's column (default -1, the "
+                                               "last)")
+    rd.add_argument("--spans-by", choices=("document", "sentence"),
+                    help="CoNLL: spans counted within each document or sentence")
     rep.add_argument("--metric", default=None,
                      help="Krippendorff's α metric (nominal, ordinal, interval, ratio, …); "
                           "default: nominal, plus ordinal when an order is declared and "
@@ -129,9 +143,12 @@ def _parser() -> argparse.ArgumentParser:
 
 def _report(args) -> None:
     from .report import write_report  # altair loads only for this command
-    ann = read_ratings(args.path, args.format, item=args.item, annotator=args.annotator,
-                       label=args.label, layout="wide" if args.wide else "long",
-                       categories=_typed(args.categories))
+    options = {k: getattr(args, k) for k in _READER_OPTIONS if getattr(args, k) is not None}
+    if "categories" in options:
+        options["categories"] = _typed(options["categories"])
+    if "dtype" in options:  # the label column's type
+        options["dtype"] = {args.label or "label": float if args.dtype == "float" else str}
+    ann = read_ratings(args.path, args.format, wait=args.wait, **options)
     title = args.title or f"agreement report: {os.path.basename(args.path)}"
     write_report(ann, args.output, title=title, metric=args.metric,
                  confidence=args.confidence, n_resamples=args.bootstrap, seed=args.seed,
