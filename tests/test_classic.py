@@ -152,15 +152,23 @@ def test_available_percent_agreement_brute_force():
     # per-item share of agreeing ordered pairs of ratings, averaged over items rated at
     # least twice: brute-force enumeration of the annotator pairs of each item
     df = krippendorff_2011()
-    shares = []
+    shares, rated = [], 0
     for _, g in df.groupby("item"):
-        labels = g["label"].tolist()
+        labels = g["label"].dropna().tolist()
+        rated += bool(labels)
         pairs = [(x, y) for i, x in enumerate(labels) for j, y in enumerate(labels) if i != j]
         if pairs:
             shares.append(np.mean([x == y for x, y in pairs]))
     r = iaa.percent_agreement(df, missing="available")
     assert r.value == pytest.approx(np.mean(shares), abs=1e-12)
-    assert r.se == pytest.approx(np.std(shares) / math.sqrt(len(shares)), abs=1e-12)
+    assert iaa.percent_agreement(df, missing="pairable").se == pytest.approx(
+        np.std(shares) / math.sqrt(len(shares)), abs=1e-12)
+    # "available": Gwet's (2014, ch. 5) linearised SE over the n items with a rating,
+    # a*_i = (n/n'') a_i and 0 for an item rated once (irrCAC's pa.coeff.raw)
+    star = np.zeros(rated)
+    star[:len(shares)] = rated / len(shares) * np.array(shares)
+    assert r.se == pytest.approx(math.sqrt(np.sum((star - r.value) ** 2) /
+                                           (rated * (rated - 1))), abs=1e-12)
 
 
 def test_specific_agreement_many_annotators_brute_force():

@@ -229,3 +229,34 @@ def test_fleiss_standard_error_from_counts_matches_irrcac():
     r = iaa.fleiss_kappa(iaa.Annotations.from_counts(FLEISS_EXAMPLE))
     assert r.value == pytest.approx(est["coefficient_value"], abs=TOL)
     assert r.se == pytest.approx(est["se"], abs=TOL)
+
+
+def test_available_case_percent_agreement_se_is_gwets_as_irrcac():
+    # irrCAC's cac.raw4raters (12 items × 4 raters, 5 categories, item 12 rated once).
+    # R irrCAC 1.0 (cran/irrCAC, R/agree.coeff3.raw.r), run with R 4.2.2 on the
+    # package's data/cac.raw4raters.RData: pa.coeff.raw(cac.raw4raters)$est gives
+    # pa = 0.8181818, coeff.se = 0.12561 (Gwet's linearised SE: item 12 counts in n).
+    # bp.coeff.raw: 0.77273, se 0.14472 (ours too: the same variance, A_e = 1/5).
+    from irrCAC.datasets import raw_4raters
+    frame = raw_4raters().reset_index().melt(id_vars="Units", var_name="annotator",
+                                             value_name="label").dropna()
+    ann = Annotations.from_long(frame, item="Units")
+    r = iaa.percent_agreement(ann, missing="available")
+    assert r.value == pytest.approx(0.8181818, abs=5e-8)
+    assert r.se == pytest.approx(0.12561, abs=5e-6)  # was 0.0969 over the 11 items
+    assert r.params["items_per_term"] == {"observed": 11, "expected": 12, "se": 12}
+    s = iaa.bennett_s(ann, missing="available")
+    assert (s.value, s.se) == pytest.approx((0.77273, 0.14472), abs=5e-6)
+    # "pairable" leaves item 12 out (counted) and keeps the SE over the 11 items
+    pairable = iaa.percent_agreement(ann, missing="pairable")
+    assert pairable.excluded == {"only one rating": 1}
+    assert pairable.se == pytest.approx(np.sqrt(np.var(_item_agreements(ann)) / 11), abs=1e-12)
+
+
+def _item_agreements(ann):
+    """a_i = Σ_c n_ic(n_ic − 1)/(m_i(m_i − 1)) of the items rated at least twice (Fleiss
+    1971), straight from the item × category counts."""
+    counts = stats.item_counts(ann).astype(float)
+    m = counts.sum(axis=1)
+    two = m >= 2
+    return (counts[two] * (counts[two] - 1)).sum(axis=1) / (m[two] * (m[two] - 1))

@@ -265,10 +265,11 @@ def test_perfect_agreement_and_constant_data():
     r = icc(same)
     assert r.value == 1.0 and r.params["MSE"] == 0.0
     assert r.params["F"] == np.inf and r.params["p_value"] == 0.0
-    assert np.isnan(r.ci).all() and "MSE = 0" in r.note  # v of the interval is 0/0
-    # F_L = F_U = ∞: every form's interval is undefined alike (issue 29; irr: NaN)
+    # F = ∞: every form's interval is its limit [1, 1] (issue 44; irr 0.84.1 gives it
+    # where its MSE is rounding, NaN = ∞/∞ where exactly 0: tests/test_extremes.py)
+    assert r.ci == (1.0, 1.0) and "MSE = 0" in r.note
     for form in ({"type": "consistency"}, {"model": "oneway"}, {"unit": "average"}):
-        assert np.isnan(icc(same, **form).ci).all() and "= 0, F infinite" in \
+        assert icc(same, **form).ci == (1.0, 1.0) and "= 0, F infinite" in \
             icc(same, **form).note
     # values whose centring is inexact in binary (1/3, 0.1 + 1e6): still exactly 0
     odd = long_form(np.array([[1, 1, 1], [1, 1, 1], [2, 2, 2]]) * 0.1 + 1e6)

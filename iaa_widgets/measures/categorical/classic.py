@@ -114,22 +114,30 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
 
     Standard error: SE = √(Σ_i (a_i − A_o)² / n) / √n over the per-item agreements
     a_i; for two annotators a_i is 0 or 1 and this is the binomial √(A_o(1 − A_o)/n).
+    Under ``missing="available"`` it is Gwet's (2014, ch. 5) linearised SE, as irrCAC's
+    ``pa.coeff.raw`` (R, 1.0) and as Bennett's S with A_e = 0: over the n items with a
+    rating, a*_i = (n/n'') a_i (0 for an item rated once, n'' the items rated at least
+    twice), SE = √(Σ_i (a*_i − A_o)² / (n(n − 1))).
     The tutorial prints SE = √(A_o(1 − A_o)) / n, which divides by n instead of √n
     (its 0.04 for A_o = 0.7, n = 10 should be 0.145); we implement the correct one.
     ``ci="wald"`` (default): A_o ± z·SE, cut to [0, 1] (the note says when);
     ``ci="wilson"``: the
     Wilson score interval, defined for a binomial count, so for two annotators only.
 
-    ``missing``: "listwise" (default; items rated by every annotator), "available" or
-    "pairable" (the same here: the items rated at least twice, each weighted equally;
-    an item rated once has no pair and is excluded, counted) or "raise".
+    ``missing``: "listwise" (default; items rated by every annotator), "available" (A_o
+    over the items rated at least twice, each weighted equally; the items rated once
+    enter the SE as Gwet's n, ``params["items_per_term"]`` counts them), "pairable" (the
+    same A_o, items rated once excluded and counted) or "raise".
     """
     validate.choice("percent_agreement", "ci", ci, ("wald", "wilson"))
     z = _z("percent_agreement", confidence)
     prep, stat, items = _percent_statistic(data, missing=missing, annotators=annotators)
-    n = prep.n_items  # a row of from_contingency data stands for prep.weights items
+    n = items.n_pairable  # a row of from_contingency data stands for prep.weights items
     a_o = float(_point(stat)[0])
-    se = math.sqrt(float(np.average((items.agree - a_o) ** 2, weights=prep.weights)) / n)
+    if missing == "available":  # Gwet (2014, ch. 5): items rated once count in n
+        se = F.linearised_se(items, 0.0, 0.0)
+    else:  # √(Σ_i (a_i − A_o)² / n) / √n over the n pairable items
+        se = math.sqrt(float(items._sum((items.agree - a_o) ** 2)) / n) / math.sqrt(n)
     if ci == "wald":
         interval = (a_o - z * se, a_o + z * se)
     else:
@@ -596,7 +604,7 @@ def _observed(tot: dict) -> np.ndarray:
 
 def _percent_statistic(data, *, missing="listwise", annotators=None, **_):
     prep = prepare(data, "percent_agreement", missing=missing, annotators=annotators,
-                   item_weights=True)
+                   item_weights=True, singles=True)  # "available": Gwet's n in the SE
 
     items = F.item_terms(prep.counts, None, prep.weights)
 

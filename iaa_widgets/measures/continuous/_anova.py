@@ -33,7 +33,7 @@ built on them has a Statistic and the bootstrap works for it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -67,6 +67,7 @@ class Scores:
     used: np.ndarray
     excluded: dict
     params: dict
+    unit: float = 1.0  # ``value`` is in units of √unit (:meth:`scaled`)
 
     @property
     def n_items(self) -> int:
@@ -91,6 +92,16 @@ class Scores:
         out = np.empty((self.n_rows, self.k))
         out[self.item, self.rater] = self.value if centred else self.points[self.label]
         return out[self.used]
+
+    def scaled(self) -> "Scores":
+        """The same scores divided by their largest centred magnitude s, with ``unit`` s²
+        (a sum of squares times ``unit`` is in the data's units): for a measure that is a
+        ratio of sums of squares (the ICC), whose squares then neither overflow (1e160)
+        nor underflow (1e-170)."""
+        top = np.float64(np.max(np.abs(self.value))) if len(self.value) else np.float64(0)
+        top = top if top > 0 else np.float64(1.0)
+        with np.errstate(over="ignore", under="ignore"):  # the unit may leave the range
+            return replace(self, value=self.value / top, unit=top * top * self.unit)
 
     def tables(self, twoway: bool = True, summed: bool = False) -> tuple[dict, dict]:
         """:func:`anova_tables` of the (centred) scores."""
@@ -191,7 +202,7 @@ def scores(data, measure: str, *, missing: str, annotators=None, policies=COMPLE
         item, rater, label = item[keep], rater[keep], label[keep]
     # centred on the midrange of the category scores: a constant of the categories, not
     # of the items, so that every per-item table stays additive over items
-    centre = float(points.max() + points.min()) / 2 if len(points) else 0.0
+    centre = float(points.max() / 2 + points.min() / 2) if len(points) else 0.0  # no overflow
     params = {"missing": missing,
               "annotators": "anonymous" if ann.anonymous else list(ann.annotators)}
     if ann.has_secondary:
@@ -251,7 +262,7 @@ def sums_of_squares(tot: dict, k: int) -> dict:
     SS_within, MSR, MSW, n0 = (N − Σ m_i²/N)/(n − 1) (the mean group size of the
     unbalanced one-way design; Searle 1971, Donner 1986) and, with "columns", SS_raters,
     SS_residual, MSC, MSE. A difference of sums is exact to ~1e-16 of SS_total only:
-    SS_within and SS_residual below NOISE · SS_total are rounding and read 0."""
+    SS_within, SS_raters and SS_residual below NOISE · SS_total are rounding and read 0."""
     n, big_n, m2, q, row2 = (tot["items"][:, c] for c in range(5))
     g = tot["sums"]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -265,7 +276,7 @@ def sums_of_squares(tot: dict, k: int) -> dict:
         out["MSW"] = within / (big_n - n)
         if "columns" in tot:
             c = tot["columns"]
-            raters = np.sum(c * c, axis=-1) / n - ct
+            raters = _floor(np.sum(c * c, axis=-1) / n - ct, noise)
             residual = _floor(within - raters, noise)
             out.update(raters=raters, residual=residual, MSC=raters / (k - 1),
                        MSE=residual / ((n - 1) * (k - 1)))

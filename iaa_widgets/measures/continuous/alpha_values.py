@@ -18,9 +18,11 @@ and D_e = 1/(n(n − 1)) Σ_{u≠u'} δ_uu' over all pairs of pairable values, �
   δ = 1 − 4ck/(c + k)² leaves a Cauchy-like kernel 1/(c + k)², whose fast summation is
   approximate; the sweep keeps α exact.)
 
-Values are centred on their mean and divided by their largest magnitude first (α is a
-ratio of D's: unchanged), so that sums of squares do not cancel; D_o and D_e are
-reported in the data's units.
+Values are divided by their largest magnitude, centred on their mean and divided by
+their largest magnitude again (α is a ratio of D's: unchanged), so that sums of squares
+neither cancel nor leave the float range (values near 1.7e308, or denormals below
+2.2e-308); D_o and D_e are reported in the data's units (infinity or 0 where those
+leave the float range).
 """
 from __future__ import annotations
 
@@ -78,16 +80,26 @@ def pairable_entries(ann):
 
 
 def _standardised(v: np.ndarray, weight):
-    """Values (a new array, changed in place) centred on their weighted mean and divided
-    by their largest magnitude, and the unit s² that D's are multiplied back by (α is
-    unchanged). ``weight``: per value, or None for one each."""
+    """Values (a new array, changed in place) divided by their largest magnitude, centred
+    on their weighted mean and divided by their largest magnitude again, and the unit s²
+    that D's are multiplied back by (α is unchanged). Dividing first keeps the sums in
+    range near 1.7e308, and dividing (not multiplying by a reciprocal that overflows)
+    keeps denormal values exact. ``weight``: per value, or None for one each."""
+    top = _magnitude(v)
+    v /= top
     total = len(v) if weight is None else np.sum(weight)
     if total > 0:
         v -= (np.sum(v) if weight is None else weight @ v) / total
-    scale = max(-float(v.min()), float(v.max())) if len(v) else 0.0
-    scale = scale if scale > 0 else 1.0
-    v *= 1 / scale
-    return v, scale * scale
+    spread = _magnitude(v)
+    v /= spread
+    with np.errstate(over="ignore", under="ignore"):  # the unit may leave the float range
+        return v, (top * spread) ** 2
+
+
+def _magnitude(v: np.ndarray) -> float:
+    """max |v|, or 1 for no values or only zeros: the divisor of :func:`_standardised`."""
+    top = max(-float(v.min()), float(v.max())) if len(v) else 0.0
+    return np.float64(top if top > 0 else 1.0)  # numpy's: its square may overflow to inf
 
 
 def _moments(item, v, count, m, n_items: int, summed: bool = False) -> np.ndarray:
@@ -201,7 +213,8 @@ def values_statistic(ann, metric: str, values) -> Statistic:
 
     Interval: per item the four cells of :func:`_moments` (the three moments m_i, Σ v,
     Σ v² and the item's share of n·D_o: D_o is not a function of the moments' totals),
-    values centred on the categories' mid-range and divided by half their range, so that
+    values divided by their largest magnitude, centred on the categories' mid-range and
+    divided by half their range, so that
     an item's cells do not depend on the other items (the Statistic of a union of items
     is the sum of its parts').
 
@@ -222,9 +235,12 @@ def values_statistic(ann, metric: str, values) -> Statistic:
     n, k = ann.n_items, ann.n_categories
     if metric == "interval":  # centred on the categories' mid-range: the same for any
         values = np.asarray(values, float)  # subset of the items (totals stay additive)
-        lo, hi = (values.min(), values.max()) if len(values) else (0.0, 0.0)
+        top = _magnitude(values)  # divided first: no overflow near 1.7e308, exact denormals
+        lo, hi = (values.min() / top, values.max() / top) if len(values) else (0.0, 0.0)
         half = (hi - lo) / 2 or 1.0
-        v, unit = (values[cat] - (lo + hi) / 2) / half, half * half
+        v = (values[cat] / top - (lo + hi) / 2) / half
+        with np.errstate(over="ignore", under="ignore"):  # D's unit may leave the range
+            unit = (top * half) ** 2
         return Statistic({"moments": _moments(item, v, count, m, n)}, {"moments": (4,)},
                          lambda tot: _alpha_of_moments(tot["moments"], unit),
                          ann.item_weight)

@@ -67,7 +67,7 @@ def _design(data, measure: str, model: str, missing: str) -> Scores:
     if not d.balanced and len(d.value) <= d.n_items:
         raise AgreementError(f"{measure}: no item has two ratings; the within-item mean "
                              "square is undefined")
-    return d
+    return d.scaled()  # the ICC is a ratio of mean squares: unchanged by the scale
 
 
 def _mean_squares(d: Scores, model: str) -> dict:
@@ -133,8 +133,9 @@ def _inference(ms: dict, k: int, form: tuple, value: float, confidence: float,
         out = {"F": f0, "df1": df1, "df2": df2, "p_value": p}
         if model == "oneway" and not balanced:
             return out  # no exact interval for unequal group sizes: none is given
-        if math.isinf(f0):  # no error variance: every form's interval is 0/0 (as irr's)
-            out["ci"] = (float("nan"), float("nan"))
+        if math.isinf(f0) and (model == "oneway" or type_ == "consistency"
+                               or float(ms["MSC"]) == 0):
+            out["ci"] = (1.0, 1.0)  # no error variance: each limit → 1 as F → ∞
             return out
         if type_ == "agreement" and model == "twoway":
             low, high, v = _agreement_interval(ms, k, unit, alpha, value)
@@ -249,6 +250,16 @@ def icc(data, *, model: str = "twoway", type: str = "agreement", unit: str = "si
       ICC(A,k) is therefore not what its code does: it uses the single-rater
       *formula* fed with the average-rater estimate.)
 
+    - with no residual variance (every item's ratings agree, or differ by a constant per
+      rater: MSE = 0, F = ∞) it computes the limits F_L, F_U = ∞ as they come: ∞/∞ =
+      NaN for the single forms where MSE is exactly 0, [1, 1] for the average forms and
+      where MSE is rounding error (a huge finite F). We give the limit as F → ∞ in every
+      form, [1, 1] (for ICC(A,·) with MSC > 0, McGraw & Wong's interval with v = k − 1,
+      the limit of their Satterthwaite v). The ICC itself does not depend on the scale
+      of the ratings: they are divided by their largest magnitude first, so data times
+      1e-170 or 1e160 give the same ICC, F and interval (the mean squares in ``params``
+      are in the data's units, infinity or 0 where those leave the float range).
+
     On irr's own anxiety data (20 subjects × 3 raters), R prints for
     ``icc(anxiety, "twoway", "agreement")``: ICC(A,1) = 0.198, F(19,39.7) = 1.83,
     p = 0.0543, 95% CI −0.039 < ICC < 0.494. We give the same value, F and interval,
@@ -289,14 +300,21 @@ def _result(d: Scores, mean_squares: dict, form: tuple, confidence: float):
                  f"{ms['n0']:.4g} (Donner 1986) and no exact interval exists (none given)")
     if math.isnan(value):
         note += "; the ICC is 0/0 (no variance between or within items)"
-    elif "ci" in inf and any(math.isnan(x) for x in inf["ci"]):
+    elif math.isinf(inf["F"]):
         error = "MSW" if form[0] == "oneway" else "MSE"
-        note += (f"; the interval is undefined (NaN) in every form: no residual variance "
-                 f"({error} = 0, F infinite; R's irr gives NaN too)")
+        note += (f"; no residual variance ({error} = 0, F infinite): the interval is its "
+                 "limit as F → ∞" + (" (MSC > 0: the raters differ by constants only, "
+                                     "v = k − 1)" if inf["ci"] != (1.0, 1.0) else
+                                     ", [1, 1]"))
+    if not 0 < float(ms["MSR"]) * d.unit < math.inf and float(ms["MSR"]) > 0:
+        note += ("; the mean squares lie outside the float range (reported as infinity or "
+                 "0), but the ICC is exact: it is computed on the ratings divided by their "
+                 "largest magnitude")
     model, type_, unit = form
     params = {"form": mw, "shrout_fleiss": sf, "description": description,
               "model": model, "type": type_, "unit": unit, "confidence": confidence,
-              "k": d.k, **{x: float(ms[x]) for x in ("MSR", "MSW", "MSC", "MSE") if x in ms},
+              "k": d.k, **{x: _in_units(ms[x], d.unit) for x in ("MSR", "MSW", "MSC", "MSE")
+                           if x in ms},
               **{x: inf[x] for x in ("F", "df1", "df2", "p_value", "df_interval")
                  if x in inf}}
     if not d.balanced:
@@ -305,6 +323,13 @@ def _result(d: Scores, mean_squares: dict, form: tuple, confidence: float):
                     ci=inf.get("ci"),
                     ci_method=(f"exact F (McGraw & Wong 1996) {confidence:.0%}" if "ci" in inf
                                else None))
+
+
+def _in_units(mean_square, unit) -> float:
+    """A mean square of the scaled ratings in the data's units (0 stays 0 when the unit
+    overflows to infinity)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return float(mean_square * unit) if mean_square != 0 else 0.0
 
 
 def icc_table(data, *, confidence: float = 0.95, missing: str = "listwise") -> pd.DataFrame:
