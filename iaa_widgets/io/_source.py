@@ -46,19 +46,21 @@ class Source:
 
     @property
     def suffix(self) -> str:
-        base = os.path.basename(self.name.split(":")[-1] if self.data is not None
-                                else self.name)
-        for _, _, ending in _COMPRESSED.values():
-            base = base.removesuffix(ending)
-        return os.path.splitext(base)[1].lower()
+        return os.path.splitext(self._base())[1].lower()
 
     @property
     def stem(self) -> str:
         """The file name without its suffixes: the annotator of a one-annotator file."""
-        base = os.path.basename(self.name.split(":")[-1])
+        base = self._base()
+        return os.path.splitext(base)[0] or base
+
+    def _base(self) -> str:
+        """The file's name (a zip member's), without a compression suffix."""
+        base = os.path.basename(self.name.split(":")[-1] if self.data is not None
+                                else self.name)
         for _, _, ending in _COMPRESSED.values():
             base = base.removesuffix(ending)
-        return os.path.splitext(base)[0] or base
+        return base
 
     def head(self) -> bytes:
         """The first :data:`HEAD` bytes, all detection looks at."""
