@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import iaa_widgets as iaa
 from iaa_widgets.errors import AgreementError
 
+from fuzz_guard import limited
+
 FAST = settings(max_examples=15, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow,
                                        HealthCheck.function_scoped_fixture])
@@ -342,3 +344,68 @@ def test_odd_arguments_are_refused_clearly(reader, path, names, data):
     arg = data.draw(st.sampled_from(names))
     value = data.draw(st.one_of(ODD, st.just(5), st.just(["x"]), st.just("nope")))
     outcome_is_data_or_refusal(lambda: read_quietly(reader, path, **{arg: value}))
+
+
+# ------------------------------------------------------------ iaa.read on streams (44)
+def _export(kind: str, marks: dict) -> bytes:
+    """The bytes of an export of ``marks``, as the tool writes it."""
+    if kind == "label_studio":
+        return json.dumps(label_studio(marks)).encode()
+    if kind == "prodigy":
+        return "".join(json.dumps({"text": f"t{item}", "_input_hash": item,
+                                   "_task_hash": item, "label": "L", "_view_id":
+                                   "classification", "answer": "accept" if len(label) % 2
+                                   else "reject", "_annotator_id": who}) + "\n"
+                       for (item, who), label in marks.items()).encode()
+    return ("item,annotator,label\n" + "".join(
+        f"{item},{who},\"{label}\"\n" for (item, who), label in marks.items())).encode()
+
+
+def _through(how: str, data: bytes, folder: Path):
+    """``data`` as iaa.read gets it: an open binary stream, gzip bytes in a stream, a
+    gzip file, or a pipe (a thread writes it)."""
+    import gzip
+    import io
+    import os
+    import threading
+    if how == "stream":
+        return io.BytesIO(data)
+    if how == "gzip stream":
+        return io.BytesIO(gzip.compress(data))
+    if how == "gzip file":
+        path = folder / "export.gz"
+        path.write_bytes(gzip.compress(data))
+        return path
+    r, w = os.pipe()
+    threading.Thread(target=lambda: os.fdopen(w, "wb").write(data) and None,
+                     daemon=True).start()
+    return f"/dev/fd/{r}"
+
+
+@limited
+@FAST
+@given(st.sampled_from(["label_studio", "prodigy", "csv"]), ratings(),
+       st.sampled_from(["stream", "gzip stream", "gzip file", "pipe"]),
+       st.one_of(st.none(), st.integers(0, 400), st.binary(max_size=8)), st.data())
+def test_read_on_streams_gives_the_file_or_a_refusal(tmp_path, kind, marks, how, odd, data):
+    """What iaa.read gets through a stream, compressed or a pipe is what it gets from
+    the plain file; a cut or a junk-prefixed stream is read or refused, never another
+    exception, never a hang (the guard's time limit)."""
+    import os
+    folder = fresh(tmp_path)
+    written = _export(kind, marks)
+    plain = folder / "export.data"
+    plain.write_bytes(written)
+    expected = as_long(read_quietly(iaa.read, plain))
+    if isinstance(odd, int):
+        written = written[:odd]  # cut short
+    elif isinstance(odd, bytes):
+        written = odd + written  # junk before it
+    source = _through(how, written, folder)
+    try:
+        got = outcome_is_data_or_refusal(lambda: read_quietly(iaa.read, source, wait=5))
+    finally:
+        if how == "pipe":
+            os.close(int(source.rsplit("/", 1)[1]))
+    if odd is None:
+        assert got is not None and as_long(got) == expected
