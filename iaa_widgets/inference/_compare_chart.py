@@ -5,12 +5,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..charts import _finite, register
-from .compare import ComparisonResult
+from ..charts import _finite
 
 
-@register(ComparisonResult)
-def comparison_chart(result: ComparisonResult, *, width: int = 320) -> alt.VConcatChart:
+def comparison_chart(result, *, width: int = 320) -> alt.VConcatChart:
     """Points at the estimates with rules over their intervals; below, the difference
     (second minus first) with its interval and a rule at 0."""
     rows = pd.DataFrame({"group": [str(g) for g in result.groups],

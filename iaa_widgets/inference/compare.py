@@ -80,7 +80,9 @@ class ComparisonResult(Charted):
     def chart(self, **options):
         """Each group's estimate with its interval, and the difference with its interval
         (Altair; see :class:`~iaa_widgets.results.Charted`)."""
-        from . import _compare_chart  # noqa: F401 (registers the builder)
+        from ..charts import register
+        from ._compare_chart import comparison_chart
+        register(ComparisonResult)(comparison_chart)
         return super().chart(**options)
 
 

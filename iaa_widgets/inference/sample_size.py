@@ -130,7 +130,7 @@ def sample_size(data=None, measure: str = "krippendorff_alpha", *, method: str |
     half-width E, and n = ⌈n_pilot (z_prob se_pilot / (κ̂ − α_min))²⌉ for
     P(κ̂ > α_min) = prob; with clusters, n counts clusters and is converted to items at
     the pilot's mean cluster size. Percent agreement: n = ⌈z² p(1 − p) / E²⌉ (Gwet
-    2014, ch. 6). Cantor (1996), Flack et al. (1988) and Donner & Rotondi (2010) as R's
+    2014). Cantor (1996), Flack et al. (1988) and Donner & Rotondi (2010) as R's
     irr 0.84.1 (``N.cohen.kappa``, ``N2.cohen.kappa``) and kappaSize 1.2 compute them;
     kappaSize searches from 11 items up and stops at n·X² ≥ χ²_crit + 0.001, so it
     reports at least 11 and, rarely, one item more; we give the least n with
