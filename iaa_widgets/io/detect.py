@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import inspect
 import json
-import os
 import re
 import zipfile
 from dataclasses import replace
