@@ -9,16 +9,24 @@ still holds) sit in hidden-input code cells: cell metadata ``"jupyter":
 {"source_hidden": true}`` (JupyterLab folds the input) and the tag ``hide-input`` (the
 documentation site leaves the cell out). They print nothing; tests/test_notebooks.py
 refuses an ``assert`` in any other cell of a lesson.
+
+``check_exercise`` checks a student's answer to an exercise, and runs only when the
+student calls it: no cell of a lesson executes an exercise's solution
+(tests/test_lessons_numbers.py checks the folded answers through it).
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from IPython.display import Markdown, display
 
 
-def shown_as(x: float, digits: int, truncated: bool = False) -> float:
-    """``x`` as a page prints it with ``digits`` decimals: rounded, or cut (truncated)."""
+def shown_as(x, digits: int, truncated: bool = False):
+    """``x`` (a number, or a tuple of numbers) as a page prints it with ``digits``
+    decimals: rounded, or cut (truncated)."""
+    if isinstance(x, tuple):
+        return tuple(shown_as(v, digits, truncated) for v in x)
     if truncated:
         return math.trunc(x * 10**digits) / 10**digits
     return round(x, digits)
@@ -88,3 +96,163 @@ def which_coefficient():
     table = registry.reset_index()[["name", "notebooks", "data", "annotators", "missing",
                                     "source"]].rename(columns={"name": "function"})
     return table.set_axis([symbol for symbol, _ in TAUGHT.values()]).rename_axis("coefficient")
+
+
+# ------------------------------------------------------------ exercises, checked on request
+@dataclass(frozen=True)
+class Verdict:
+    """What ``check_exercise`` says of an answer: ``ok``, and why, shown as Markdown."""
+    ok: bool
+    message: str
+
+    def _repr_markdown_(self) -> str:
+        return f"{'✔' if self.ok else '✘'} {self.message}"
+
+
+def _table(answer, n_items: int, categories=("yes", "no")):
+    """A 2 × 2 table of counts over ``n_items`` items as Annotations, or None."""
+    import numpy as np
+
+    from iaa_widgets import Annotations
+    table = np.asarray(answer)
+    if (table.shape != (2, 2) or not np.issubdtype(table.dtype, np.integer)
+            or (table < 0).any() or table.sum() != n_items):
+        return None
+    return Annotations.from_contingency(table.tolist(), categories=list(categories))
+
+
+def _close(got: float, answer, digits: int) -> bool:
+    return isinstance(answer, (int, float)) and round(float(answer), digits) == round(got, digits)
+
+
+def _ex_01_1(answer) -> Verdict:
+    """Largest A_o and κ_max when rater 1 says yes 50 times and rater 2 90 times."""
+    import iaa_widgets as iaa
+    cap = iaa.kappa_max(_table([[50, 0], [40, 10]], 100))  # rows rater 1, columns rater 2
+    ok = (isinstance(answer, tuple) and len(answer) == 2
+          and _close(cap.observed, answer[0], 2) and _close(cap.value, answer[1], 2))
+    return Verdict(ok, "answer (largest A_o, κ_max)" + (
+        f": A_o ≤ {cap.observed:.2f} and κ_max = {cap.value:.2f}, as `iaa.kappa_max` computes."
+        if ok else ", two numbers: not what `iaa.kappa_max` computes from these marginals."))
+
+
+def _ex_01_2(answer) -> Verdict:
+    """A 2 × 2 table of 10 items with A_o = 0.8 and π < 0."""
+    import iaa_widgets as iaa
+    ann = _table(answer, 10, ("high", "low"))
+    if ann is None:
+        return Verdict(False, "answer a 2 × 2 table of counts over 10 items.")
+    a_o, pi = iaa.percent_agreement(ann).value, iaa.scott_pi(ann).value
+    ok = round(a_o, 9) == 0.8 and pi < 0
+    return Verdict(ok, f"A_o = {a_o:.2f} (0.8 asked) and π = {pi:.3f} (below 0 asked).")
+
+
+def _ex_01_3(answer) -> Verdict:
+    """Interval α on section 6's table, the categories as the numbers 1, 2, 3."""
+    import iaa_widgets as iaa
+    from iaa_widgets import Annotations
+    table = [[46, 0, 0], [0, 10, 0], [6, 6, 32]]  # section 6's table, rows r1
+    alpha = iaa.krippendorff_alpha(Annotations.from_contingency(table, [1, 2, 3]),
+                                   metric="interval")
+    ok = _close(alpha.value, answer, 4)
+    return Verdict(ok, f"interval α on 1, 2, 3 is {alpha.value:.4f}" if ok else
+                   "not interval α on the numbers 1, 2, 3 (give it to four decimals).")
+
+
+def _ex_02_1(answer) -> Verdict:
+    """κ′ at p = 0.5 of {ab, ab} and {c, c}."""
+    import pandas as pd
+
+    import iaa_widgets as iaa
+    double = pd.DataFrame({"item": ["m1", "m1", "m2", "m2"], "annotator": ["A", "B"] * 2,
+                           "label": [("a", "b"), ("a", "b"), "c", "c"]})
+    value = iaa.augmented_kappa(double, p=0.5).value
+    ok = _close(value, answer, 3)
+    return Verdict(ok, f"κ′ = {value:.3f}, as `iaa.augmented_kappa` computes" if ok else
+                   "not κ′ at p = 0.5 of this corpus (give it to three decimals).")
+
+
+def _ex_03_1(answer) -> Verdict:
+    """Ratings kept after dropping labels mostly from the hard items: SPA is biased up."""
+    import numpy as np
+    import pandas as pd
+
+    import iaa_widgets as iaa
+    from iaa_widgets.datasets import crowd_labels
+    complete = crowd_labels(n_items=300, n_annotators=6, annotations_per_item=6, seed=7)
+    if not isinstance(answer, pd.DataFrame) or not set(complete.columns) <= set(answer.columns):
+        return Verdict(False, "answer the ratings you kept, a DataFrame with the columns "
+                       "of `complete`.")
+    full = iaa.sparse_agreement(complete, scheme="annotations_m1").value
+    kept = iaa.sparse_agreement(answer, scheme="annotations_m1").value
+    rng = np.random.default_rng(0)
+    same_size = complete.iloc[rng.permutation(len(complete))[:len(answer)]]
+    random = iaa.sparse_agreement(same_size, scheme="annotations_m1").value
+    ok = kept - full > 3 * abs(random - full)
+    return Verdict(ok, f"SPA {kept:.3f} on what you kept, {full:.3f} on the complete data, "
+                   f"{random:.3f} after a random drop of the same size."
+                   + ("" if ok else " The bias should far exceed a random drop's change."))
+
+
+def _ex_04_1(answer) -> Verdict:
+    """The jitter at which γ_cat drops (section 4's generator, 30 units, seed 4)."""
+    import iaa_widgets as iaa
+    from iaa_widgets.datasets import argument_units
+    if not isinstance(answer, (int, float)) or answer <= 0:
+        return Verdict(False, "answer a jitter in characters (a positive number).")
+    family = iaa.gamma_family(argument_units(n_units=30, seed=4, jitter=answer, relabel=0.1),
+                              n_samples=20, seed=1)
+    ok = family.gamma_cat.value < 0.5
+    return Verdict(ok, f"at jitter {answer}, γ = {family.gamma.value:.3f} and γ_cat = "
+                   f"{family.gamma_cat.value:.3f}" + ("" if ok else ": γ_cat still holds."))
+
+
+def _ex_05_3(answer) -> Verdict:
+    """Labeler C's accuracy against the reviewer."""
+    import iaa_widgets as iaa
+    profile = iaa.annotator_profile(iaa.datasets.review_spans(), reference="Reviewer")
+    accuracy = profile.loc["Labeler C", "accuracy"]
+    ok = _close(accuracy, answer, 9)
+    return Verdict(ok, f"{accuracy:.3f}, as `annotator_profile` computes" if ok else
+                   "not the share of the spans both labelled on which they agree.")
+
+
+def _ex_07_1(answer) -> Verdict:
+    """A 2 × 2 table of 100 items with A_o ≥ 0.8 and κ ≤ 0."""
+    import iaa_widgets as iaa
+    ann = _table(answer, 100)
+    if ann is None:
+        return Verdict(False, "answer a 2 × 2 table of counts over 100 items.")
+    kappa = iaa.cohen_kappa(ann)
+    ok = kappa.observed >= 0.8 and kappa.value <= 0
+    return Verdict(ok, f"A_o = {kappa.observed:.2f} (≥ 0.8 asked) and κ = {kappa.value:.3f} "
+                   "(≤ 0 asked).")
+
+
+def _ex_07_4(answer) -> Verdict:
+    """The least number of items (a multiple of 20) for table B to retain "Fair"."""
+    import iaa_widgets as iaa
+
+    def band(n):
+        scaled = [[80 * n // 100, 10 * n // 100], [5 * n // 100, 5 * n // 100]]
+        return iaa.cohen_kappa(_table(scaled, n)).benchmark()
+    if not isinstance(answer, int) or answer < 20 or answer % 20:
+        return Verdict(False, "answer a number of items, a multiple of 20 (table B's "
+                       "proportions in whole counts).")
+    here, fewer = band(answer), band(answer - 20)
+    ok = here.band == "Fair" and fewer.band != "Fair"
+    return Verdict(ok, f"{answer} items retain “{here.band}” (cumulative probability "
+                   f"{here.probability:.3f}); {answer - 20} retain “{fewer.band}”.")
+
+
+EXERCISES = {"01.1": _ex_01_1, "01.2": _ex_01_2, "01.3": _ex_01_3, "02.1": _ex_02_1,
+             "03.1": _ex_03_1, "04.1": _ex_04_1, "05.3": _ex_05_3, "07.1": _ex_07_1,
+             "07.4": _ex_07_4}
+
+
+def check_exercise(exercise: str, answer) -> Verdict:
+    """Check ``answer`` to ``exercise`` ("07.1": notebook 07, exercise 1) by recomputing
+    it with the package; the verdict shows as one line, ✔ or ✘ with the numbers."""
+    if exercise not in EXERCISES:
+        raise KeyError(f"no check for exercise {exercise!r}; checked: {', '.join(EXERCISES)}")
+    return EXERCISES[exercise](answer)
