@@ -261,8 +261,8 @@ def test_annotators_and_policies_on_statistics(text_case):
             getattr(iaa, measure)(df, missing="raise")  # as in memory
     with pytest.raises(AgreementError, match="missing"):
         iaa.light_kappa(stats, missing="available")  # a policy Light does not take
-    with pytest.raises(TypeError, match="population"):
-        iaa.light_kappa(stats, population=10)  # bound as the function binds
+    with pytest.raises(AgreementError, match="light_kappa does not take population="):
+        iaa.light_kappa(stats, population=10)  # refused as in memory (issue 44)
     complete = ratings(16, missing=0.0)
     blank = complete["label"].isna() | (complete["label"].astype(str).str.strip() == "")
     complete.loc[blank, "label"] = "alpha"  # every annotator rated every item

@@ -19,6 +19,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import validate
 from ..stats import lazy
 from . import _engine
 
@@ -127,7 +128,7 @@ def register(*, family: str, data: str, annotators: str, source: str, **fields) 
     ``__name__``, and return it as the one door to its data: given
     SufficientStatistics, it computes itself from them (:func:`_door`)."""
     def add(fn: Callable) -> Callable:
-        door = _door(fn)
+        door = _door(fn, data)
         m = Measure(fn.__name__, door, family, data, annotators, source, **fields)
         if fn.__name__.startswith("_") or family not in FAMILIES or data not in DATA or \
                 annotators not in ("two", "many"):
@@ -139,19 +140,34 @@ def register(*, family: str, data: str, annotators: str, source: str, **fields) 
     return add
 
 
-def _door(fn: Callable) -> Callable:
-    """``fn`` as it is, except that given SufficientStatistics as its data it binds
-    its arguments as ``fn`` would (defaults filled; an unknown one is a TypeError) and
-    computes itself through its descriptor's ``engine``; refused, naming the measures
-    that can, where it has none."""
-    signature = inspect.signature(fn)
+def _door(fn: Callable, data: str) -> Callable:
+    """``fn`` as it is, except that a keyword it does not take (a misspelt one) is refused
+    naming the closest it takes (:func:`~iaa_widgets.validate.keywords`), never a
+    TypeError nor a default taken in its place (a measure with ``**loader_args`` takes
+    those of the loader of its ``data``: Continuum.from_frame, Annotations.from_long);
+    the former names of its parameters (``fn`` made by :func:`~iaa_widgets.validate.takes`)
+    are taken for the new ones with a warning, and refused together with them; and given
+    SufficientStatistics as its data it binds its arguments as ``fn`` would (defaults
+    filled) and computes itself through its descriptor's ``engine``; refused, naming the
+    measures that can, where it has none. The door's ``keywords`` are those it takes,
+    ``renamed`` the former names."""
+    from ..continuum import Continuum
+    from ..data import Annotations
+    renamed = getattr(fn, "renamed", {})
+    inner = fn.__wrapped__ if hasattr(fn, "renamed") else fn  # the door checks and renames
+    signature = inspect.signature(inner)
     first = next(iter(signature.parameters))
+    accepted = validate.keywords_of(inner, Continuum.from_frame if data in (
+        "continuum", "spans") else Annotations.from_long)
 
-    @functools.wraps(fn)
+    @functools.wraps(inner)
     def measure(*args, **kwargs):
+        validate.keywords(fn.__name__, [k for k in kwargs if k != first and k not in renamed],
+                          accepted)
+        kwargs = validate.rename(fn.__name__, renamed, signature, args, kwargs)
         data = args[0] if args else kwargs.get(first)
         if not isinstance(data, lazy.SufficientStatistics):
-            return fn(*args, **kwargs)
+            return inner(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         arguments = dict(bound.arguments)
@@ -165,6 +181,7 @@ def _door(fn: Callable) -> Callable:
                 f"sums of the engine's tables; load the ratings in memory (e.g. "
                 f"iaa.Annotations.from_long(frame)), or use one that can: {able}")
         return _engine.compute(m, data, arguments)
+    measure.renamed, measure.keywords = renamed, accepted
     return measure
 
 
@@ -222,7 +239,6 @@ def find(name: str, load: bool = True) -> Measure | None:
 
 def get(name, where: str = "measure", parameter: str = "measure") -> Measure:
     """The measure named ``name``; an AgreementError naming ``where`` otherwise."""
-    from .. import validate
     m = find(name) if isinstance(name, str) else None
     if m is None:
         validate.fail(where, parameter, "the name of a coefficient of iaa_widgets (see "
@@ -323,6 +339,7 @@ def attempt(m: Measure, data, **kwargs):
         return None, " ".join(str(err).split())
 
 
+@validate.takes()
 def coefficients(data=None):
     """Every coefficient as a DataFrame, one row each: ``name``, ``family``, the ``data``
     it needs, ``annotators`` (two, or two or more), ``intervals`` (analytic, bootstrap),

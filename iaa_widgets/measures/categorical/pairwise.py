@@ -98,6 +98,7 @@ KERNELS: dict[str, tuple[Callable, tuple]] = _registry.kernels()
 MARGINS: dict[str, Callable] = _registry.margin_kernels()
 
 
+@validate.takes(level="confidence")
 def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
              diagonal: float = np.nan, ci: str | None = None, confidence: float = 0.95,
              n_resamples: int = 1000, seed=None, **kwargs) -> PairwiseMatrix:
@@ -134,14 +135,13 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
     diagonal and where an interval is undefined, and ``ci_method``. The resamples are
     item weights on ``pairwise.statistic(data, measure, **kwargs)`` (per item, one cell
     of each pair's table), not rebuilt data. Named measures only. ``level=``, the former
-    name of ``confidence``, works for one more release with a DeprecationWarning.
+    name of ``confidence``, works for one more release with a DeprecationWarning (and is
+    refused with ``confidence=``).
 
     ``data`` may be :func:`~iaa_widgets.sufficient_statistics` made with their pair
     tables: each pair's table, over the items both rated ("pairwise") or every annotator
     rated ("listwise"), kept as counts (no ``ci=``: intervals resample items).
     """
-    confidence = validate.renamed("pairwise", "level", "confidence",
-                                  kwargs.pop("level", validate.RENAMED), confidence)
     if not callable(measure) and not (isinstance(measure, str) and measure in KERNELS):
         validate.fail("pairwise", "measure", f"one of {list(KERNELS)!r} or a callable (for "
                       "all annotators at once use fleiss_kappa, davies_fleiss_kappa or "
@@ -266,10 +266,7 @@ def _finish(ann, measure: str, kwargs: dict):
     and ``col`` (B × P × K), or, where v is False (ordinal α, whose δ depends on the
     margins), the P × K × K tables ``t``."""
     kernel, accepted = KERNELS[measure]
-    unknown = sorted(set(kwargs) - set(accepted))
-    if unknown:
-        raise AgreementError(f"pairwise {measure!r} does not take {unknown!r}; it accepts "
-                             f"{list(accepted)!r}")
+    validate.keywords(f"pairwise({measure!r})", kwargs, accepted)
     kwargs = dict(kwargs)
     if measure == "krippendorff_alpha":
         from ..continuous.alpha import category_values
