@@ -317,3 +317,25 @@ def test_detection_reads_a_bounded_prefix_of_a_huge_one_line_file(tmp_path):
         step("detect_format on a 2 GiB Prodigy record")
         assert detect_format(record) == "prodigy"
     run_limited(check, memory=300 << 20, seconds=60)
+
+
+def test_a_first_record_with_nothing_annotated_yet(tmp_path):
+    """Label Studio lists tasks nobody annotated yet (``annotations: []``); doccano 1.x
+    examples nobody labelled (``annotations: []``): the first record still tells."""
+    tasks = [{"id": 0, "data": {"text": "none yet"}, "annotations": []},
+             _task(1, "a"), _task(2, "b")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks))
+    assert detect_format(path) == "label_studio"
+    assert _content(iaa.read(path)) == _content(iaa.read_label_studio(tasks))
+    lines = (X / "doccano_intents_1x.jsonl").read_text()
+    first = json.loads(lines.split("\n", 1)[0])
+    project = tmp_path / "project.jsonl"
+    project.write_text(json.dumps(dict(first, id=-1, annotations=[])) + "\n" + lines)
+    assert detect_format(project) == "doccano"
+
+
+def test_a_device_is_refused_not_read_forever():
+    for device in ("/dev/zero", "/dev/null"):
+        with pytest.raises(AgreementError, match="is a device or a socket, not a file"):
+            iaa.read(device)

@@ -1,6 +1,6 @@
 """What :func:`~iaa_widgets.read` reads from: a folder or a plain file by its path (read
 again by the reader), or the bytes of anything that can be read only once, read once
-here: a pipe (``<(zcat export.jsonl.gz)``), a named pipe, a device, an open file, a
+here: a pipe (``<(zcat export.jsonl.gz)``), a named pipe, an open file, a
 compressed file (gzip, bzip2, xz) or the one file of a zip archive. Formats are then
 recognised on those bytes, so that nothing read to recognise them is lost."""
 from __future__ import annotations
@@ -81,7 +81,7 @@ class Source:
 
 def open_source(source, wait: float = WAIT) -> Source:
     """``source`` as a :class:`Source`: a path to a folder or plain file stays a path;
-    a pipe, named pipe or device, an open file, a compressed file and a zip of one file
+    a pipe or named pipe, an open file, a compressed file and a zip of one file
     are read once, whole (a named pipe waits at most ``wait`` seconds of silence)."""
     if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not wait > 0:
         raise AgreementError(f"read: wait={wait!r}; expected the seconds (> 0) a pipe may "
@@ -103,9 +103,12 @@ def open_source(source, wait: float = WAIT) -> Source:
                           "its format)") from None
     if stat.S_ISDIR(mode):
         return Source(path, path=path)
-    if not stat.S_ISREG(mode):  # a pipe, a named pipe, a device: it can be read once
+    if stat.S_ISFIFO(mode):  # a pipe or a named pipe: it can be read once
         return _unpacked(Source(path, data=_drain(path, wait),
                                 how=f"read once from the pipe {path}"))
+    if not stat.S_ISREG(mode):  # /dev/zero never ends, a terminal waits for a person
+        raise AgreementError(f"read: {path!r} is a device or a socket, not a file, a folder "
+                             "or a pipe; save the export to a file, or pipe it in")
     with open(path, "rb") as fh:
         magic = fh.read(6)
     if any(magic.startswith(m) for m in _COMPRESSED):

@@ -343,28 +343,27 @@ def _outline(head: str, record: int):
 
 
 def _json(head: str, whole: bool) -> tuple[list[str], str]:
-    """A Label Studio export (an array of tasks, or one task: ``data`` and
-    ``annotations``), or JSON lines of Prodigy or doccano told by the first record's
-    keys; ([], '') when the start is not JSON (a CSV whose header starts with ``{``)."""
+    """A Label Studio export (an array of tasks, each with ``data`` and ``annotations``,
+    or one task), or JSON lines of Prodigy or doccano told by the first record's keys;
+    ([], '') when the start is not JSON (a CSV whose header starts with ``{``)."""
     start = head.lstrip()
     outline = _outline(start, 2 if start.startswith("[") else 1)
     if outline is None:
         return [], ""
     own, inner, complete = outline
+    keys = set(own)
     cut = "" if complete else (f" (its first record is longer than the first "
                                f"{HEAD >> 20} MiB looked at)")
-    if start.startswith("[") or {"data", "annotations"} <= set(own):
-        if "annotations" in own and ({"completed_by", "result"} & inner or not complete):
-            return ["label_studio"], ""
-        if not complete and "data" in own and "annotations" not in own:
-            return ["label_studio"], ""  # a task whose data fills the prefix
-        return [], cut
+    if start.startswith("["):  # read_label_studio names what a task lacks
+        return (["label_studio"], "") if keys & {"data", "annotations"} else ([], cut)
+    if {"data", "annotations"} <= keys or (not complete and "data" in keys):
+        return ["label_studio"], ""  # one task (its data may fill the prefix)
     # Prodigy's own fields start with '_' (prodi.gy/docs "Annotation task format");
     # doccano writes none
-    if {"_input_hash", "_task_hash", "_view_id", "_annotator_id", "_session_id"} & set(own):
+    if {"_input_hash", "_task_hash", "_view_id", "_annotator_id", "_session_id"} & keys:
         return ["prodigy"], ""
-    if {"label", "entities", "cats"} & set(own) or ("annotations" in own and "user" in inner):
+    if {"label", "entities", "cats", "annotations"} & keys:
         return ["doccano"], ""
-    if "answer" in own and ("spans" in own or "accept" in own):
+    if "answer" in keys and ({"spans", "accept"} & keys):
         return ["prodigy"], ""  # a task without Prodigy's hashes, as some scripts write
     return [], cut
