@@ -133,7 +133,7 @@ def test_bootstrap_with_many_categories_equals_recomputing(metric):
     df = ratings(5, n_items=150)
     ann = Annotations.from_long(df)
     ours = iaa.bootstrap(ann, iaa.krippendorff_alpha, n_resamples=30, seed=1, metric=metric)
-    again = iaa.bootstrap(lambda d: iaa.krippendorff_alpha(d, metric).value, ann,
+    again = iaa.bootstrap(ann, lambda d: iaa.krippendorff_alpha(d, metric).value,
                           n_resamples=30, seed=1)
     np.testing.assert_allclose(ours.values, again.values, rtol=0, atol=1e-12)
 
