@@ -339,3 +339,20 @@ def test_a_device_is_refused_not_read_forever():
     for device in ("/dev/zero", "/dev/null"):
         with pytest.raises(AgreementError, match="is a device or a socket, not a file"):
             iaa.read(device)
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="process substitution is bash's")
+def test_iaa_report_reads_a_process_substitution(tmp_path):
+    """``iaa report <(gzip -dc labels.csv.gz)``, as issue 44 ran it: the report of the
+    plain file's ratings (the CSV's 380 items, read by iaa.read_csv)."""
+    import subprocess
+    import sys
+    gz = tmp_path / "labels.csv.gz"
+    gz.write_bytes(gzip.compress((EX / "labels.csv").read_bytes()))
+    out = tmp_path / "r.html"
+    done = subprocess.run(["/bin/bash", "-c", f"{sys.executable} -m iaa_widgets report "
+                           f"<(gzip -dc {gz}) -o {out} --bootstrap 0 --wait 30"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    n = _quiet(iaa.read_csv, EX / "labels.csv").n_items
+    assert n == 380 and f"{n} items" in out.read_text(encoding="utf-8")
