@@ -98,6 +98,35 @@ def which_coefficient():
     return table.set_axis([symbol for symbol, _ in TAUGHT.values()]).rename_axis("coefficient")
 
 
+# the annotator-models lesson's crowd: who they are (accuracy, or a strategy)
+CROWD = {"ana": 0.85, "ben": 0.8, "cai": 0.55, "dee": 0.5, "eve": "random", "fox": "always yes"}
+
+
+def simulated_crowd(annotators=None, n_items: int = 300, seed: int = 7):
+    """Ratings of ``n_items`` items on *yes*, *no*, *maybe* (true shares .5, .3, .2) and
+    the true classes, both seeded. ``annotators`` maps a name to an accuracy (the true
+    class with that probability, else one of the two others, evenly), ``"random"`` (a
+    category drawn uniformly) or ``"always yes"``; default ``CROWD``. Returns (ratings:
+    item, annotator, label; truth: item → class)."""
+    import numpy as np
+    import pandas as pd
+    categories = np.array(["yes", "no", "maybe"])
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(3, size=n_items, p=[0.5, 0.3, 0.2])
+    labels = {}
+    for name, kind in (CROWD if annotators is None else annotators).items():
+        if kind == "random":
+            labels[name] = rng.integers(0, 3, size=n_items)
+        elif kind == "always yes":
+            labels[name] = np.zeros(n_items, dtype=int)
+        else:  # right with probability kind, else one of the other two categories
+            wrong = (truth + rng.integers(1, 3, size=n_items)) % 3
+            labels[name] = np.where(rng.random(n_items) < kind, truth, wrong)
+    ratings = pd.DataFrame({"item": np.tile(np.arange(n_items), len(labels)),
+                            "annotator": np.repeat(list(labels), n_items),
+                            "label": categories[np.concatenate(list(labels.values()))]})
+    return ratings, pd.Series(categories[truth], name="truth").rename_axis("item")
+
 # ------------------------------------------------------------ exercises, checked on request
 @dataclass(frozen=True)
 class Verdict:

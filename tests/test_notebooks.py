@@ -25,7 +25,8 @@ QUOTING = {"01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb",
 # notebooks written as lessons (issue 34): objectives, formulas in the markdown, guided
 # tasks and exercises with folded answers (00 is the tour, 06 a practitioners' appendix)
 LESSONS = ["01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb", "03_sparse_agreement.ipynb",
-           "04_gamma_family.ipynb", "05_labelers_and_reviewers.ipynb", "07_kappa_paradoxes.ipynb"]
+           "04_gamma_family.ipynb", "05_labelers_and_reviewers.ipynb", "07_kappa_paradoxes.ipynb",
+           "07b_annotator_models.ipynb"]
 
 
 @pytest.mark.parametrize("name", LESSONS)
@@ -137,7 +138,7 @@ def test_binder_installs_this_repository_and_readme_lists_every_notebook():
     readme = (ROOT / "README.md").read_text()
     assert not re.findall(r"\(https://mybinder\.org/[^)]*\)", page + readme)
     assert "mybinder.org/v2/gh/<owner>/<repository>/HEAD?urlpath=lab/tree/notebooks/" in page
-    listed = re.findall(r"^\| \[[^\]]*\]\(generated/notebooks/(\d\d_[\w.]+\.ipynb)\) \|", page,
+    listed = re.findall(r"^\| \[[^\]]*\]\(generated/notebooks/(\d\d[a-z]?_[\w.]+\.ipynb)\) \|", page,
                         flags=re.M)
     assert listed == NAMES, "the notebooks page names every notebook, in order"
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", readme)
