@@ -620,12 +620,13 @@ def gamma_family_chart(result: GammaFamilyResult, *, width: int = 640) -> alt.VC
 # ------------------------------------------------------------------ bootstrap
 @register(BootstrapResult)
 @_html_safe
-def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
-                    width: int = 320) -> alt.LayerChart:
-    """The bootstrap distribution of the measure (resamples where it is defined), a
-    band over the confidence interval and a rule at the estimate on the data."""
-    v = np.asarray(result.values, dtype=float)
-    v = v[np.isfinite(v)]
+def bootstrap_chart(result: BootstrapResult, *, bins: int = 40, width: int = 320,
+                    thresholds=(0.667, 0.8)) -> alt.LayerChart:
+    """The bootstrap distribution of the measure (replicates where it is defined), a
+    band over the confidence interval, a rule at the estimate on the data and a dashed
+    rule at each of ``thresholds`` (Krippendorff's α_min: 0.667 and 0.8), whose tooltip
+    gives q(α_min), the share of replicates below it (:meth:`BootstrapResult.prob_below`)."""
+    v = result.distribution
     if not len(v):
         raise AgreementError(f"{result.measure}: no bootstrap resample gave a defined value")
     counts, edges = np.histogram(v, bins=bins)
@@ -633,8 +634,8 @@ def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
     lo, hi = result.ci
     marks = pd.DataFrame({"estimate": [_finite(result.estimate)], "ci_low": [_finite(lo)],
                           "ci_high": [_finite(hi)]})
-    x = alt.X("lo:Q", title=f"{result.measure} over {result.n_resamples} resamples",
-              scale=alt.Scale(zero=False))
+    x = alt.X("lo:Q", title=f"{result.measure} over {result.n_resamples} resamples "
+              f"({result.kind})", scale=alt.Scale(zero=False))
     band = alt.Chart(marks, name="interval").mark_rect(opacity=0.15).encode(
         x=alt.X("ci_low:Q"), x2="ci_high:Q",
         tooltip=[alt.Tooltip("ci_low:Q", format=".4f", title=f"{result.level:.0%} low"),
@@ -645,9 +646,16 @@ def bootstrap_chart(result: BootstrapResult, *, bins: int = 40,
                  "count:Q"])
     rule = alt.Chart(marks, name="estimate").mark_rule(color="#e6550d", strokeWidth=2).encode(
         x=alt.X("estimate:Q"), tooltip=[alt.Tooltip("estimate:Q", format=".4f")])
+    cuts = pd.DataFrame({"threshold": [float(t) for t in thresholds],
+                         "q": [result.prob_below(t) for t in thresholds]})
+    lines = alt.Chart(cuts, name="thresholds").mark_rule(
+        color="#636363", strokeDash=[4, 3]).encode(
+        x=alt.X("threshold:Q"),
+        tooltip=[alt.Tooltip("threshold:Q", format=".3f", title="α_min"),
+                 alt.Tooltip("q:Q", format=".3f", title="q(α_min): share below")])
     title = f"{result.measure} = {result.estimate:.4f}, {result.level:.0%} interval " \
         f"[{lo:.4f}, {hi:.4f}] ({result.method})"
-    return alt.layer(band, bars, rule, title=title).properties(width=width)
+    return alt.layer(band, bars, rule, lines, title=title).properties(width=width)
 
 
 # ------------------------------------------------------------------ report overviews

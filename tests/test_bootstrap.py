@@ -43,7 +43,7 @@ def test_interval_is_the_percentile_interval():
     np.testing.assert_allclose(res.ci, np.quantile(ok, [0.05, 0.95]), rtol=0, atol=1e-12)
     assert res.se == pytest.approx(np.std(ok, ddof=1))
     assert res.n_undefined == len(res.values) - len(ok)
-    assert res.method == "percentile" and res.to_frame().shape == (1, 9)
+    assert res.method == "percentile" and res.to_frame().shape == (1, 10)
 
 
 def test_resamples_are_whole_items():

@@ -9,14 +9,16 @@ from .. import stats, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..measures import _registry
-from ..stats.resampling import _draws, _generic, _one_blas_thread, intervals, resampled
-from ._measure import resolve
+from ..stats.resampling import (_draws, _generic, _one_blas_thread, cluster_draws,
+                                intervals, resampled)
+from ._clusters import cluster_codes
+from ._measure import MAX_RESAMPLES, check_keywords, resolve
 
 __all__ = ["leave_one_out"]
 
 
 def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int | None = 1000,
-                  seed=None, **measure_kwargs) -> pd.DataFrame:
+                  seed=None, cluster=None, **measure_kwargs) -> pd.DataFrame:
     """``measure`` without each annotator in turn, indexed by annotator: ``value`` (the
     measure without them), ``delta`` (value − the measure on all annotators; negative:
     they raise agreement, positive: they drag it down) and a paired bootstrap interval
@@ -33,15 +35,22 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
     from each version's ratings, or, for the values alone, from the measure's own
     ``without_each`` in the registry (Conger's κ: one pass over the ratings); any other
     function is recomputed on each rebuilt resample. ``attrs``: ``measure``, ``value`` (on all
-    annotators), ``confidence``, ``n_resamples``, ``seed``. ``n_resamples=None``: the
-    values only (the interval columns NaN).
+    annotators), ``confidence``, ``n_resamples``, ``seed``, ``resampled`` ("items" or
+    "clusters"). ``n_resamples=None``: the values only (the interval columns NaN); at most
+    :data:`~iaa_widgets.inference.bootstrap.MAX_RESAMPLES`. ``cluster=``: each item's
+    cluster (a column of the tidy table or a Series item → cluster), as in
+    :func:`~iaa_widgets.bootstrap`: a resample draws whole clusters. A keyword the
+    measure does not take is refused, naming the closest it takes.
     """
     fn, name = resolve(measure, "leave_one_out")
+    check_keywords("leave_one_out", name, fn, measure_kwargs)
     confidence = validate.confidence("leave_one_out", "confidence", confidence)
     if n_resamples is not None:
-        n_resamples = validate.integer("leave_one_out", "n_resamples", n_resamples, minimum=2)
+        n_resamples = validate.integer("leave_one_out", "n_resamples", n_resamples, minimum=2,
+                                       maximum=MAX_RESAMPLES)
     validate.seed("leave_one_out", "seed", seed)
     ann = as_annotations(data)
+    clusters = cluster_codes(data, ann, cluster, "leave_one_out")
     if ann.anonymous or ann.n_annotators < 3:
         raise AgreementError(f"leave_one_out needs at least 3 named annotators (so that two "
                              f"remain), got {'anonymous counts' if ann.anonymous else ann.n_annotators}")
@@ -64,7 +73,7 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
         with _one_blas_thread():  # one product of the data's weights: no second thread spinning
             values = joined.values(joined.base[None])[0]
         boot = None if n_resamples is None else \
-            resampled(joined, n_resamples, np.random.default_rng(seed))
+            resampled(joined, n_resamples, np.random.default_rng(seed), clusters)
     elif parts is not None and n_resamples is None:  # the values: each finish of its totals
         values = np.array([p.values(p.base[None])[0] for p in parts], dtype=float)
         boot = None
@@ -73,8 +82,8 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
         values = np.array([float(getattr(r, "value", r)) for r in
                            (fn(v, **measure_kwargs) for v in versions)])
         boot = None if n_resamples is None else np.column_stack([
-            _generic(fn, v, _draws(np.random.default_rng(seed), v.n_items, n_resamples),
-                     measure_kwargs) for v in versions])
+            _generic(fn, v, _item_draws(np.random.default_rng(seed), v.n_items, n_resamples,
+                                        clusters), measure_kwargs) for v in versions])
     delta = values[1:] - values[0]
     if boot is None:
         low = high = se = np.full(len(delta), np.nan)
@@ -85,8 +94,15 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
                         "se": se, "n_undefined": undefined.astype(np.int64)},
                        index=pd.Index(names, name="annotator"))
     out.attrs.update(measure=name, value=float(values[0]), confidence=confidence,
-                     n_resamples=n_resamples, seed=seed)
+                     n_resamples=n_resamples, seed=seed,
+                     resampled="items" if clusters is None else "clusters")
     return out
+
+
+def _item_draws(rng, n_items: int, n_resamples: int, clusters):
+    """The item codes of each resample: single items, or whole clusters."""
+    return _draws(rng, n_items, n_resamples) if clusters is None else \
+        cluster_draws(rng, clusters, n_resamples)
 
 
 def _versions_of_counts(make, ann: Annotations, kwargs: dict, summed: bool = False):
@@ -115,7 +131,11 @@ def _versions_of_counts(make, ann: Annotations, kwargs: dict, summed: bool = Fal
     item, who = prim.item, prim.annotator
     rows, codes = _distinct_rows(counts, item, prim.label)
     try:
-        stat = make(_counts_data(ann, rows, n_ann - 1), **kwargs)
+        # an item rated by all J annotators is rated by J − 1 in every version: its base
+        # row cancels against each version's (base + delta), so it is made as an empty row
+        # (a row of J ratings is no row of data with J − 1 annotators)
+        stat = make(_counts_data(ann, np.where(rows.sum(axis=1, keepdims=True) < n_ann, rows, 0),
+                                 n_ann - 1), **kwargs)
     except AgreementError:  # needs who gave each label, or a version the measure refuses
         return None
     full = make(ann, **kwargs)

@@ -35,7 +35,8 @@ import pandas as pd
 from ..data import Annotations
 from ..errors import AgreementError
 
-__all__ = ["resampled", "intervals", "spread", "Spread"]
+__all__ = ["resampled", "intervals", "spread", "Spread", "cluster_draws",
+           "cluster_weight_blocks"]
 
 
 def _value(result) -> float:
@@ -118,45 +119,106 @@ def _drawn_ahead(rng: np.random.Generator, n: int, shapes: list, codes=None):
         yield pending.result()
 
 
+def _gathered(order: np.ndarray, starts: np.ndarray, sizes: np.ndarray, drawn: np.ndarray):
+    """Positions (in ``order``) of the members of each drawn group, draw after draw, and
+    each draw's number of members: groups are runs of ``order`` (``starts``, ``sizes``)."""
+    lengths = sizes[drawn]
+    offsets = np.cumsum(lengths) - lengths
+    return order[np.repeat(starts[drawn] - offsets, lengths) + np.arange(lengths.sum())], lengths
+
+
+def _groups(codes: np.ndarray, n_groups: int):
+    """(order, starts, sizes): ``codes`` sorted into runs of equal code, for :func:`_gathered`."""
+    sizes = np.bincount(codes, minlength=n_groups)
+    return np.argsort(codes, kind="stable"), np.cumsum(sizes) - sizes, sizes
+
+
 def _resample(ann: Annotations, by_item: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
               drawn: np.ndarray) -> Annotations:
     """The ratings of the drawn items, each draw a new item (vectorised gather)."""
-    lengths = sizes[drawn]
-    offsets = np.cumsum(lengths) - lengths
-    take = by_item[np.repeat(starts[drawn] - offsets, lengths) + np.arange(lengths.sum())]
+    take, lengths = _gathered(by_item, starts, sizes, drawn)
     return Annotations(np.repeat(np.arange(len(drawn)), lengths), ann.annotator[take],
                        ann.label[take], ann.rank[take], pd.RangeIndex(len(drawn), name="item"),
                        ann.annotators, ann.categories, ann.anonymous, ann.ordered)
 
 
-def _generic(fn, ann, draws, kwargs) -> np.ndarray:
-    by_item = np.argsort(ann.item, kind="stable")
-    sizes = np.bincount(ann.item, minlength=ann.n_items)
-    starts = np.cumsum(sizes) - sizes
+def _resample_annotators(ann: Annotations, drawn: np.ndarray) -> Annotations:
+    """The ratings of the drawn annotators, each draw a new annotator (annotators
+    0 … r − 1 in the order drawn), on the same items (vectorised gather)."""
+    take, lengths = _gathered(*_groups(ann.annotator, ann.n_annotators), drawn)
+    return Annotations(ann.item[take], np.repeat(np.arange(len(drawn)), lengths),
+                       ann.label[take], ann.rank[take], ann.items,
+                       pd.RangeIndex(len(drawn), name="annotator"), ann.categories,
+                       ann.anonymous, ann.ordered)
+
+
+def cluster_draws(rng: np.random.Generator, clusters: np.ndarray, n_resamples: int):
+    """Item codes of each clustered resample, one array at a time: the G clusters
+    (``clusters``: each item's cluster code 0 … G − 1) drawn G times with replacement,
+    each draw adding all its items (Field & Welsh 2007, the cluster bootstrap; R
+    multiagree's ``boot.pair``); ``rng.integers(0, G, G)`` per resample, the stream of
+    :func:`cluster_weight_blocks`."""
+    g = int(clusters.max()) + 1
+    groups = _groups(clusters, g)
+    for _ in range(n_resamples):
+        yield _gathered(*groups, rng.integers(0, g, g))[0]
+
+
+def cluster_weight_blocks(rng: np.random.Generator, clusters: np.ndarray, n_resamples: int,
+                          codes=None):
+    """W (b × rows) of clustered resamples: how often each item row was drawn when the G
+    clusters are drawn G times with replacement (:func:`cluster_draws`, the same stream),
+    i.e. w_i = c_{g(i)}, the draws of item i's cluster. The cluster counts C (b × G) go
+    through one sparse product with A (G × rows: items of each cluster per row; with
+    ``codes``, per distinct row of :meth:`Statistic.distinct`): W = C A."""
+    from scipy import sparse
+    n, g = len(clusters), int(clusters.max()) + 1
+    rows = np.arange(n) if codes is None else codes
+    u = int(rows.max()) + 1
+    a = sparse.csr_matrix((np.ones(n), (clusters, rows)), shape=(g, u))
+    b = max(1, (1 << 22) // max(u, g, 1))
+    for start in range(0, n_resamples, b):
+        size = min(b, n_resamples - start)
+        drawn = rng.integers(0, g, (size, g)) + (g * np.arange(size))[:, None]
+        c = np.bincount(drawn.ravel(), minlength=size * g).reshape(size, g).astype(float)
+        yield np.asarray((a.T @ c.T).T)
+
+
+def _generic(fn, ann, draws, kwargs, annotators=None) -> np.ndarray:
+    """``fn`` on each rebuilt resample: the drawn items (``draws``: item codes, or None to
+    keep the items), then, with ``annotators`` (draws of annotator codes, one per
+    resample), the drawn annotators; NaN where ``fn`` refuses a resample."""
+    by_item, starts, sizes = _groups(ann.item, ann.n_items)
     out = []
     for drawn in draws:
+        part = ann if drawn is None else _resample(ann, by_item, starts, sizes, drawn)
+        if annotators is not None:
+            part = _resample_annotators(part, next(annotators))
         try:
-            out.append(_value(fn(_resample(ann, by_item, starts, sizes, drawn), **kwargs)))
+            out.append(_value(fn(part, **kwargs)))
         except AgreementError:  # e.g. a resample with no pairable item: undefined
             out.append(np.nan)
     return np.array(out, dtype=float)
 
 
-def resampled(stat, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+def resampled(stat, n_resamples: int, rng: np.random.Generator,
+              clusters: np.ndarray | None = None) -> np.ndarray:
     """The values of a Statistic on ``n_resamples`` bootstrap resamples of its item rows
-    (:func:`_weight_blocks`): B × the shape of one value (a number, or e.g. the annotator
-    pairs of a matrix), NaN where the measure is undefined on a resample. Where items
-    repeat the same tables (:meth:`Statistic.distinct`: a few hundred distinct rows
-    among 1e5 items is common), a resample counts its draws per distinct row: the same
-    draws and totals, without the items × cells product."""
+    (:func:`_weight_blocks`; with ``clusters``, each item's cluster code, of whole
+    clusters: :func:`cluster_weight_blocks`): B × the shape of one value (a number, or
+    e.g. the annotator pairs of a matrix), NaN where the measure is undefined on a
+    resample. Where items repeat the same tables (:meth:`Statistic.distinct`: a few
+    hundred distinct rows among 1e5 items is common), a resample counts its draws per
+    distinct row: the same draws and totals, without the items × cells product."""
     grouped = stat.distinct()
+    codes, rows = (None, stat) if grouped is None else grouped
+
+    def blocks():
+        if clusters is None:
+            return _weight_blocks(rng, stat, n_resamples, codes)
+        return cluster_weight_blocks(rng, clusters, n_resamples, codes)
     with _one_blas_thread():
-        if grouped is None:
-            return np.concatenate([stat.values(w) for w in _weight_blocks(rng, stat,
-                                                                          n_resamples)])
-        codes, rows = grouped
-        return np.concatenate([rows.values(w) for w in _weight_blocks(rng, stat,
-                                                                      n_resamples, codes)])
+        return np.concatenate([rows.values(w) for w in blocks()])
 
 
 def _one_blas_thread():
