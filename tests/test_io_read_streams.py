@@ -356,3 +356,22 @@ def test_iaa_report_reads_a_process_substitution(tmp_path):
     assert done.returncode == 0, done.stderr
     n = _quiet(iaa.read_csv, EX / "labels.csv").n_items
     assert n == 380 and f"{n} items" in out.read_text(encoding="utf-8")
+
+
+def test_look_alike_numbers_stay_apart_from_a_stream_as_from_a_file(tmp_path):
+    """'1' and '1.0' are two labels read from a file, with a warning
+    (LookAlikeLabelsWarning, see read_csv); read from a gzip stream or a pipe, the
+    same, not merged silently into the number 1."""
+    text = b"item,annotator,label\n1,a,1\n1,b,1.0\n2,a,2\n2,b,2\n"
+    path = tmp_path / "r.csv"
+    path.write_bytes(text)
+    r, w = os.pipe()
+    threading.Thread(target=lambda: os.fdopen(w, "wb").write(text) and None,
+                     daemon=True).start()
+    try:
+        for source in (path, io.BytesIO(gzip.compress(text)), f"/dev/fd/{r}"):
+            with pytest.warns(iaa.LookAlikeLabelsWarning, match="'1', '1.0'"):
+                out = iaa.read(source)
+            assert out.to_long()["label"].tolist() == ["1", "1.0", "2", "2"]
+    finally:
+        os.close(r)

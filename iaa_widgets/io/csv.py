@@ -47,6 +47,14 @@ def _plain_file(source) -> bool:
         not re.search(r"\.(gz|bz2|zip|xz|zst|tar)$", os.fspath(source))
 
 
+def _rereadable(source) -> bool:
+    """A plain file, or a stream that can be read again from its start (the bytes
+    iaa.read read once from a pipe or a compressed file)."""
+    if isinstance(source, (str, os.PathLike)):
+        return _plain_file(source)
+    return bool(getattr(source, "seekable", lambda: False)())
+
+
 def read_frame(source, na_values, label: str | None, read_args: dict, index_col=None):
     """The table read from ``source`` and a note on the cells ``na_values`` made missing
     in the ``label`` column (None: in every column). Errors name the file (and the line
@@ -108,9 +116,11 @@ def _numbers_as_written(source, frame: pd.DataFrame, label, read_args: dict,
     cols = [c for c in ([label] if label is not None else frame.columns)
             if c in frame.columns and pd.api.types.is_numeric_dtype(frame[c])
             and not pd.api.types.is_bool_dtype(frame[c])]
-    if not cols or not _plain_file(source) or any(
+    if not cols or not _rereadable(source) or any(
             k in read_args for k in ("dtype", "converters", "names", "header", "usecols")):
         return ""
+    if not isinstance(source, (str, os.PathLike)):
+        source.seek(0)  # a stream read once by iaa.read, held in memory
     args = {k: v for k, v in read_args.items() if k in _PARSING}
     texts = pd.read_csv(source, usecols=cols, dtype=str, keep_default_na=False,
                         na_values=list(na_values), **args)
