@@ -193,20 +193,23 @@ def test_cluster_refusals_name_the_problem():
 
 
 # ------------------------------------------------------------------ annotators
-def test_annotator_resamples_are_the_drawn_annotators():
-    # each replicate: the ratings of r annotators drawn with replacement (a copy is a new
-    # annotator), on the same items; checked against rebuilding the table by hand
+def test_annotator_resamples_keep_the_distinct_drawn_annotators_rescaled():
+    # each replicate draws r annotators with replacement, keeps the s distinct ones S (a
+    # copy would agree with itself) and rescales: θ̂ + (θ(S) − θ̂)·√(s/(r − s)); checked
+    # against the measure on the rows of S, drawn by hand from the same stream
     df = krippendorff_2011()
-    res = iaa.bootstrap(df, "fleiss_kappa", n_resamples=5, seed=2, resample="annotators",
+    res = iaa.bootstrap(df, "fleiss_kappa", n_resamples=8, seed=2, resample="annotators",
                         missing="available")
     rng = np.random.default_rng(2)
     names = list(iaa.as_annotations(df).annotators)
-    for b in range(5):
-        drawn = rng.integers(0, 4, 4)
-        part = pd.concat([df[df["annotator"] == names[j]].assign(annotator=k)
-                          for k, j in enumerate(drawn)])
-        assert res.values[b] == pytest.approx(iaa.fleiss_kappa(part, missing="available")
-                                              .value, abs=1e-12)
+    for b in range(8):
+        chosen = np.unique(rng.integers(0, 4, 4))
+        s = len(chosen)
+        part = df[df["annotator"].isin([names[j] for j in chosen])]
+        theta = iaa.fleiss_kappa(part, missing="available").value if s > 1 else np.nan
+        expected = res.estimate + (theta - res.estimate) * np.sqrt(s / (4 - s)) if s < 4 \
+            else res.estimate
+        assert res.values[b] == pytest.approx(expected, abs=1e-12, nan_ok=True)
     assert res.kind == "annotators" and res.n_draws is None
     both = iaa.bootstrap(df, "fleiss_kappa", n_resamples=50, seed=2, resample="both")
     assert both.kind == "items and annotators" and len(both.values) == 50
@@ -215,6 +218,24 @@ def test_annotator_resamples_are_the_drawn_annotators():
         iaa.bootstrap(counts, "fleiss_kappa", resample="annotators")
     with pytest.raises(AgreementError, match="resample"):
         iaa.bootstrap(df, "fleiss_kappa", resample="raters")
+
+
+def test_annotator_bootstrap_se_agrees_with_the_annotator_jackknife():
+    # a crowd of 10 annotators of accuracies U(0.3, 0.95) on 120 items, 3 classes: the SE
+    # over annotators from the rescaled replicates against the delete-one jackknife SE,
+    # √((r − 1)/r · Σ (θ_(j) − θ̄)²) of leave_one_out's values (Efron & Tibshirani 1993,
+    # eq. 11.5), an independent estimate of the same variance
+    rng = np.random.default_rng(7)
+    n, r = 120, 10
+    truth = rng.integers(0, 3, n)
+    keep = rng.random((n, r)) < rng.uniform(0.3, 0.95, r)
+    x = np.where(keep, truth[:, None], rng.integers(0, 3, (n, r)))
+    df = pd.DataFrame({"item": np.repeat(np.arange(n), r), "annotator": np.tile(np.arange(r), n),
+                       "label": x.ravel()})
+    boot = iaa.bootstrap(df, "fleiss_kappa", n_resamples=300, seed=1, resample="annotators")
+    v = iaa.leave_one_out(df, "fleiss_kappa", n_resamples=None)["value"].to_numpy()
+    jackknife = np.sqrt((r - 1) / r * np.sum((v - v.mean()) ** 2))
+    assert 0.75 < boot.se / jackknife < 1.33
 
 
 # ------------------------------------------------------------------ arguments (issue 44)

@@ -20,7 +20,7 @@ from ..errors import AgreementError
 from ..results import Charted, InRange, provenance_html, without_cut
 from ..stats.lazy import SufficientStatistics
 from ..stats.resampling import (_draws, _generic, _value, cluster_draws, intervals,
-                                resampled)
+                                resampled, two_way)
 from ._clusters import cluster_codes
 from ._measure import MAX_RESAMPLES, check_keywords, measure_like, resolve, takes
 
@@ -30,9 +30,12 @@ __all__ = ["bootstrap", "BootstrapResult", "MAX_RESAMPLES"]
 RESAMPLED = {
     "items": "items, with replacement (each keeps its ratings)",
     "clusters": "clusters of items, with replacement (each keeps its items and ratings)",
-    "annotators": "annotators, with replacement (each keeps its ratings, items fixed)",
-    "items and annotators": "items and annotators, with replacement (two-way)",
-    "clusters and annotators": "clusters of items and annotators, with replacement (two-way)",
+    "annotators": "annotators, with replacement, the distinct ones kept and the deviation "
+                  "rescaled (delete-d jackknife), items fixed",
+    "items and annotators": "items with replacement, and annotators as in 'annotators' "
+                            "(two-way)",
+    "clusters and annotators": "clusters of items with replacement, and annotators as in "
+                               "'annotators' (two-way)",
     "pairable values": "pairs of values from the coincidence matrix, D_e held fixed "
                        "(Hayes & Krippendorff 2007)",
 }
@@ -179,8 +182,11 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
         cluster. Whole clusters are drawn with replacement (the cluster bootstrap: tokens
         in documents are not independent, and their naive SE is far too small).
     resample : {"items", "annotators", "both"}
-        What a replicate draws: items (or clusters), annotators (each drawn annotator
-        keeps its ratings: for crowds, where the annotators are a sample too), or both.
+        What a replicate draws: items (or clusters), annotators (for crowds, where the
+        annotators are a sample too), or both. Annotators are drawn r times with
+        replacement; as a copy of an annotator would agree with itself, the replicate
+        keeps the s distinct ones and rescales its deviation by √(s/(r − s))
+        (:func:`~iaa_widgets.stats.resampling.two_way`).
     **measure_kwargs
         Passed to the measure (e.g. ``metric="ordinal"``); a keyword the measure does
         not take is refused, naming the closest it takes.
@@ -270,17 +276,17 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
                              cluster, resample, measure_kwargs)
     clusters = cluster_codes(data, ann, cluster, "bootstrap")
     make = getattr(fn, "statistic", None)
-    two_way = resample != "items"
-    if interval == "bca" and (make is None or clusters is not None or two_way):
+    crossed = resample != "items"
+    if interval == "bca" and (make is None or clusters is not None or crossed):
         raise AgreementError(f"interval must be 'percentile' for {name} (" + (
             "it has no Statistic" if make is None else "resampled over clusters or "
             "annotators") + "), or 'bca' for a measure with a Statistic resampled over single "
             "items (its leave-one-item-out values are the totals minus one item)")
-    if two_way and ann.anonymous:
+    if crossed and ann.anonymous:
         raise AgreementError("resample='annotators' draws annotators, but these data were "
                              "built from per-item counts (Annotations.from_counts) and "
                              "know no annotator; load the ratings with from_long")
-    if make is None or two_way:
+    if make is None or crossed:
         ann = ann.expanded("bootstrap")  # resamples single items: one row per item
     result = fn(ann, **measure_kwargs)
     if np.size(getattr(result, "value", result)) != 1:
@@ -288,13 +294,13 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
                              "a table; pass ci= to the measure itself if it takes one")
     estimate = _value(result)
     stat = None
-    if two_way:
+    if crossed:
         r = ann.n_annotators
         items = (None for _ in range(n_resamples)) if resample == "annotators" else (
             _draws(rng, ann.n_items, n_resamples) if clusters is None else
             cluster_draws(rng, clusters, n_resamples))
-        values = _generic(fn, ann, items, measure_kwargs,
-                          annotators=(rng.integers(0, r, r) for _ in range(n_resamples)))
+        values = two_way(fn, ann, estimate, items, (rng.integers(0, r, r) for _ in
+                                                     range(n_resamples)), measure_kwargs)
     elif make is None:
         values = _generic(fn, ann, _draws(rng, ann.n_items, n_resamples) if clusters is None
                           else cluster_draws(rng, clusters, n_resamples), measure_kwargs)

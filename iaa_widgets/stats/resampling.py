@@ -36,7 +36,7 @@ from ..data import Annotations
 from ..errors import AgreementError
 
 __all__ = ["resampled", "intervals", "spread", "Spread", "cluster_draws",
-           "cluster_weight_blocks"]
+           "cluster_weight_blocks", "two_way"]
 
 
 def _value(result) -> float:
@@ -184,20 +184,49 @@ def cluster_weight_blocks(rng: np.random.Generator, clusters: np.ndarray, n_resa
         yield np.asarray((a.T @ c.T).T)
 
 
-def _generic(fn, ann, draws, kwargs, annotators=None) -> np.ndarray:
-    """``fn`` on each rebuilt resample: the drawn items (``draws``: item codes, or None to
-    keep the items), then, with ``annotators`` (draws of annotator codes, one per
-    resample), the drawn annotators; NaN where ``fn`` refuses a resample."""
+def _generic(fn, ann, draws, kwargs) -> np.ndarray:
+    """``fn`` on each rebuilt resample of the drawn items (``draws``: item codes, or None
+    to keep the items); NaN where ``fn`` refuses a resample."""
     by_item, starts, sizes = _groups(ann.item, ann.n_items)
+    return np.array([_defined(fn, ann if drawn is None else
+                              _resample(ann, by_item, starts, sizes, drawn), kwargs)
+                     for drawn in draws], dtype=float)
+
+
+def _defined(fn, part, kwargs) -> float:
+    """``fn``'s value on ``part``, NaN where it refuses it (e.g. no pairable item)."""
+    try:
+        return _value(fn(part, **kwargs))
+    except AgreementError:
+        return np.nan
+
+
+def two_way(fn, ann, estimate: float, draws, annotator_draws, kwargs) -> np.ndarray:
+    """Replicates over annotators (and items): for each resample, the items of ``draws``
+    (item codes, or None to keep them) and the annotators of ``annotator_draws`` (r codes
+    drawn with replacement).
+
+    An annotator drawn twice would agree with their copy on every item, so a replicate
+    keeps the s distinct drawn annotators S, and its deviation is rescaled as the
+    delete-d jackknife's (Shao & Wu 1989, d = r − s; Rao & Wu 1988's rescaling):
+    θ*_b = θ_b + (θ_b(S) − θ_b) · √(s / (r − s)), θ_b the measure on the replicate's items
+    with every annotator (``estimate`` when the items are kept), θ_b(S) on S only; the
+    spread of θ* then estimates the variance over annotators, not the 0.58 of it that the
+    distinct subsets alone give (s ≈ 0.63 r). A replicate of one distinct annotator is
+    undefined (NaN: no pair to agree)."""
+    by_item, starts, sizes = _groups(ann.item, ann.n_items)
+    r = ann.n_annotators
     out = []
     for drawn in draws:
         part = ann if drawn is None else _resample(ann, by_item, starts, sizes, drawn)
-        if annotators is not None:
-            part = _resample_annotators(part, next(annotators))
-        try:
-            out.append(_value(fn(part, **kwargs)))
-        except AgreementError:  # e.g. a resample with no pairable item: undefined
-            out.append(np.nan)
+        whole = estimate if drawn is None else _defined(fn, part, kwargs)
+        chosen = np.unique(next(annotator_draws))                   # S: distinct draws
+        s = len(chosen)
+        if s == r:
+            out.append(whole)
+            continue
+        value = np.nan if s < 2 else _defined(fn, _resample_annotators(part, chosen), kwargs)
+        out.append(whole + (value - whole) * np.sqrt(s / (r - s)))  # θ + (θ(S) − θ)·√(s/d)
     return np.array(out, dtype=float)
 
 
