@@ -375,3 +375,10 @@ def test_look_alike_numbers_stay_apart_from_a_stream_as_from_a_file(tmp_path):
             assert out.to_long()["label"].tolist() == ["1", "1.0", "2", "2"]
     finally:
         os.close(r)
+
+
+def test_a_refusal_names_the_stream_it_was_read_from(tmp_path):
+    path = tmp_path / "twice.csv.gz"
+    path.write_bytes(gzip.compress(b"item,annotator,label\n1,a,x\n1,a,y\n"))
+    with pytest.raises(AgreementError, match=f"rated more than once at {path}, data row 1"):
+        iaa.read(path)

@@ -38,7 +38,12 @@ _SHOWN = 5
 
 
 def _name(source) -> str:
-    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else "the CSV input"
+    """How messages name the CSV: its path, an open file's name (iaa.read names the
+    bytes it read once after their source), else 'the CSV input'."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    return name if isinstance(name, str) else "the CSV input"
 
 
 def _plain_file(source) -> bool:
