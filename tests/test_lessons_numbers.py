@@ -377,3 +377,22 @@ def test_07b_models_lesson_answers():
     for name in ("ana", "ben", "cai", "dee"):
         assert abs(observed[name] - lesson.CROWD[name]) < 3 * math.sqrt(0.25 / len(truth))
     assert (wide["fox"] == "yes").all() and len(truth) == 300
+
+
+# ------------------------------------------------------------ 08 as a lesson
+def test_08_exercise_answers():
+    """08's folded answers: κ without dev 0.747 (0.710 … 0.784) against 0.600 (0.563 …
+    0.636); with MACE as the consensus dev 0.55 → 0.56, ana 0.92 → 0.96, ben 0.86 →
+    0.89."""
+    ratings = iaa.datasets.product_reviews().drop(columns="text")
+    whole = iaa.fleiss_kappa(ratings, missing="available")
+    without = iaa.fleiss_kappa(ratings[ratings["annotator"] != "dev"], missing="available")
+    assert tuple(round(v, 3) for v in (whole.value, *whole.ci)) == (0.600, 0.563, 0.636)
+    assert tuple(round(v, 3) for v in (without.value, *without.ci)) == (0.747, 0.710, 0.784)
+    vote = iaa.annotator_profile(ratings)["consensus_agreement"].round(2)
+    model = iaa.annotator_profile(ratings, consensus="mace")["consensus_agreement"].round(2)
+    assert (vote["dev"], model["dev"]) == (0.55, 0.56) and model.idxmin() == "dev"
+    assert (vote["ana"], model["ana"], vote["ben"], model["ben"]) == (0.92, 0.96, 0.86, 0.89)
+    exercises = cell("08_exploring_a_project.ipynb", "project-exercises")
+    assert "0.747 (0.710 … 0.784) against 0.600 (0.563 … 0.636)" in exercises
+    assert "ana\nfrom 0.92 to 0.96" in exercises
