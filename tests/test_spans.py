@@ -65,6 +65,21 @@ def test_overlap_is_a_maximum_matching_not_greedy():
     assert span_f1(df, "overlap").value == pytest.approx(2 / 3)  # 2·1/(2 + 1)
 
 
+def test_dense_overlaps_of_issue_44_are_matched_exactly():
+    # issue 44: 2 annotators × 4,000 spans of length 50 in [0, 8,050), each overlapping
+    # about 50 of the other's, ran for minutes in one Hopcroft–Karp call. b's units are
+    # a's moved by one tick, so a perfect matching exists (F1 = 1 by construction); the
+    # greedy of least ends finds it (times: benchmarks/bench_spans.py)
+    start = np.random.default_rng(44).integers(0, 8000, 4000)
+    df = pd.DataFrame({"annotator": np.repeat(["a", "b"], 4000), "category": "X",
+                       "start": np.r_[start, start + 1], "end": np.r_[start, start + 1] + 50})
+    res = span_f1(df, "overlap", progress=False)
+    assert res.value == 1.0 and res.params["pairs"]["matched"].tolist() == [4000]
+    # one unit of b moved beyond every other: 3,999 matched of 4,000 + 4,000
+    df.loc[4000, ["start", "end"]] = [9000, 9050]
+    assert span_f1(df, "overlap", progress=False).value == 2 * 3999 / 8000
+
+
 def _random_units(rng, annotators="ab", labels="XY", n=12, length=30, unique=False):
     rows = set() if unique else []
     for who in annotators:
@@ -75,13 +90,18 @@ def _random_units(rng, annotators="ab", labels="XY", n=12, length=30, unique=Fal
     return pd.DataFrame(sorted(rows), columns=["annotator", "category", "start", "end"])
 
 
+@pytest.mark.parametrize("component", [256, 2])
 @pytest.mark.parametrize("seed", range(20))
-def test_overlap_count_matches_assignment_brute_force(seed):
+def test_overlap_count_matches_assignment_brute_force(seed, component, monkeypatch):
     # Independent check of the maximum matching: scipy's linear_sum_assignment on each
     # annotator pair and label's 0/1 overlap matrix (maximising the matched count).
+    # component: the most units of a component Hopcroft–Karp matches (2: nearly every
+    # component goes to the interval greedy); the data are denser for odd seeds.
     from scipy.optimize import linear_sum_assignment
+    from iaa_widgets.measures.sets_spans import spans
+    monkeypatch.setattr(spans, "MAX_COMPONENT_UNITS", component)
     rng = random.Random(seed)
-    df = _random_units(rng, annotators="abc")
+    df = _random_units(rng, annotators="abc", n=40 if seed % 2 else 12)
     if df["annotator"].nunique() < 2:
         df = pd.concat([df, pd.DataFrame([("a", "X", 0, 1), ("b", "Y", 3, 4)],
                                           columns=df.columns)])

@@ -52,11 +52,15 @@ def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
     (max(start) < min(end)), or have the same bounds (zero-length units).
 
     Matching is one-to-one: each unit is matched to at most one unit of the other
-    annotator. Among the matching pairs, m is the size of a maximum matching
-    (Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``, one call for
-    every annotator pair, document and label at once): the largest number of pairs any
-    one-to-one pairing gives, so no arbitrary tie-break (greedy by order or by largest
-    overlap) can lower it. For exact matching it is Σ min(n_a, n_b) over identical units.
+    annotator. Among the matching pairs, m is the size of a maximum matching: the
+    largest number of pairs any one-to-one pairing gives, so no arbitrary tie-break
+    (greedy by order or by largest overlap) can lower it. For exact matching it is
+    Σ min(n_a, n_b) over identical units. It is found by components of overlapping
+    units: the small ones by Hopcroft–Karp
+    (``scipy.sparse.csgraph.maximum_bipartite_matching``, one call for many annotator
+    pairs, documents and labels), one of more than ``MAX_COMPONENT_UNITS`` units by the
+    greedy of least ends (exact for intervals, O(n log n); see
+    :func:`_interval_matching`), in O((n + overlapping pairs) log n) in all.
 
     Only documents both annotators of a pair annotated count for that pair; units of
     the others are counted in ``excluded``. The result's ``value`` and ``observed`` are
@@ -69,10 +73,9 @@ def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
     (mean over the labels the pair used); ``per_category`` the F1 of each label pooled
     over pairs. ``n_items`` is the documents, ``n_ratings`` the units entering some pair.
 
-    Bounded: the candidate pairs are matched in blocks of documents and labels of at
-    most ``stats.tables.MAX_SPAN_PAIRS`` pairs; one document and label denser than that
-    (thousands of units overlapping many) is matched without its pairs, by the
-    optimal greedy for intervals (overlap) or by counting identical units (exact).
+    Bounded: the candidate pairs of small components are matched in blocks of at most
+    about ``stats.tables.MAX_SPAN_PAIRS`` pairs; a component denser than that is matched
+    without its pairs, by the greedy (overlap) or by counting identical units (exact).
     Ctrl-C stops it; ``progress``: as γ's (``"auto"``: a tqdm bar after a second,
     ``True``, ``False`` or a callable ``progress(done, wanted)`` over the units).
     """
@@ -187,13 +190,23 @@ def _units(spans, annotators) -> _Units:
                   names, pd.Index(categories), notes)
 
 
+# a component of more overlapping units than this is matched by the interval greedy
+# (exact, O(n log n)): scipy's Hopcroft–Karp took 60 s on one dense component of 2 × 1,000
+# units (4.9e4 pairs) that the greedy matches in milliseconds
+MAX_COMPONENT_UNITS = 256
+
+
 class _Candidates:
     """The unordered pairs of units (i, j) in the same document and label where the
     later one starts within the earlier one's [start, end]: each overlapping or
     identical pair once. Sorted by (document, label, start), the unit at position p has
     as partners the ``count[p]`` positions after it, up to the last start ≤ its end
-    (searchsorted; no loop). Counted first, made by :meth:`pairs` for a run of
-    positions: the pairs of dense overlaps are never all held at once."""
+    (searchsorted; no loop). Counted first, made by :meth:`pairs` for some positions: the
+    pairs of dense overlaps are never all held at once.
+
+    Components: runs of positions in one document and label chained by their bounds
+    (each starts at or before the greatest end before it), so that every pair lies
+    within one run; ``bounds`` holds the runs' first positions and the end."""
 
     def __init__(self, u: _Units):
         group = u.doc.astype(np.int64) * (u.cat.max(initial=0) + 1) + u.cat
@@ -203,64 +216,71 @@ class _Candidates:
         key = group * size + start_rank
         self.order = np.argsort(key, kind="stable")
         sorted_key = key[self.order]
-        hi = np.searchsorted(sorted_key, (group * size + end_rank)[self.order], side="right")
+        last = (group * size + end_rank)[self.order]
+        hi = np.searchsorted(sorted_key, last, side="right")
         self.count = hi - np.arange(len(self.order)) - 1          # partners after position
-        self.group = group[self.order]                             # sorted: runs of groups
+        reach = np.maximum.accumulate(last) if len(last) else last  # within a group: max end
+        fresh = np.r_[True, sorted_key[1:] > reach[:-1]]          # starts after all before
+        self.bounds = np.r_[np.flatnonzero(fresh), len(self.order)]
 
-    def pairs(self, lo: int, hi: int):
-        """The pairs (i, j) whose first unit is at a position lo … hi − 1."""
-        count = self.count[lo:hi]
-        first = np.repeat(np.arange(lo, hi), count)
+    def pairs(self, positions: np.ndarray):
+        """The pairs (i, j) whose first unit is at one of ``positions``."""
+        count = self.count[positions]
+        first = np.repeat(positions, count)
         offset = np.arange(len(first)) - np.repeat(np.cumsum(count) - count, count)
         return self.order[first], self.order[first + 1 + offset]
 
-    def blocks(self, limit: int):
-        """Runs [lo, hi) of whole groups (document, label) holding at most ``limit``
-        pairs each, and the groups holding more alone, flagged: (lo, hi, dense)."""
-        bounds = np.flatnonzero(np.r_[True, self.group[1:] != self.group[:-1], True])
-        per_group = np.add.reduceat(self.count, bounds[:-1]) if len(self.count) else \
-            np.zeros(0, np.int64)
-        lo, held = 0, 0
-        for g, pairs in enumerate(per_group):
-            start, end = bounds[g], bounds[g + 1]
-            if pairs > limit or held + pairs > limit:
-                if start > lo:
-                    yield lo, start, False
-                lo, held = start, 0
-            if pairs > limit:
-                yield start, end, True
-                lo = end
-            else:
-                held += pairs
-        if len(self.count) > lo:
-            yield lo, len(self.count), False
+    def blocks(self, limit: int) -> tuple[list, int]:
+        """Components matched alone by the interval greedy (more than
+        ``MAX_COMPONENT_UNITS`` units, or more than ``limit`` pairs): (positions, True);
+        the others in blocks of consecutive components holding at most about ``limit``
+        pairs: (positions, False); and the number of units without a partner, in none."""
+        lo, hi = self.bounds[:-1], self.bounds[1:]
+        per = np.add.reduceat(self.count, lo) if len(lo) else np.zeros(0, np.int64)
+        dense = ((hi - lo) > MAX_COMPONENT_UNITS) | (per > limit)
+        small = np.flatnonzero(~dense & (per > 0))                # a lone unit has no pair
+        block = (np.cumsum(per[small]) - per[small]) // max(limit, 1)  # by pairs before it
+        cuts = np.flatnonzero(np.r_[True, block[1:] != block[:-1], True])
+        out = [(_runs(lo[small[a:b]], hi[small[a:b]]), False)
+               for a, b in zip(cuts[:-1], cuts[1:])]
+        out += [(np.arange(lo[c], hi[c]), True) for c in np.flatnonzero(dense)]
+        return out, int((hi - lo)[~dense & (per == 0)].sum())
+
+
+def _runs(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The positions of the runs [lo, hi), concatenated."""
+    length = hi - lo
+    return np.repeat(lo - np.cumsum(length) + length, length) + np.arange(length.sum())
 
 
 def _matched(u: _Units, match: str, n_ann: int, n_cat: int, report=None) -> np.ndarray:
-    """m per pair × label: a maximum one-to-one matching of the matching units, found
-    in blocks of whole documents and labels of at most ``MAX_SPAN_PAIRS`` candidate
-    pairs (one Hopcroft–Karp call each; Ctrl-C stops between them), and for a single
-    document and label denser than that (overlap) by :func:`_interval_matching`
-    (exact, no pairs held). ``report(done, wanted)``: progress over the units."""
+    """m per pair × label: a maximum one-to-one matching of the matching units, by
+    components of overlapping units (:class:`_Candidates`): small ones in blocks of at most
+    about ``MAX_SPAN_PAIRS`` candidate pairs (one Hopcroft–Karp call each; Ctrl-C stops
+    between them), a large or dense one alone by :func:`_dense_matching` (exact, no pairs
+    held). O((n + pairs of the small components) log n). ``report(done, wanted)``:
+    progress over the units."""
     out = np.zeros((n_ann * (n_ann - 1) // 2, n_cat))
     cand = _Candidates(u)
-    for lo, hi, dense in cand.blocks(MAX_SPAN_PAIRS):
+    blocks, done = cand.blocks(MAX_SPAN_PAIRS)
+    for positions, dense in blocks:
         if dense:
-            _dense_matching(u, match, cand.order[lo:hi], n_ann, out)
+            _dense_matching(u, match, cand.order[positions], n_ann, out)
         else:
-            _block_matching(u, match, n_ann, cand, lo, hi, out)
+            _block_matching(u, match, n_ann, cand, positions, out)
+        done += len(positions)
         if report is not None:
-            report(hi, len(cand.order))
+            report(done, len(cand.order))
     return out
 
 
-def _block_matching(u: _Units, match: str, n_ann: int, cand: _Candidates, lo: int,
-                    hi: int, out: np.ndarray) -> None:
-    """Add to ``out`` the maximum matching of the candidate pairs from positions lo … hi − 1
+def _block_matching(u: _Units, match: str, n_ann: int, cand: _Candidates,
+                    positions: np.ndarray, out: np.ndarray) -> None:
+    """Add to ``out`` the maximum matching of the candidate pairs from ``positions``
     (Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``)."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import maximum_bipartite_matching
-    i, j = cand.pairs(lo, hi)
+    i, j = cand.pairs(positions)
     swap = u.ann[i] > u.ann[j]                                 # orient: annotator a < b
     i, j = np.where(swap, j, i), np.where(swap, i, j)
     same = (u.start[i] == u.start[j]) & (u.end[i] == u.end[j])
@@ -287,7 +307,7 @@ def _block_matching(u: _Units, match: str, n_ann: int, cand: _Candidates, lo: in
 def _dense_matching(u: _Units, match: str, units: np.ndarray, n_ann: int,
                     out: np.ndarray) -> None:
     """Add to ``out`` the maximum matching of each annotator pair's units of one
-    document and label (``units``), without their pairs: units with the same bounds
+    component (``units``: one document and label), without their pairs: units with the same bounds
     (``match="exact"``: all; "overlap": the zero-length ones, which match nothing else)
     give Σ over bounds of the smaller count; under "overlap" the others are matched by
     :func:`_interval_matching`."""
