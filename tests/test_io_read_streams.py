@@ -85,6 +85,10 @@ def test_every_example_by_content_and_by_format(name):
     assert _content(by_content) == expected and _content(told) == expected
     notes = by_content.tokens.notes if fmt == "conll" else by_content.notes
     assert notes[-1].startswith(f"read as {fmt} by iaa.{reader.__name__} (format recognised")
+    if "rank" in options:  # told by the header when not given, and said
+        assert _content(_quiet(iaa.read, path)) == expected
+        assert _quiet(iaa.read, path).notes[-1].endswith(
+            "; its rank column read as the labels' ranks (rank=None reads no rank)")
     assert detect_format(path) == fmt
 
 

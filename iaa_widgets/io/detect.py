@@ -101,10 +101,13 @@ def read(source, format: str | None = None, *, wait: float = WAIT, **options):
     module, name = FORMATS[chosen]
     reader = getattr(import_module(module, __package__), name)
     _check_options(reader, name, options)
-    out = reader(_argument(src, chosen, options), **_defaults(src, chosen, options))
+    told = _defaults(src, chosen, options)
+    out = reader(_argument(src, chosen), **told)
     note = (f"read as {chosen} by iaa.{name}" +
             ("" if given else " (format recognised from the content; format= overrides)") +
-            (f"; {src.how}" if src.how else ""),)
+            (f"; {src.how}" if src.how else "") +
+            ("; its rank column read as the labels' ranks (rank=None reads no rank)"
+             if "rank" in told and "rank" not in options else ""),)
     if chosen == "conll":
         return replace(out, tokens=replace(out.tokens, notes=out.tokens.notes + note),
                        spans=replace(out.spans, notes=out.spans.notes + note))
@@ -124,7 +127,7 @@ def _check_options(reader, name: str, options: dict) -> None:
                              f"iaa.{name}; it takes {', '.join(f'{k}=' for k in known)}")
 
 
-def _argument(src: Source, chosen: str, options: dict):
+def _argument(src: Source, chosen: str):
     """What the reader reads: the path or the bytes read once; the readers of one file
     per annotator get ``{annotator: file}`` for one file."""
     if chosen == "conll" and not src.is_dir:
