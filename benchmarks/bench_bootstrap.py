@@ -21,7 +21,17 @@ measure loads on its first call (scipy.special for Gwet's t, 0.3 s; scipy.sparse
 are paid once per process, not per bootstrap, and would otherwise land on whichever
 row comes first.
 
+Krippendorff's bootstrap (issue 45 §1; ``--krippendorff`` runs only this part):
+``iaa.bootstrap(data, "krippendorff_alpha", method="krippendorff", n_resamples=20_000)``
+on 1e5 pairable values, complete nominal ratings of 4 categories by 2 annotators (5e4
+units, M = 5e4 pairs a replicate) and by 5 annotators (2e4 units, M = 2e5), the whole
+call timed (α, its coincidence matrix, the draws). Goal: < 1 s. A replicate is one
+Multinomial(M, p) over the coincidence cells (cells of equal δ merged), never a loop
+over pairs; kripp.boot loops over M pairs × cells in R per replicate (its cap min(25·q,
+M) keeps M at 25·q = 250 here).
+
     PYTHONPATH=. python benchmarks/bench_bootstrap.py [--items 100000] [--row-resamples 20]
+    PYTHONPATH=. python benchmarks/bench_bootstrap.py --krippendorff
 """
 from __future__ import annotations
 
@@ -125,12 +135,39 @@ def pairwise_rows(ann, name, kwargs, n_row):
         (t_stat, c_stat, m_stat), t_row, n_row, np.nanmax(np.abs(fast - slow)))
 
 
+def krippendorff_rows(pairable: int = 100_000, replicates: int = 20_000) -> None:
+    """Krippendorff's bootstrap on ``pairable`` values by 2 and by 5 annotators."""
+    print(f"| Krippendorff's bootstrap, {replicates:,} replicates | units | M | wall / CPU |"
+          " interval |\n|---|---:|---:|---:|---|")
+    for raters in (2, 5):
+        rng = np.random.default_rng(raters)
+        units = pairable // raters
+        truth = rng.integers(0, 4, units)
+        x = np.where(rng.random((units, raters)) < 0.7, truth[:, None],
+                     rng.integers(0, 4, (units, raters)))
+        ann = iaa.Annotations.from_wide(pd.DataFrame(x, columns=[f"r{j}" for j in
+                                                               range(raters)]))
+        iaa.bootstrap(ann, "krippendorff_alpha", method="krippendorff", n_resamples=2,
+                      seed=0)  # first-call imports
+        t, c, _, res = timed(lambda: iaa.bootstrap(ann, "krippendorff_alpha",
+                                                   method="krippendorff",
+                                                   n_resamples=replicates, seed=0))
+        print(f"| {raters} annotators, {res.n_ratings:,} pairable values | {units:,} | "
+              f"{res.n_draws:,} | {t:.2f} s / {c:.2f} s | [{res.ci[0]:.4f}, "
+              f"{res.ci[1]:.4f}] |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=100_000)
     ap.add_argument("--row-resamples", type=int, default=20)
     ap.add_argument("--only", nargs="*", help="measure names to run (default: all)")
+    ap.add_argument("--krippendorff", action="store_true",
+                    help="only Krippendorff's bootstrap on 1e5 pairable values")
     args = ap.parse_args()
+    if args.krippendorff:
+        krippendorff_rows()
+        return
     ann = data(args.items)
     n = ann.n_items
     from types import SimpleNamespace
