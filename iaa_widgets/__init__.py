@@ -5,6 +5,7 @@ One import gives the whole public API::
     import iaa_widgets as iaa
     iaa.cohen_kappa(df)            # df: tidy table with item, annotator, label
 """
+from . import validate
 from .errors import AgreementError
 from .data import Annotations, as_annotations
 from .io.csv import read_csv
@@ -105,6 +106,7 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES) | set(_registry.names()))
 
 
+@validate.takes()  # a misspelt keyword is refused, naming the closest (issue 44)
 def coefficients(data=None):
     """Every coefficient of the package as a DataFrame, one row each (name, family, the
     data it needs, annotators, intervals, missing-data policies, source); given ``data``,

@@ -109,7 +109,7 @@ def test_pairwise_benchmark_and_coefficients_refuse_unknown_and_doubled_names():
         kappa.benchmark(scael="fleiss")
     with pytest.raises(AgreementError, match=r"^coefficients does not take dat=; it takes "
                        r"no keyword besides its data$"):
-        _registry.coefficients(dat=MEYER)
+        iaa.coefficients(dat=MEYER)
     for fn in (iaa.pairwise, iaa.benchmark, iaa.AgreementResult.benchmark):
         assert "level" not in inspect.signature(fn).parameters  # issue 40
 
