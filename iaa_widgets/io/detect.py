@@ -297,7 +297,9 @@ def _table(lines: list[str], suffix: str) -> str | None:
 
 
 # -------------------------------------------------------------- JSON, by its outline
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+# a text (its first run of plain characters taken whole, atomically: no backtracking
+# over a text cut by the end of the prefix), a lone quote (that cut), a punctuation, a word
+_JSON_TOKEN = re.compile(r'"(?=([^"\\]*))\1(?:\\.[^"\\]*)*"|"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 _LITERAL = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
 
 
