@@ -239,14 +239,7 @@ def test_annotator_bootstrap_se_agrees_with_the_annotator_jackknife():
 
 
 # ------------------------------------------------------------------ arguments (issue 44)
-def test_misspelt_and_foreign_keywords_are_refused():
-    df = krippendorff_2011()
-    with pytest.raises(AgreementError, match=r"mising= \(did you mean missing=\?\)"):
-        iaa.bootstrap(df, "fleiss_kappa", mising="listwise")
-    with pytest.raises(AgreementError, match="percent_agreement.*does not take weights="):
-        iaa.bootstrap(df, "percent_agreement", weights="linear")
-
-
+# (misspelt keywords and n_resamples' bound: tests/test_inference_leave_one_out.py, for both)
 def test_former_and_new_names_together_are_refused_naming_both():
     df = krippendorff_2011()
     with pytest.raises(AgreementError, match="level= and confidence= were both given"):
@@ -258,13 +251,6 @@ def test_former_and_new_names_together_are_refused_naming_both():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert iaa.bootstrap(df, "fleiss_kappa", n_resamples=20, confidence=0.95).level == 0.95
-
-
-def test_n_resamples_has_a_documented_bound():
-    from iaa_widgets.inference.bootstrap import MAX_RESAMPLES
-    assert MAX_RESAMPLES == 10 ** 6
-    with pytest.raises(AgreementError, match=r"n_resamples must be an integer in \[2, 1e\+06\]"):
-        iaa.bootstrap(krippendorff_2011(), "fleiss_kappa", n_resamples=10 ** 9)
 
 
 # ------------------------------------------------------------------ reporting, chart

@@ -1,6 +1,6 @@
 """leave_one_out (iaa_widgets/inference/leave_one_out.py): issue 44's items (tolerance
 agreement and SPA equal to recomputing without each annotator; misspelt keywords and
-unbounded resamples refused) and issue 45's cluster=. Expected values are the measures
+unbounded resamples refused, here for bootstrap too) and issue 45's cluster=. Expected values are the measures
 recomputed here on the rows without each annotator."""
 import numpy as np
 import pandas as pd
@@ -40,14 +40,19 @@ def test_leave_one_out_equals_recomputing_without_each_annotator(measure, kwargs
     assert np.isfinite(out["ci_low"]).all() and (out["ci_low"] <= out["ci_high"]).all()
 
 
-def test_unknown_keywords_and_unbounded_resamples_are_refused():
+@pytest.mark.parametrize("function", [iaa.leave_one_out, iaa.bootstrap])
+def test_unknown_keywords_and_unbounded_resamples_are_refused(function):
+    # issue 44: mising= and weights= (which percent agreement does not take) were
+    # computed under the defaults without a word; n_resamples=10**9 was accepted
+    from iaa_widgets.inference.bootstrap import MAX_RESAMPLES
     df = ratings()
     with pytest.raises(AgreementError, match=r"mising= \(did you mean missing=\?\)"):
-        iaa.leave_one_out(df, "fleiss_kappa", mising="listwise")
+        function(df, "fleiss_kappa", mising="listwise")
     with pytest.raises(AgreementError, match="percent_agreement.*does not take weights="):
-        iaa.leave_one_out(df, "percent_agreement", weights="linear")
+        function(df, "percent_agreement", weights="linear")
+    assert MAX_RESAMPLES == 10 ** 6
     with pytest.raises(AgreementError, match=r"n_resamples must be an integer in \[2, 1e\+06\]"):
-        iaa.leave_one_out(df, "fleiss_kappa", n_resamples=10 ** 9)
+        function(df, "fleiss_kappa", n_resamples=10 ** 9)
 
 
 def test_clustered_leave_one_out_draws_whole_clusters():
