@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 
 from ..data import noted
+from ._em import Incidence
 from ._ratings import Ratings
+from .rates import ErrorRates
 
 
 def categories(r: Ratings) -> pd.Index:
@@ -27,28 +29,29 @@ def posteriors(r: Ratings, t: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(t, index=pd.Index(r.ann.items, name="item"), columns=categories(r))
 
 
-def confusion(r: Ratings, theta: np.ndarray) -> pd.DataFrame:
-    """θ[a, k, l] as rows (annotator, class k), columns label l."""
-    a, k = r.n_annotators, r.n_categories
-    rows = pd.MultiIndex.from_arrays(
-        [r.ann.annotators.repeat(k), np.tile(np.asarray(r.ann.categories, dtype=object), a)],
-        names=["annotator", "class"])
-    cols = pd.Index(r.ann.categories, name="label")
-    return pd.DataFrame(theta.reshape(a * k, k), index=rows, columns=cols)
+def rates(r: Ratings, s: Incidence, **parts) -> ErrorRates:
+    """:class:`~.rates.ErrorRates` of the data's annotators and categories: ``parts``
+    are its ``base``, ``diagonal``, ``cells`` (over ``s``'s used cells) and
+    ``undefined`` (default: the rows of annotators without a cell)."""
+    if "undefined" not in parts:
+        silent = np.bincount(s.cell_annotator, minlength=r.n_annotators) == 0
+        parts["undefined"] = np.repeat(silent[:, None], r.n_categories, axis=1)
+    return ErrorRates(r.ann.annotators, r.ann.categories, s.cell_annotator, s.cell_label,
+                      **parts)
 
 
-def accuracy(r: Ratings, counts: np.ndarray) -> pd.Series:
+def accuracy(r: Ratings, s: Incidence, counts: np.ndarray) -> pd.Series:
     """Each annotator's expected share of correct labels over the items they rated,
-    Σ_k N_akk / Σ_kl N_akl (N from :meth:`Ratings.class_label_counts`; NaN for an
-    annotator without a rating on an item that has a consensus)."""
-    total = counts.sum(axis=(1, 2))
+    Σ_k N_akk / Σ_kl N_akl (N: the expected counts of the used cells, N[u, k]; NaN for
+    an annotator without a rating on an item that has a consensus)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        acc = np.trace(counts, axis1=1, axis2=2) / total
+        acc = s.by_annotator(s.diagonal(counts)) / s.by_annotator(counts.sum(axis=1))
     return pd.Series(acc, index=pd.Index(r.ann.annotators, name="annotator"), name="accuracy")
 
 
-def common(r: Ratings, model: str, codes: np.ndarray, t: np.ndarray, theta: np.ndarray,
-           counts: np.ndarray, priors: np.ndarray, note: str, params: dict) -> dict:
+def common(r: Ratings, s: Incidence, model: str, codes: np.ndarray, t: np.ndarray,
+           error_rates: ErrorRates, counts: np.ndarray, priors: np.ndarray, note: str,
+           params: dict) -> dict:
     """The fields every model result shares, as keyword arguments of its class."""
     w = r.weight()
     by = np.bincount(r.annotator, weights=w, minlength=r.n_annotators)
@@ -56,7 +59,7 @@ def common(r: Ratings, model: str, codes: np.ndarray, t: np.ndarray, theta: np.n
                          {**r.params, **params})
     return dict(
         model=model, labels=labels(r, codes), posteriors=posteriors(r, t),
-        confusion=confusion(r, theta), accuracy=accuracy(r, counts),
+        rates=error_rates, accuracy=accuracy(r, s, counts),
         priors=pd.Series(priors, index=categories(r), name="prior"),
         n_items=r.ann.total_items, n_annotators=r.n_annotators,
         n_ratings=len(r.label) if w is None else int(w.sum()),

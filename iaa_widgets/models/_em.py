@@ -1,10 +1,13 @@
 """The two sums every annotator model iterates, as sparse products over the ratings.
 
-The ratings form an incidence matrix S (items × annotator-label cells): S[i, a·K + l]
-counts the times annotator a gave item i label l. With it, an E-step's per-item sums
-Σ_r log P(l_r | class k) are S @ log M (M: each cell's probability under each class),
-and an M-step's expected counts N[a, k, l] = Σ_i w_i T_ik S[i, a·K + l] are Sᵀ @ (w T):
-one pass over the ratings each, no Python loop over items or annotators.
+The ratings form an incidence matrix S (items × used cells): a cell u is one
+(annotator a_u, label l_u) pair that occurs in the ratings, and S[i, u] counts the times
+a_u gave item i label l_u. With it, an E-step's per-item sums Σ_r log P(l_r | class k)
+are S @ log M (M: each cell's probability under each class, used cells × K), and an
+M-step's expected counts N[u, k] = Σ_i w_i T_ik S[i, u] are Sᵀ @ (w T): one pass over
+the ratings each, no Python loop over items or annotators. Only the cells an annotator
+used are held (a label never given has no term in the likelihood), so memory follows the
+ratings × K, never annotators × K × K (10,000 annotators × 500 classes: 18.6 GiB).
 
 S is held in row blocks of :data:`BLOCK` items, and :func:`e_step` does all of one
 block's work (product, normalisation, expected counts) before the next: the block's
@@ -32,17 +35,30 @@ BLOCK = 1 << 14
 
 
 class Incidence(NamedTuple):
-    """S in row blocks: (first item, S_b, S_bᵀ) for each block of items."""
+    """S in row blocks: (first item, S_b, S_bᵀ) for each block of items; the used cells'
+    annotator and label codes (sorted by annotator, then label) and ``owner``, the
+    annotators × cells indicator that sums cells by annotator."""
 
     blocks: list
     n_items: int
     n_annotators: int
     n_categories: int
+    cell_annotator: np.ndarray
+    cell_label: np.ndarray
+    owner: sparse.csr_array
+
+    def by_annotator(self, x: np.ndarray) -> np.ndarray:
+        """Σ over each annotator's cells of ``x`` (cells × …): annotators × …."""
+        return self.owner @ x
+
+    def diagonal(self, n: np.ndarray) -> np.ndarray:
+        """N[u, l_u]: each cell's entry in the class equal to its label."""
+        return n[np.arange(len(n)), self.cell_label]
 
 
 class Expectation(NamedTuple):
     """One E-step: posteriors T (items × classes), the log-likelihood, the expected
-    counts N[a, k, l] and the class totals Σ_i w_i T_ik they imply."""
+    counts N[u, k] (used cells × classes) and the class totals Σ_i w_i T_ik they imply."""
 
     t: np.ndarray
     log_likelihood: float
@@ -51,18 +67,22 @@ class Expectation(NamedTuple):
 
 
 def incidence(r: Ratings) -> Incidence:
-    """S: items × (annotator·K + label) counts of the ratings (repeats summed), in row
-    blocks of :data:`BLOCK` items."""
+    """S: items × used cells counts of the ratings (repeats summed), in row blocks of
+    :data:`BLOCK` items."""
     k = r.n_categories
     data = np.ones(len(r.item)) if r.count is None else r.count.astype(float)
-    index = np.int32 if r.n_annotators * k < 2**31 and r.n_items < 2**31 else np.int64
-    s = sparse.csr_array((data, (r.item.astype(index), (r.annotator * k + r.label)
-                                 .astype(index))), shape=(r.n_items, r.n_annotators * k))
+    used, cell = np.unique(r.annotator * k + r.label, return_inverse=True)
+    index = np.int32 if len(used) < 2**31 and r.n_items < 2**31 else np.int64
+    s = sparse.csr_array((data, (r.item.astype(index), cell.reshape(-1).astype(index))),
+                         shape=(r.n_items, len(used)))
     blocks = []
     for start in range(0, r.n_items, BLOCK):
         block = s[start:start + BLOCK]
         blocks.append((start, block, block.T))
-    return Incidence(blocks, r.n_items, r.n_annotators, k)
+    who = used // k
+    owner = sparse.csr_array((np.ones(len(used)), (who, np.arange(len(used)))),
+                             shape=(r.n_annotators, len(used)))
+    return Incidence(blocks, r.n_items, r.n_annotators, k, who, used % k, owner)
 
 
 def item_weights(r: Ratings) -> np.ndarray:
@@ -76,12 +96,12 @@ def e_step(s: Incidence, log_cell: np.ndarray, log_prior: np.ndarray,
            w: np.ndarray) -> Expectation:
     """Posteriors T (items × classes) and the log-likelihood Σ_i w_i log Σ_k π_k Π_r
     P(l_r | k) (Dawid & Skene 1979, eqs. 2.5 and 2.7, in log space), with the expected
-    counts of the next M-step (:func:`counts` of T). ``log_cell`` is (annotator·K +
-    label) × K: log P(label | class) of each annotator. Items of weight 0 (no rating)
-    get T = 0."""
+    counts of the next M-step (:func:`counts` of T). ``log_cell`` is used cells × K:
+    log P(l_u | class k) of cell u's annotator. Items of weight 0 (no rating) get
+    T = 0."""
     k = len(log_prior)
     t = np.empty((s.n_items, k))
-    n = np.zeros((s.n_annotators * k, k))  # (annotator·K + label) × class
+    n = np.zeros((len(s.cell_label), k))  # used cells × classes
     totals = np.zeros(k)
     item_ll = np.empty(s.n_items)  # log Σ_k π_k Π_r P(l_r | k) of each item
     for start, s_b, s_bt in s.blocks:
@@ -109,30 +129,24 @@ def e_step(s: Incidence, log_cell: np.ndarray, log_prior: np.ndarray,
             cols[j] *= w_b
             totals[j] += cols[j].sum()
         n += s_bt @ x  # x is w T now
-    return Expectation(t, _dot(w, item_ll), _by_annotator(n, s.n_annotators), totals)
+    return Expectation(t, _dot(w, item_ll), n, totals)
 
 
 def counts(s: Incidence, t: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """N[a, k, l] = Σ_i w_i T_ik S[i, a·K + l]: expected labels l from annotator a on
-    items of class k (Dawid & Skene 1979, eq. 2.3's numerator)."""
-    k = t.shape[1]
-    n = np.zeros((s.n_annotators * k, k))
+    """N[u, k] = Σ_i w_i T_ik S[i, u]: expected labels l_u from annotator a_u on items of
+    class k (Dawid & Skene 1979, eq. 2.3's numerator), used cells × classes."""
+    n = np.zeros((len(s.cell_label), t.shape[1]))
     for start, s_b, s_bt in s.blocks:
         stop = start + s_b.shape[0]
         n += s_bt @ (t[start:stop] * w[start:stop, None])
-    return _by_annotator(n, s.n_annotators)
-
-
-def _by_annotator(n: np.ndarray, n_annotators: int) -> np.ndarray:
-    """(annotator·K + label) × class sums as N[a, k, l]."""
-    k = n.shape[1]
-    return n.reshape(n_annotators, k, k).transpose(0, 2, 1)
+    return n
 
 
 def largest_change(before: np.ndarray, after: np.ndarray) -> float:
     """The largest change of any probability between two iterations: the stopping rule
     (NaN, the rates of an annotator without a rating, is no change)."""
-    change = np.abs(after - before)
+    change = np.subtract(after, before)
+    np.abs(change, out=change)
     return float(change.max(initial=0.0, where=~np.isnan(change)))
 
 
@@ -148,6 +162,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def log_cells(theta: np.ndarray) -> np.ndarray:
-    """log θ[a, k, l] as the (a·K + l) × k matrix that :func:`e_step` multiplies."""
-    a, k, _ = theta.shape
-    return np.log(np.maximum(theta, FLOOR)).transpose(0, 2, 1).reshape(a * k, k)
+    """log θ of the used cells (cells × classes), floored: what :func:`e_step`
+    multiplies."""
+    out = np.maximum(theta, FLOOR)
+    return np.log(out, out=out)

@@ -39,11 +39,8 @@ def confusion_rows(result: ModelResult, annotators) -> pd.DataFrame:
     data's category order) and ``p``, the probability of the label given the class."""
     k = len(result.priors)
     cats = np.array([str(c) for c in result.priors.index], dtype=object)
-    frame = result.confusion
-    codes = frame.index.get_level_values("annotator")
-    keep = np.isin(np.asarray(codes, dtype=object), np.asarray(annotators, dtype=object))
-    block = frame.to_numpy()[keep].reshape(-1, k, k)
-    names = np.asarray(codes[keep][::k], dtype=object)
+    names = np.asarray(list(annotators), dtype=object)  # one matrix each, never all
+    block = np.stack([result.confusion_matrix(a).to_numpy() for a in names]).reshape(-1, k, k)
     a, i, j = np.meshgrid(np.arange(len(names)), np.arange(k), np.arange(k), indexing="ij")
     return pd.DataFrame({"annotator": [str(x) for x in names[a.ravel()]],
                          "class": cats[i.ravel()], "label": cats[j.ravel()],

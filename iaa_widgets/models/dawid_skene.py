@@ -49,7 +49,7 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     votes = r.votes()  # items × classes
     t = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1)  # vote shares (eq. 3.1)
     n = _em.counts(s, t, w)
-    prior, theta = _em.priors(t, w), _error_rates(n, r.n_categories, model)
+    prior, theta = _em.priors(t, w), _error_rates(s, n, model)
     history = []
     converged = False
     for _ in range(max_iter):
@@ -57,7 +57,7 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
         history.append(e.log_likelihood)
         before = (prior, theta)
         t, n = e.t, e.counts
-        prior, theta = e.class_totals / w.sum(), _error_rates(n, r.n_categories, model)
+        prior, theta = e.class_totals / w.sum(), _error_rates(s, n, model)
         change = max(_em.largest_change(before[0], prior), _em.largest_change(before[1], theta))
         if change < tol:
             converged = True
@@ -66,27 +66,38 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     note = "" if converged else (
         f"EM did not converge in {max_iter} iterations (a class prior or error rate "
         f"still changed by {change:.3g} in the last one, tol={tol:g}); raise max_iter")
+    if model == "full":  # the used cells' columns; a label never given keeps 0
+        rates = _build.rates(r, s, cells=theta)
+    else:  # p_a on the diagonal, (1 − p_a)/(K − 1) elsewhere
+        p = _one_coin(s, n)
+        off = np.repeat(((1 - p) / (r.n_categories - 1))[:, None], r.n_categories, axis=1)
+        rates = _build.rates(r, s, base=off, diagonal=p - off[:, 0])
     return DawidSkeneResult(
         log_likelihood=np.asarray(history), n_iter=len(history), converged=converged,
-        **_build.common(r, f"dawid_skene ({model})", codes, t, theta, n, prior, note=note,
-                        params={"model": model, "init": init, "max_iter": max_iter,
-                                "tol": tol}))
+        **_build.common(r, s, f"dawid_skene ({model})", codes, t, rates, n, prior,
+                        note=note, params={"model": model, "init": init,
+                                           "max_iter": max_iter, "tol": tol}))
 
 
-def _error_rates(n, k, model):
-    """θ from the expected counts N (the M-step, eq. 2.3; π comes from the class totals,
-    eq. 2.4); one-coin: p_a = Σ_k N_akk / Σ_kl N_akl. An annotator without a rating has
-    NaN rates: there is nothing to estimate them from."""
-    total = n.sum(axis=(1, 2))
-    if model == "full":  # a label the annotator never gave keeps probability 0
-        given = (n.sum(axis=1) > 0)[:, None, :]
-        theta = np.where(given, np.maximum(n, _em.FLOOR), 0.0)
-        rows = theta.sum(axis=2, keepdims=True)
-        return np.divide(theta, rows, out=np.full_like(theta, np.nan), where=rows > 0)
-    p = np.trace(n, axis1=1, axis2=2) / np.maximum(total, _em.FLOOR)
-    p = np.clip(p, _em.FLOOR, 1 - _em.FLOOR)
-    off = (1 - p) / (k - 1)
-    theta = np.broadcast_to(off[:, None, None], n.shape).copy()
-    theta[:, np.arange(k), np.arange(k)] = p[:, None]
-    theta[total == 0] = np.nan
+def _error_rates(s, n, model):
+    """θ of the used cells (cells × classes) from their expected counts N (the M-step,
+    eq. 2.3; π comes from the class totals, eq. 2.4): θ_akl = N_akl / Σ_l' N_akl' over
+    the labels l' a gave (floored at 1e-10; a label never given keeps 0 and has no cell);
+    one-coin: p_a on the diagonal, (1 − p_a)/(K − 1) elsewhere (:func:`_one_coin`)."""
+    if model == "full":
+        theta = np.maximum(n, _em.FLOOR)
+        theta /= s.by_annotator(theta)[s.cell_annotator]  # each class row sums to 1
+        return theta
+    p = _one_coin(s, n)[s.cell_annotator]
+    k = n.shape[1]
+    theta = np.repeat(((1 - p) / (k - 1))[:, None], k, axis=1)
+    theta[np.arange(len(theta)), s.cell_label] = p
     return theta
+
+
+def _one_coin(s, n):
+    """p_a = Σ_k N_akk / Σ_kl N_akl, the expected share of a's labels that match the
+    class, kept inside (1e-10, 1 − 1e-10) (annotators × 1)."""
+    total = s.by_annotator(n.sum(axis=1))
+    p = s.by_annotator(s.diagonal(n)) / np.maximum(total, _em.FLOOR)
+    return np.clip(p, _em.FLOOR, 1 - _em.FLOOR)

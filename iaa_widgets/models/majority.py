@@ -33,8 +33,9 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
 
     ``labels``: item → consensus; ``posteriors``: each item's vote shares;
     ``confusion`` and ``accuracy``: each annotator against the consensus (their own
-    vote included, items without a consensus left out); ``tied``: items whose top
-    categories tied.
+    vote included, items without a consensus left out; a class none of an annotator's
+    items has as its consensus gives that annotator a row of NaN: no estimate, not
+    zeros); ``tied``: items whose top categories tied.
     """
     validate.choice("majority_vote", "ties", ties, tuple(TIE_RULES))
     validate.seed("majority_vote", "seed", seed)
@@ -56,12 +57,16 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
     hard = np.zeros((n, k))  # the consensus as one-hot posteriors, items × classes
     hard[np.flatnonzero(labelled), codes[labelled]] = 1.0
     weight = np.where(labelled, _em.item_weights(r), 0.0)
-    counts = _em.counts(_em.incidence(r), hard, weight)
-    theta = counts / np.maximum(counts.sum(axis=2, keepdims=True), 1e-300)
+    s = _em.incidence(r)
+    counts = _em.counts(s, hard, weight)  # N[u, k]: labels l_u of a_u on items won by k
+    rows = s.by_annotator(counts)  # annotators × classes: a's items whose consensus is k
+    # θ_akl = N_akl / Σ_l N_akl; a class none of a's items has as consensus: no estimate
+    theta = counts / np.maximum(rows, 1e-300)[s.cell_annotator]
     priors = _em.priors(hard, weight) if weight.any() else np.full(k, np.nan)
     n_tied = int(tied.sum() if r.item_weight is None else r.item_weight[tied].sum())
     fields = _build.common(
-        r, "majority_vote", codes, shares, theta, counts, priors,
+        r, s, "majority_vote", codes, shares, _build.rates(r, s, cells=theta,
+                                                            undefined=rows == 0), counts, priors,
         note=f"{n_tied} item(s) tied: {TIE_RULES[ties]}" if n_tied else "",
         params={"ties": TIE_RULES[ties], "tied_items": n_tied,
                 **({"seed": seed} if ties == "random" else {})})

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import import_module
 from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
+from ..errors import AgreementError
 from ..html import text
 from ..results import Charted, provenance_html
+from .rates import ErrorRates
 
 __all__ = ["ModelResult", "MajorityVoteResult", "DawidSkeneResult", "MaceResult"]
 
@@ -26,10 +29,15 @@ class ModelResult(Charted):
     label). ``posteriors``: items × categories, each item's probability of each true
     category (NaN rows: items without a rating). ``confusion``: rows (annotator, true
     class), columns the label given: each annotator's probability of each label given
-    the class. ``accuracy``: each annotator's expected share of correct labels over the
+    the class (NaN rows: no estimate), made on first use from ``rates`` (the
+    :class:`~iaa_widgets.models.rates.ErrorRates` the model holds: only the cells each
+    annotator used) and refused by its size for a large crowd, where
+    :meth:`confusion_matrix` (one annotator) and :meth:`confusion_cells` (long form) serve
+    instead. ``accuracy``: each annotator's expected share of correct labels over the
     items they rated, Σ_k N_akk / Σ_kl N_akl with N_akl = Σ T_ik over their ratings l.
-    ``priors``: the class shares π_k. ``log_likelihood``: the objective after each
-    iteration (empty for a model without iterations); ``n_iter`` and ``converged`` say
+    ``priors``: the class shares π_k. ``log_likelihood``: the log-likelihood after each
+    iteration (empty for a model without iterations; Dawid–Skene's is EM's objective and
+    never falls, MACE's is not what variational Bayes increases and may fall); ``n_iter`` and ``converged`` say
     how it ended. ``excluded`` counts the items without a label,
     by reason; ``note`` says anything a reader must know (non-convergence included).
     """
@@ -37,7 +45,7 @@ class ModelResult(Charted):
     model: str
     labels: pd.Series
     posteriors: pd.DataFrame
-    confusion: pd.DataFrame
+    rates: ErrorRates
     accuracy: pd.Series
     priors: pd.Series
     n_items: int
@@ -59,9 +67,29 @@ class ModelResult(Charted):
         import_module(f"{__package__}.charts")  # registers the builder
         return super().chart(**options)
 
+    @cached_property
+    def confusion(self) -> pd.DataFrame:
+        """Every annotator's class × label matrix: rows (annotator, class), columns label;
+        refused beyond the package's dense size (``stats.MAX_CELLS``)."""
+        return self.rates.frame()
+
     def confusion_matrix(self, annotator) -> pd.DataFrame:
-        """One annotator's class × label matrix."""
-        return self.confusion.xs(annotator, level="annotator")
+        """One annotator's class × label matrix (rows: class, columns: label given)."""
+        code = self.rates.annotators.get_indexer([annotator])[0]
+        if code < 0:
+            raise AgreementError(f"confusion_matrix: unknown annotator {annotator!r}; the "
+                                 f"data have {list(self.rates.annotators[:8])!r}")
+        cats = self.rates.categories
+        return pd.DataFrame(self.rates.matrix(code), index=pd.Index(cats, name="class"),
+                            columns=pd.Index(cats, name="label"))
+
+    def confusion_cells(self) -> pd.DataFrame:
+        """The probabilities of the labels each annotator gave, one row per (annotator,
+        class, label given): annotator, class, label, probability. A label an annotator
+        never gave is left out (its probability is 0 under Dawid–Skene and the majority
+        vote; under one-coin and MACE it is that of any wrong label:
+        :meth:`confusion_matrix`)."""
+        return self.rates.long()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per item: its consensus ``label``, that label's ``probability`` and the
@@ -130,7 +158,11 @@ class DawidSkeneResult(ModelResult):
 class MaceResult(ModelResult):
     """:func:`~iaa_widgets.mace`: ``competence`` is each annotator's probability of not
     spamming (θ_j of Hovy et al. 2013), ``spamming`` (annotator × label) the labels a
-    spammer draws (ξ_j); ``confusion`` is the implied θ_j·[k = l] + (1 − θ_j)·ξ_jl."""
+    spammer draws (ξ_j); ``confusion`` is the implied θ_j·[k = l] + (1 − θ_j)·ξ_jl.
+    ``params["alpha"]`` weighs knowing and ``params["beta"]`` spamming (Hovy et al.'s
+    Beta(α, β) on θ_j): crowd-kit's ``alpha`` and ``beta`` are the other way round.
+    ``log_likelihood`` is the marginal likelihood, not the bound variational Bayes
+    increases: it may fall between iterations."""
 
     competence: pd.Series | None = None
     spamming: pd.DataFrame | None = None
