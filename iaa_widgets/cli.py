@@ -80,7 +80,9 @@ def _parser() -> argparse.ArgumentParser:
                     "pairwise matrix, per-category and per-item tables and their charts "
                     "into one self-contained HTML file (no network needed to open it).")
     rep.add_argument("path", help="the ratings: a CSV file (one row per rating) or a "
-                                  "tool's export")
+                                  "tool's export (a file or folder), also through a pipe "
+                                  "(<(zcat x.jsonl.gz)) or compressed (.gz, .bz2, .xz, a "
+                                  ".zip of one file)")
     rep.add_argument("-o", "--output", required=True, help="the HTML file to write")
     rep.add_argument("--format", choices=FORMATS, default=None,
                      help="the input's format (default: told by its content)")
