@@ -20,10 +20,20 @@ majority vote fails on Arrow strings), converted before timing.
   iterations (ours tol=0: all of them) at ``--mace-ratings`` (default 5e4: crowd-kit's
   MACE takes ~1 s per iteration at 1e5 ratings on this machine), consensus agreement
   printed. Goal: ≥ 20× crowd-kit.
+* ``crowd``: a large crowd of many classes (issue 44): 10,000 annotators
+  (``--crowd-annotators``) and ``--crowd-classes`` classes (default 100 and 500),
+  ``--crowd-items`` items (default 20,000) rated by 5 of them each (1e5 ratings, about
+  10 per annotator, right with
+  probability U(0.5, 0.95), else a uniformly drawn other class); ``majority_vote``,
+  ``dawid_skene`` (defaults) and ``mace`` (``--restarts`` restarts, 50 iterations) each in
+  a child process that reads its peak resident memory above the loaded Annotations, as
+  ``big`` does. The dense annotators × K × K tables they once made were 0.75 GiB (K = 100)
+  and 18.6 GiB (K = 500) each, a MemoryError; they hold the cells each annotator used
+  (ratings × K). Goal: runs, < 2 GiB.
 
 Times are the best of ``--repeat`` runs, wall clock and CPU (process time).
 
-    PYTHONPATH=. python benchmarks/bench_models.py [ds] [big] [mace]
+    PYTHONPATH=. python benchmarks/bench_models.py [ds] [big] [mace] [crowd]
 """
 from __future__ import annotations
 
@@ -173,6 +183,67 @@ def bench_big(args):
           f"iterations, converged={r['converged']}")
 
 
+CROWD = r"""
+import json, sys, time
+import numpy as np
+import pandas as pd
+import iaa_widgets as iaa
+a, k, model, restarts, n = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4]),
+                            int(sys.argv[5]))
+rng = np.random.default_rng(0)
+per = 5
+truth = rng.integers(0, k, n)
+acc = rng.uniform(0.5, 0.95, a)
+item = np.repeat(np.arange(n), per)
+who = ((rng.integers(0, a, n)[:, None] + np.arange(per) * (a // per)) % a).ravel()
+right = rng.random(len(item)) < acc[who]
+label = np.where(right, truth[item], (truth[item] + rng.integers(1, k, len(item))) % k)
+ann = iaa.Annotations.from_long(pd.DataFrame({"item": item, "annotator": who, "label": label}))
+fit = {"majority_vote": lambda d: iaa.majority_vote(d, seed=0),
+       "dawid_skene": iaa.dawid_skene,
+       "mace": lambda d: iaa.mace(d, n_restarts=restarts, seed=0)}[model]
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) * 1024
+base = status("VmRSS:")
+open("/proc/self/clear_refs", "w").write("5")
+w0, c0 = time.perf_counter(), time.process_time()
+res = fit(ann)
+wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+one = res.confusion_matrix(res.ratings_by.idxmax())  # one annotator's K × K, on demand
+print(json.dumps({"wall": wall, "cpu": cpu, "peak": status("VmHWM:") - base,
+                  "n_iter": res.n_iter, "ratings": res.n_ratings,
+                  "annotators": res.n_annotators,
+                  "correct": float(np.mean(res.labels.to_numpy().astype(int) == truth))}))
+"""
+
+
+def bench_crowd(args):
+    print(f"\nA large crowd: {args.crowd_annotators:,} annotators, {args.crowd_items:,} items "
+          f"× 5 ratings, {args.restarts} MACE restart(s); "
+          "peak resident memory above the loaded Annotations (goal < 2 GiB)")
+    print("| classes | model           |   wall s |    CPU s | peak GiB | dense K×K tables "
+          "GiB | iterations | consensus = truth |")
+    print("|--------:|-----------------|---------:|---------:|---------:|-----------------"
+          "----:|-----------:|------------------:|")
+    for k in args.crowd_classes:
+        for model in ("majority_vote", "dawid_skene", "mace"):
+            out = subprocess.run([sys.executable, "-c", CROWD, str(args.crowd_annotators),
+                                  str(k), model, str(args.restarts), str(args.crowd_items)],
+                                 capture_output=True,
+                                 text=True, env={**os.environ, "PYTHONPATH": "."})
+            if out.returncode:
+                print(f"| {k:7,} | {model:<15} | failed: "
+                      f"{out.stderr.strip().splitlines()[-1]} |")
+                continue
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            dense = r["annotators"] * k * k * 8 / 2**30
+            print(f"| {k:7,} | {model:<15} | {r['wall']:8.2f} | {r['cpu']:8.2f} | "
+                  f"{r['peak'] / 2**30:8.2f} | {dense:20.2f} | {r['n_iter']:10} | "
+                  f"{r['correct']:17.1%} |")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("runs", nargs="*", default=["ds", "big", "mace"])
@@ -181,12 +252,15 @@ def main():
     p.add_argument("--mace-ratings", type=int, default=50_000)
     p.add_argument("--annotators", type=int, default=1000)
     p.add_argument("--restarts", type=int, default=2)
+    p.add_argument("--crowd-annotators", type=int, default=10_000)
+    p.add_argument("--crowd-classes", type=int, nargs="+", default=[100, 500])
+    p.add_argument("--crowd-items", type=int, default=20_000)
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args()
     warnings.simplefilter("ignore")  # crowd-kit's pandas 3 deprecation warnings
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     for run in args.runs:
-        {"ds": bench_ds, "big": bench_big, "mace": bench_mace}[run](args)
+        {"ds": bench_ds, "big": bench_big, "mace": bench_mace, "crowd": bench_crowd}[run](args)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
