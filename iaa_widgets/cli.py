@@ -27,7 +27,7 @@ __all__ = ["main", "read_ratings", "FORMATS"]
 # what --format accepts: the formats of iaa.read
 FORMATS = tuple(_READERS)
 # the readers' options given on the command line (argparse dest = the reader's name)
-_READER_OPTIONS = ("item", "annotator", "label", "layout", "categories", "sep", "encoding",
+_READER_OPTIONS = ("item", "annotator", "label", "rank", "layout", "categories", "sep", "encoding",
                    "dtype", "na_values", "from_name", "sets", "view_id", "block", "dataset",
                    "field", "labels", "tiers", "column", "spans_by")
 
@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
                                         "annotator); ELAN: tier, ANNOTATOR or PARTICIPANT")
     rd.add_argument("--label", help="CSV: the column of the labels (default label); "
                                     "Prodigy: the label whose binary answers are read")
+    rd.add_argument("--rank", metavar="COLUMN",
+                    help="CSV: the column of each label's rank, 1 primary, 2 secondary "
+                         "(default: a column named rank, if any; \"\" reads no rank)")
     rd.add_argument("--wide", dest="layout", action="store_const", const="wide",
                     help="CSV in wide layout: first column items, one column per annotator")
     rd.add_argument("--categories", nargs="+", metavar="LABEL", default=None,
@@ -148,6 +151,8 @@ def _report(args) -> None:
     options = {k: getattr(args, k) for k in _READER_OPTIONS if getattr(args, k) is not None}
     if "categories" in options:
         options["categories"] = _typed(options["categories"])
+    if options.get("rank") == "":  # no rank column, even one named rank
+        options["rank"] = None
     if "dtype" in options:  # the label column's type
         options["dtype"] = {args.label or "label": float if args.dtype == "float" else str}
     ann = read_ratings(args.path, args.format, wait=args.wait, **options)

@@ -82,3 +82,13 @@ def test_the_format_lists_of_the_docs_are_the_clis():
     for page, names in lists:
         assert names == list(cli.FORMATS), page
     assert list(cli.FORMATS) == list(FORMATS)
+
+
+def test_cli_rank_follows_the_header_unless_told(tmp_path, capsys):
+    """examples/emails.csv has a rank column: read as ranks by default (as iaa.read does,
+    saying so), refused as two labels per (item, annotator) with --rank ''."""
+    emails = str(ROOT / "examples" / "emails.csv")
+    out = str(tmp_path / "r.html")
+    assert cli.main(["report", emails, "-o", out, "--bootstrap", "0"]) == 0
+    assert cli.main(["report", emails, "-o", out, "--bootstrap", "0", "--rank", ""]) == 2
+    assert "rated more than once" in capsys.readouterr().err
