@@ -127,6 +127,15 @@ class AgreementResult(InRange, Charted):
     def __float__(self) -> float:
         return float(self.value)
 
+    def reporting(self) -> str:
+        """A paragraph ready to paste into a paper, in Krippendorff's reporting standard:
+        the coefficient, its interval and method, the units and values it rests on, what
+        was excluded and the missing-data policy
+        (:func:`iaa_widgets.inference.reporting.measure_paragraph`). q(α_min) needs
+        replicates: ``iaa.bootstrap(data, measure).reporting()``."""
+        # inference sits above results: loaded by name, as charts is (no import cycle)
+        return import_module(f"{__package__}.inference.reporting").measure_paragraph(self)
+
     @property
     def n_excluded(self) -> int:
         return int(sum(self.excluded.values()))

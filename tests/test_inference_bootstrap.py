@@ -270,6 +270,16 @@ def test_reporting_paragraph_states_krippendorffs_standard():
     assert "q(0.6)" in unit.reporting(thresholds=(0.6,))
 
 
+def test_a_measures_result_reports_its_analytic_interval():
+    res = iaa.fleiss_kappa(krippendorff_2011(), missing="available")
+    text = res.reporting()
+    for part in (f"= {res.value:.3f}", f"[{res.ci[0]:.3f}, {res.ci[1]:.3f}]", res.ci_method,
+                 "12 units", "41 values", "4 coders", "Missing values: available"):
+        assert part in text, part
+    alpha = iaa.krippendorff_alpha(krippendorff_2011()).reporting()
+    assert "no analytic interval" in alpha and "method='krippendorff'" in alpha
+
+
 def test_chart_marks_the_thresholds_with_their_q():
     res = krippendorff(n_resamples=2000)
     spec = res.chart().to_dict()

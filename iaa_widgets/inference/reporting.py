@@ -59,20 +59,49 @@ def paragraph(result, thresholds=(0.667, 0.8)) -> str:
     if q:
         text.append("The probability of failing to reach the smallest acceptable value "
                     f"α_min (the share of replicates below it): {', '.join(q)}.")
-    counts = []
-    if r.n_items is not None:
-        counts.append(f"{r.n_items:,} units")
-    if r.n_ratings is not None:
-        pairable = "pairable values" if r.measure == "krippendorff_alpha" else "values"
-        counts.append(f"{r.n_ratings:,} {pairable}")
-    if r.n_annotators is not None:
-        counts.append(f"{r.n_annotators} coders")
+    return " ".join(text + data_sentences(r.measure, r.n_items, r.n_ratings, r.n_annotators,
+                                          r.excluded, r.missing))
+
+
+def data_sentences(measure: str, n_items, n_ratings, n_annotators, excluded,
+                   missing) -> list[str]:
+    """The sentences on the data: units, (pairable) values and coders; what was excluded
+    and why; the missing-data policy in words (:data:`_registry.MISSING`)."""
+    counts, text = [], []
+    if n_items is not None:
+        counts.append(f"{n_items:,} units")
+    if n_ratings is not None:
+        counts.append(f"{n_ratings:,} " + ("pairable values" if measure == "krippendorff_alpha"
+                                           else "values"))
+    if n_annotators is not None:
+        counts.append(f"{n_annotators} coders")
     if counts:
         text.append("The data: " + ", ".join(counts) + ".")
-    if r.excluded:
-        text.append("Excluded: " + "; ".join(f"{n:,} {why}" for why, n in r.excluded.items())
+    if excluded:
+        text.append("Excluded: " + "; ".join(f"{n:,} {why}" for why, n in excluded.items())
                     + ".")
-    if r.missing:
-        kept = _registry.MISSING.get(r.missing, "")
-        text.append(f"Missing values: {r.missing!s}" + (f" ({kept})." if kept else "."))
-    return " ".join(text)
+    if missing:
+        kept = _registry.MISSING.get(missing, "")
+        text.append(f"Missing values: {missing!s}" + (f" ({kept})." if kept else "."))
+    return text
+
+
+def measure_paragraph(result) -> str:
+    """The paragraph of a measure's :class:`~iaa_widgets.AgreementResult`: coefficient,
+    estimate, its analytic interval and method (or that it has none, and how to get
+    Krippendorff's bootstrap), then :func:`data_sentences`. q(α_min) needs replicates:
+    ``iaa.bootstrap(data, measure).reporting()``."""
+    params = result.params or {}
+    name = coefficient_name(result.measure, params)
+    text = [f"{name} = {_number(result.value)}"]
+    if result.ci is not None:
+        text[0] += (f", confidence interval [{_number(result.ci[0])}, "
+                    f"{_number(result.ci[1])}] ({result.ci_method}).")
+    else:
+        text[0] += (". It has no analytic interval; iaa.bootstrap(data, "
+                    f"{result.measure!r}" + (", method='krippendorff'" if
+                                            result.measure == "krippendorff_alpha" else "")
+                    + ").reporting() adds one with q(α_min).")
+    return " ".join(text + data_sentences(result.measure, result.n_items, result.n_ratings,
+                                          result.n_annotators, result.excluded,
+                                          params.get("missing")))
