@@ -386,3 +386,14 @@ def test_a_refusal_names_the_stream_it_was_read_from(tmp_path):
     path.write_bytes(gzip.compress(b"item,annotator,label\n1,a,x\n1,a,y\n"))
     with pytest.raises(AgreementError, match=f"rated more than once at {path}, data row 1"):
         iaa.read(path)
+
+
+def test_doccanos_zip_read_from_a_stream_or_gzipped():
+    """doccano's export zip (one JSONL per annotator) is read whole from an open file,
+    or compressed again, as from its path."""
+    path = X / "doccano_intents.zip"
+    expected = _content(iaa.read_doccano(path))
+    with open(path, "rb") as fh:
+        out = iaa.read(fh)
+    assert _content(out) == expected and out.notes[-1].endswith(f"read once from {path}")
+    assert _content(iaa.read(io.BytesIO(gzip.compress(path.read_bytes())))) == expected

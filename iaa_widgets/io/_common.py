@@ -160,13 +160,13 @@ def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
             raise AgreementError(f"expected {what} as a list of paths, got {odd[0]!r:.60} in "
                                  "it (a mapping {annotator: path or records} names others)")
         found = [(_stem(Path(p), suffixes), p) for p in source]
-    elif isinstance(source, (str, os.PathLike)) and zipfile.is_zipfile(source):
+    elif _is_zip(source):
         found = []
         with zipfile.ZipFile(source) as archive:
             for member in sorted(archive.namelist()):
                 if member.endswith(suffixes) and not member.startswith("__MACOSX"):
                     data = io.BytesIO(archive.read(member))
-                    data.name = f"{os.fspath(source)}:{member}"  # errors name the member
+                    data.name = f"{name_of(source, 'the zip')}:{member}"  # errors name it
                     found.append((_stem(Path(member), suffixes), data))
     elif isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
         found = [(_stem(p, suffixes), p) for p in sorted(Path(source).iterdir())
@@ -187,6 +187,19 @@ def per_annotator(source, suffixes: tuple[str, ...], what: str) -> dict:
         raise AgreementError(f"no {what} found in {source!r}" + (
             f" (files ending in {', '.join(suffixes)})" if suffixes else ""))
     return out
+
+
+def _is_zip(source) -> bool:
+    """A zip file: its path, or an open binary file (the bytes iaa.read read once)."""
+    if isinstance(source, (str, os.PathLike)):
+        return zipfile.is_zipfile(source)
+    if not (hasattr(source, "read") and getattr(source, "seekable", lambda: False)()):
+        return False
+    start = source.tell()
+    try:
+        return zipfile.is_zipfile(source)
+    finally:
+        source.seek(start)
 
 
 def field_name(value, where: str, arg: str) -> None:

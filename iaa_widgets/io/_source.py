@@ -183,24 +183,22 @@ def _unpacked(source: Source) -> Source:
             how = f"{source.how}, " if source.how else ""
             return Source(source.name, data=data, how=f"{how}decompressed from {kind}")
     if data.startswith(b"PK\x03\x04"):
-        return _zip(io.BytesIO(data), source.name)
+        return _zip(io.BytesIO(data), source.name, source.how)
     return source
 
 
-def _zip(archive, name: str | None = None) -> Source:
-    """A zip: doccano's export (``.jsonl`` members, one per annotator: read by its
-    path), or a zip of one file (that file's bytes); any other is refused."""
+def _zip(archive, name: str | None = None, how: str = "") -> Source:
+    """A zip: doccano's export (``.jsonl`` members, one per annotator: kept whole, its
+    path or its bytes), or a zip of one file (that file's bytes); any other is refused.
+    ``how``: how its bytes were read."""
     name = name or os.fspath(archive)
     try:
         with zipfile.ZipFile(archive) as z:
             members = [m for m in z.infolist() if not m.is_dir()
                        and not m.filename.startswith("__MACOSX")]
-            if any(m.filename.endswith(".jsonl") for m in members):
-                if isinstance(archive, (str, os.PathLike)):
-                    return Source(name, path=name)
-                raise AgreementError(f"read: {name} is a zip of JSONL files (a doccano "
-                                     "export) read from a stream; save it as a file and "
-                                     "read its path")
+            if any(m.filename.endswith(".jsonl") for m in members):  # doccano's
+                return Source(name, path=name) if isinstance(archive, (str, os.PathLike)) \
+                    else Source(name, data=archive.getvalue(), how=how)
             if len(members) != 1:
                 raise AgreementError(
                     f"read: {name} is a zip of {len(members)} files "
@@ -212,4 +210,4 @@ def _zip(archive, name: str | None = None) -> Source:
     except zipfile.BadZipFile as err:
         raise AgreementError(f"read: {name} is not a readable zip ({err})") from None
     return _unpacked(Source(f"{name}:{members[0].filename}", data=data,
-                            how=f"unzipped from {name}"))
+                            how=f"{how}, unzipped" if how else f"unzipped from {name}"))

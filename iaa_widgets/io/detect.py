@@ -136,8 +136,8 @@ def _argument(src: Source, chosen: str):
                              ".conll files, or iaa.read_conll({annotator: path, …})")
     if chosen == "rttm" and not src.is_dir:
         return {src.stem: src.opened()}  # one file: one annotator (its name)
-    if chosen == "doccano" and src.data is not None:
-        return {src.stem: src.opened()}
+    if chosen == "doccano" and src.data is not None and not src.data.startswith(b"PK"):
+        return {src.stem: src.opened()}  # one file read once (a zip: its members)
     return src.opened()
 
 
@@ -161,8 +161,8 @@ def detect_format(path) -> str:
 def _detect(src: Source) -> str:
     if src.is_dir:
         found, why = _folder(Path(src.path)), ""
-    elif src.path is not None and zipfile.is_zipfile(src.path):
-        found, why = ["doccano"], ""  # the only zip kept as a path (._source._zip)
+    elif zipfile.is_zipfile(src.path if src.data is None else src.opened()):
+        found, why = ["doccano"], ""  # the only zip kept whole (._source._zip)
     else:
         found, why = _file(src)
     if len(found) == 1:
