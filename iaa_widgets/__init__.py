@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "SparseAgreementExplorer": ".widgets.sparse",
     "GammaExplorer": ".widgets.gamma",
     "ProjectExplorer": ".widgets.explorer",
+    "StudyDesigner": ".widgets.designer",
     "disagreements": ".explore",
     "span_disagreements": ".explore_spans",
     "leave_one_out": ".inference.leave_one_out",

@@ -263,26 +263,35 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
     estimate = float(stat.values(stat.base[None])[0])
     values = _boot_values(stat, _weight_blocks(np.random.default_rng(seed), stat.n_items,
                                                n_resamples, codes))
+    defined = np.count_nonzero(~np.isnan(values))
+    if math.isnan(estimate) or defined < 2:
+        raise AgreementError(f"sample_size: {m.name} is undefined on the pilot or on "
+                             f"{len(values) - defined} of its {len(values)} resamples, so its "
+                             "bootstrap SE is too; a pilot needs items whose labels vary")
     se = float(np.nanstd(values, ddof=1))
     units = ann.n_items if codes is None else int(codes.max()) + 1
     size = ann.n_items / units                        # items per cluster (1 without)
     z = D._z(0.5 + level / 2)
     n = math.nan
     params: dict = {"measure": m.name, "confidence": level, "n_resamples": n_resamples,
-                    "resampled": "items" if codes is None else "clusters", **kwargs}
+                    "resampled": "items" if codes is None else "clusters",
+                    "items_per_unit": size, **kwargs}
+    for_prob, note = None, ""
+    if se == 0:
+        note = ("every resample gives the same value: the pilot's bootstrap SE is 0, and the "
+                "interval has no width at any number of items")
     if half_width is not None:
         e = validate.real("sample_size", "half_width", half_width, minimum=0, open_low=True)
         n = math.ceil(units * (z * se / e) ** 2) * size  # se(n) = se √(units / n)
         params["half_width"] = e
-    for_prob, note = None, ""
     if alpha_min is not None:
         amin = validate.real("sample_size", "alpha_min", alpha_min, minimum=-1, maximum=1)
         q = _unit("prob", prob if prob is not None else 0.95)
         params.update(alpha_min=amin, prob=q)
         if estimate <= amin:
-            note = (f"the pilot's estimate {estimate:.4f} does not exceed alpha_min = {amin}: "
+            note = (note + "; " if note else "") + (f"the pilot's estimate {estimate:.4f} does not exceed alpha_min = {amin}: "
                     "more items make exceeding it less likely, not more")
-        else:
+        else:  # se = 0: the pilot's items already exceed it with certainty
             for_prob = int(math.ceil(units * (D._z(q) * se / (estimate - amin)) ** 2) * size)
     return SampleSizeResult("pilot", int(n) if not math.isnan(n) else -1, params,
                             estimate=estimate, se=se, n_pilot=units,

@@ -7,6 +7,7 @@ import { renderSweep } from "./sweep.js";
 import { renderSparse } from "./sparse.js";
 import { renderGamma } from "./gamma.js";
 import { renderExplorer } from "./explorer.js";
+import { renderDesigner } from "./designer.js";
 
 const RENDERERS = {
   contingency: renderContingency,
@@ -14,6 +15,7 @@ const RENDERERS = {
   sparse: renderSparse,
   gamma: renderGamma,
   explorer: renderExplorer,
+  designer: renderDesigner,
 };
 
 function render({ model, el }) {

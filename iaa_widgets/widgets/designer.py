@@ -1,0 +1,180 @@
+"""StudyDesigner: how many items an agreement study needs, live (issue 45 §5).
+
+Sliders for the target half-width, κ₀ / κ₁, the prevalence, the raters and the
+confidence; the items each design needs come from :func:`iaa_widgets.sample_size`
+(Donner & Rotondi 2010's interval and power designs, Cantor 1996 for two raters, Gwet's
+rule for percent agreement). Given pilot data, the widget bootstraps its coefficient once
+and draws the projected half-width z·se·√(n₀/n) and the probability of failing κ₀
+(α_min), Φ((κ₀ − κ̂)/se(n)), against the items n. Every number comes from
+:mod:`iaa_widgets.inference.sample_size`; the widget only arranges them.
+"""
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import traitlets
+
+from .. import validate
+from ..errors import AgreementError
+from ..inference.sample_size import sample_size
+from ._base import IAAWidget, guarded
+
+__all__ = ["StudyDesigner"]
+
+
+class StudyDesigner(IAAWidget):
+    """Items needed for an agreement study, from the design and, given ``data``, from a
+    pilot.
+
+    ``half_width`` (target half-width of the interval), ``kappa0`` (the anticipated κ,
+    and the α_min a study must not fail), ``kappa1`` (the κ a test should detect against
+    ``kappa0``), ``prevalence`` (of the first of two categories), ``raters`` (2–6) and
+    ``confidence`` are traitlets, set from Python or the sliders. ``designs`` lists each
+    design with the items it needs (or why it cannot say). With pilot ``data`` (and its
+    ``measure``, ``cluster=`` and ``seed``), ``pilot`` holds the pilot's estimate and
+    bootstrap SE, and the chart draws the projected half-width and the probability of
+    failing ``kappa0`` against items.
+    """
+
+    _kind = traitlets.Unicode("designer").tag(sync=True)
+    half_width = traitlets.Float(0.1).tag(sync=True)
+    kappa0 = traitlets.Float(0.6).tag(sync=True)
+    kappa1 = traitlets.Float(0.8).tag(sync=True)
+    prevalence = traitlets.Float(0.3).tag(sync=True)
+    raters = traitlets.Int(2).tag(sync=True)
+    confidence = traitlets.Float(0.95).tag(sync=True)
+    designs = traitlets.List(read_only=True).tag(sync=True)
+    pilot = traitlets.Dict(read_only=True).tag(sync=True)
+
+    def __init__(self, data=None, measure: str = "krippendorff_alpha", *,
+                 half_width: float = 0.1, kappa0: float = 0.6, kappa1: float = 0.8,
+                 prevalence: float = 0.3, raters: int = 2, confidence: float = 0.95,
+                 cluster=None, n_resamples: int = 1000, seed=0, **measure_kwargs):
+        super().__init__()
+        self._check(half_width, kappa0, kappa1, prevalence, raters, confidence)
+        self._pilot = None
+        if data is not None:  # the bootstrap once; a slider only rescales its SE
+            self._pilot = sample_size(data, measure, half_width=half_width, cluster=cluster,
+                                      n_resamples=n_resamples, seed=seed, **measure_kwargs)
+            self.set_chart("projection", projection_chart(alt.NamedData("designer_curve")))
+        with self.hold_trait_notifications():
+            self.half_width, self.kappa0, self.kappa1 = half_width, kappa0, kappa1
+            self.prevalence, self.raters, self.confidence = prevalence, raters, confidence
+        self._refresh()
+        self.observe(self._on_change, ["half_width", "kappa0", "kappa1", "prevalence",
+                                       "raters", "confidence"])
+
+    @staticmethod
+    def _check(half_width, kappa0, kappa1, prevalence, raters, confidence) -> None:
+        where = "StudyDesigner"
+        validate.real(where, "half_width", half_width, minimum=0, maximum=1, open_low=True)
+        validate.real(where, "kappa0", kappa0, minimum=0, maximum=1, open_low=True,
+                      open_high=True)
+        validate.real(where, "kappa1", kappa1, minimum=0, maximum=1, open_low=True,
+                      open_high=True)
+        validate.probability(where, "prevalence", prevalence, open_low=True, open_high=True)
+        validate.integer(where, "raters", raters, minimum=2, maximum=6)
+        validate.confidence(where, "confidence", confidence)
+
+    @guarded
+    def _on_change(self, _change=None) -> None:
+        self._check(self.half_width, self.kappa0, self.kappa1, self.prevalence, self.raters,
+                    self.confidence)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.set_trait("designs", self._designs())
+        if self._pilot is not None:
+            p = self._pilot
+            self.set_trait("pilot", {"estimate": p.estimate, "se": p.se,
+                                     "n_pilot": p.n_pilot, "resampled":
+                                     p.params["resampled"]})
+            self.set_rows(designer_curve=self.curve(self._pilot_items()))
+
+    def curve(self, upto=None) -> pd.DataFrame:
+        """The pilot's projection: items n (or clusters), half-width z·se·√(n₀/n) and the
+        probability Φ((κ₀ − κ̂)/se(n)) of an estimate below κ₀ (α_min)."""
+        p = self._pilot
+        if p is None:
+            raise AgreementError("StudyDesigner: the projection needs pilot data")
+        top = max(4 * p.n_pilot, int(upto) * 2 if upto and math.isfinite(upto) else 0)
+        n = np.unique(np.geomspace(max(2, p.n_pilot // 4), top, 60).round().astype(int))
+        se = p.projected_se(n)
+        from scipy.special import ndtr
+        z = _z(0.5 + self.confidence / 2)
+        return pd.DataFrame({"items": n, "half_width": z * se,
+                             "p_fail": ndtr((self.kappa0 - p.estimate) / se),
+                             "target": self.half_width})
+
+    def _designs(self) -> list:
+        """Each design's label and the items it needs, or why it cannot say."""
+        a = 1 - self.confidence
+        k0, k1, e, p, m = self.kappa0, self.kappa1, self.half_width, self.prevalence, \
+            self.raters
+        pe = p * p + (1 - p) * (1 - p)                 # chance agreement of two raters
+        rows = [
+            (f"κ₀ = {k0:.2f} ± {e:.2f}, {m} raters (Donner & Rotondi 2010)",
+             dict(method="rotondi-ci", kappa0=k0, kappa_low=k0 - e,
+                  kappa_high=k0 + e if k0 + e < 1 else None, prevalence=p, raters=m,
+                  significance=a)),
+            (f"test κ₁ = {k1:.2f} against κ₀ = {k0:.2f}, power 0.8 (Donner & Rotondi 2010)",
+             dict(method="rotondi-power", kappa0=k0, kappa1=k1, prevalence=p, raters=m,
+                  significance=a)),
+            (f"percent agreement {k0 * (1 - pe) + pe:.2f} ± {e:.2f} (Gwet's rule)",
+             dict(method="percent", agreement=k0 * (1 - pe) + pe, half_width=e,
+                  confidence=self.confidence)),
+        ]
+        if m == 2:
+            rows.append((f"test κ₁ = {k1:.2f} against κ₀ = {k0:.2f}, two raters (Cantor 1996)",
+                         dict(method="cantor", kappa0=k0, kappa1=k1, prevalence=(p, p),
+                              significance=a)))
+        out = []
+        for label, kwargs in rows:
+            try:
+                out.append({"design": label, "items": sample_size(**kwargs).n_items,
+                            "why": ""})
+            except AgreementError as exc:
+                out.append({"design": label, "items": None, "why": str(exc)})
+        if self._pilot is not None:
+            p0 = self._pilot
+            n = self._pilot_items()
+            out.append({"design": f"pilot: ± {e:.2f} around {p0.estimate:.3f} "
+                                  f"({p0.params['resampled']} resampled)",
+                        "items": None if math.isnan(n) else int(n),
+                        "why": "" if p0.se > 0 else "the pilot's bootstrap SE is 0"})
+        return out
+
+    def _pilot_items(self) -> float:
+        """Items for ± half_width from the pilot: ⌈n₀ (z se / E)²⌉ units (items or
+        clusters) times the items per unit (NaN for a pilot SE of 0)."""
+        p = self._pilot
+        if not p.se > 0:
+            return math.nan
+        z = _z(0.5 + self.confidence / 2)
+        return math.ceil(p.n_pilot * (z * p.se / self.half_width) ** 2) * \
+            p.params["items_per_unit"]
+
+
+def _z(q: float) -> float:
+    from scipy.special import ndtri
+    return float(ndtri(q))
+
+
+def projection_chart(data) -> alt.VConcatChart:
+    """The pilot's projected half-width (with a rule at the target) and probability of
+    failing κ₀ against items, on ``data`` (``StudyDesigner.curve`` rows)."""
+    x = alt.X("items:Q", scale=alt.Scale(type="log"), title="items")
+    width = alt.layer(
+        alt.Chart(data).mark_line().encode(
+            x, alt.Y("half_width:Q", title="projected half-width"),
+            tooltip=["items:Q", alt.Tooltip("half_width:Q", format=".4f")]),
+        alt.Chart(data).mark_rule(strokeDash=[4, 3]).encode(y="mean(target):Q"),
+    ).properties(width=320, height=140)
+    fail = alt.Chart(data).mark_line().encode(
+        x, alt.Y("p_fail:Q", title="P(estimate below κ₀)", scale=alt.Scale(domain=[0, 1])),
+        tooltip=["items:Q", alt.Tooltip("p_fail:Q", format=".4f")],
+    ).properties(width=320, height=140)
+    return alt.vconcat(width, fail)
