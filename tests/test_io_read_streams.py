@@ -175,6 +175,12 @@ def test_a_named_pipe_is_read_whole_and_refused_when_nobody_writes(big, tmp_path
                                              "that no program writes to yet\\).*wait="):
         iaa.read(fifo, wait=0.3)
     assert time.monotonic() - start < 5
+    writer = _write_later(fifo, big.read_bytes(), delay=0.2)  # no bound: as cat waits
+    assert _content(iaa.read(fifo, wait=float("inf"))) == _content(iaa.read_prodigy(big))
+    writer.join(5)
+    for odd in (0, -1, float("nan"), "10", True):
+        with pytest.raises(AgreementError, match="wait=.*expected the seconds"):
+            iaa.read(fifo, wait=odd)
 
 
 def test_compressed_files_and_streams_are_read(big, tmp_path):

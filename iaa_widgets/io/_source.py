@@ -136,7 +136,8 @@ def _read_all(stream, name: str) -> bytes:
 def _drain(path: str, wait: float) -> bytes:
     """Everything a pipe gives until its writer closes it. Opened without blocking, so
     that a named pipe nobody writes to is refused after ``wait`` seconds instead of
-    hanging; ``wait`` bounds each silence, not the whole read."""
+    hanging; ``wait`` bounds each silence, not the whole read (``math.inf``: no bound,
+    as ``cat`` waits)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
@@ -155,7 +156,7 @@ def _drain(path: str, wait: float) -> bytes:
                 continue
             if chunk == b"" and (chunks or hung_up):  # the writer has closed it
                 return b"".join(chunks)
-            events = poller.poll(wait * 1000)
+            events = poller.poll(wait * 1000 if wait * 1000 < 2 ** 31 - 1 else None)
             if not events:
                 raise AgreementError(
                     f"read: nothing came from {path!r} in {wait:g} s" +
