@@ -203,3 +203,27 @@ def test_result_frame_and_chart():
     assert frame.loc["difference", "p_value"] == pytest.approx(r.p_value)
     spec = r.chart().to_dict()
     assert "vconcat" in spec and "<" not in r._repr_html_().split("<p>")[1].split("</p>")[0]
+
+
+def test_bootstrap_paths_draw_clusters():
+    """Each item doubled inside a cluster: drawing clusters keeps the pairs together, so
+    the paired bootstrap's SE is larger than drawing the doubled items one by one
+    (√2 in expectation), and the independent bootstrap says what it drew."""
+    first, second = _long("ratings1.csv"), _long("ratings2.csv")
+
+    def doubled(frame):
+        return pd.concat([frame.assign(doc=frame["item"]),
+                          frame.assign(doc=frame["item"], item=frame["item"] + 100)])
+    a, b = doubled(first), doubled(second)
+    items = iaa.compare(a.drop(columns="doc"), b.drop(columns="doc"), "fleiss_kappa",
+                        method="bootstrap", seed=2, n_resamples=1500)
+    clusters = iaa.compare(a, b, "fleiss_kappa", method="bootstrap", cluster="doc", seed=2,
+                           n_resamples=1500)
+    assert clusters.resampled == "clusters" and items.resampled == "items"
+    assert clusters.se > 1.2 * items.se
+    apart = iaa.compare(a, b.assign(item=b["item"] + 1000), "fleiss_kappa", cluster="doc",
+                        seed=2, n_resamples=300)
+    assert not apart.paired and apart.resampled == "clusters" and apart.method.endswith(
+        "bootstrap standard errors")
+    with pytest.raises(AgreementError, match="more than one value"):
+        iaa.compare(a.assign(doc=range(len(a))), b, "fleiss_kappa", cluster="doc")
