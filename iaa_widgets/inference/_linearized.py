@@ -25,9 +25,17 @@ from ..measures import _formulas as F
 
 __all__ = ["LINEARIZED", "Linear", "linear_terms", "alpha_terms"]
 
-# the measures of Gwet's (2016) paired test, by their registry names
-LINEARIZED = ("percent_agreement", "bennett_s", "fleiss_kappa", "davies_fleiss_kappa",
-              "gwet_ac1", "gwet_ac2", "krippendorff_alpha")
+# the measures of Gwet's (2016) paired test, by their registry names → their terms
+_TERMS: dict = {}
+
+
+def _terms_of(name: str):
+    """Decorator: ``fn(data, **kwargs) -> (Prepared, ItemTerms, (p_e,i, p_e))`` gives
+    the linearised terms of the measure ``name`` (its registry name)."""
+    def add(fn):
+        _TERMS[name] = fn
+        return fn
+    return add
 
 
 @dataclass(frozen=True)
@@ -50,37 +58,15 @@ class Linear:
 def linear_terms(measure: str, data, **kwargs) -> Linear:
     """The :class:`Linear` terms of ``measure`` (one of :data:`LINEARIZED`) on ``data``,
     with the measure's own keyword arguments."""
-    from ..measures.categorical import classic, gwet
     if measure == "krippendorff_alpha":
         return alpha_terms(data, **kwargs)
-    if measure in ("gwet_ac1", "gwet_ac2"):
-        weights = None if measure == "gwet_ac1" else kwargs.get("weights", "quadratic")
-        prep, _, items, w, _ = gwet._parts(measure, data, weights,
-                                          kwargs.get("missing", "available"),
-                                          kwargs.get("annotators"))
-        chance = F.gwet_chance(items, w) if items.counts.shape[1] > 1 else (0.0, 0.0)
-    elif measure == "percent_agreement":
-        prep, _, items = classic._percent_statistic(data, **kwargs)
-        chance = (0.0, 0.0)  # p_a itself: κ*_i = (n/n'') a_i
-    elif measure == "bennett_s":
-        prep, stat, items, _, _ = classic._bennett_statistic(data, **kwargs)
-        a_e = classic._point(stat)[2]
-        chance = (a_e, a_e)  # A_e = Σ w_kl / k², no term from the data
-    elif measure == "fleiss_kappa":
-        prep, _, items, w, _ = classic._fleiss_statistic(data, **kwargs)
-        chance = F.fleiss_chance(items, w)
-    elif measure == "davies_fleiss_kappa":
-        prep, _, items, w, _ = classic._davies_statistic(data, **kwargs)
-        row, rater, label = prep.ratings()
-        r, k = prep.ann.n_annotators, prep.ann.n_categories
-        n_rc = np.bincount(rater * k + label, minlength=r * k).reshape(r, k)  # n_gk
-        chance = F.conger_chance(items, n_rc, row, rater, label, w)
-    else:
+    if measure not in _TERMS:
         raise AgreementError(f"{measure} has no linearised terms; the paired test of Gwet "
                              f"(2016) covers {', '.join(LINEARIZED)}")
+    prep, items, chance = _TERMS[measure](data, **kwargs)
     if prep.weights is not None:
-        raise AgreementError(f"a paired comparison matches items by their ids, but these "
-                             f"data keep items as weighted cells (from_contingency); load "
+        raise AgreementError("a paired comparison matches items by their ids, but these "
+                             "data keep items as weighted cells (from_contingency); load "
                              "the ratings with one row per item and annotator")
     if items.n < 2:
         raise AgreementError(f"{measure}: the paired test needs two items or more, got "
@@ -88,6 +74,54 @@ def linear_terms(measure: str, data, **kwargs) -> Linear:
     terms = F.linearised_terms(items, *chance)
     return Linear(prep.ann.items[prep.used], np.asarray(terms, float).ravel(),
                   prep.ann.n_annotators, dict(prep.excluded))
+
+
+@_terms_of("gwet_ac1")
+def _ac1(data, *, missing="available", annotators=None, **_):
+    return _gwet("gwet_ac1", data, None, missing, annotators)
+
+
+@_terms_of("gwet_ac2")
+def _ac2(data, *, weights="quadratic", missing="available", annotators=None, **_):
+    return _gwet("gwet_ac2", data, weights, missing, annotators)
+
+
+def _gwet(measure, data, weights, missing, annotators):
+    from ..measures.categorical import gwet
+    prep, _, items, w, _ = gwet._parts(measure, data, weights, missing, annotators)
+    return prep, items, F.gwet_chance(items, w) if items.counts.shape[1] > 1 else (0.0, 0.0)
+
+
+@_terms_of("percent_agreement")
+def _percent(data, **kwargs):
+    from ..measures.categorical import classic
+    prep, _, items = classic._percent_statistic(data, **kwargs)
+    return prep, items, (0.0, 0.0)  # p_a itself: κ*_i = (n/n'') a_i
+
+
+@_terms_of("bennett_s")
+def _bennett(data, **kwargs):
+    from ..measures.categorical import classic
+    prep, stat, items, _, _ = classic._bennett_statistic(data, **kwargs)
+    a_e = classic._point(stat)[2]
+    return prep, items, (a_e, a_e)  # A_e = Σ w_kl / k², no term from the data
+
+
+@_terms_of("fleiss_kappa")
+def _fleiss(data, **kwargs):
+    from ..measures.categorical import classic
+    prep, _, items, w, _ = classic._fleiss_statistic(data, **kwargs)
+    return prep, items, F.fleiss_chance(items, w)
+
+
+@_terms_of("davies_fleiss_kappa")
+def _conger(data, **kwargs):
+    from ..measures.categorical import classic
+    prep, _, items, w, _ = classic._davies_statistic(data, **kwargs)
+    row, rater, label = prep.ratings()
+    r, k = prep.ann.n_annotators, prep.ann.n_categories
+    n_rc = np.bincount(rater * k + label, minlength=r * k).reshape(r, k)  # n_gk
+    return prep, items, F.conger_chance(items, n_rc, row, rater, label, w)
 
 
 def alpha_terms(data, metric="nominal", *, missing: str = "pairable") -> Linear:
@@ -138,3 +172,7 @@ def alpha_terms(data, metric="nominal", *, missing: str = "pairable") -> Linear:
     excluded = {"items with a single rating (unpairable)": int(np.sum(counts.sum(axis=1) == 1))}
     return Linear(ann.items[keep], terms, ann.n_annotators,
                   {key: v for key, v in excluded.items() if v})
+
+
+_TERMS["krippendorff_alpha"] = alpha_terms
+LINEARIZED = tuple(_TERMS)
