@@ -114,13 +114,20 @@ def test_pairwise_benchmark_and_coefficients_refuse_unknown_and_doubled_names():
         assert "level" not in inspect.signature(fn).parameters  # issue 40
 
 
-def test_contingency_matrix_refuses_a_misspelt_option():
+def test_widgets_refuse_a_misspelt_option():
+    # the options went on to Annotations.from_long: a raw TypeError
     with pytest.raises(AgreementError, match=r"^ContingencyMatrix does not take edtable= "
                        r"\(did you mean editable=\?\)"):
         iaa.ContingencyMatrix(MEYER, edtable=True)
     with pytest.raises(AgreementError, match=r"ContingencyMatrix does not take lable= \(did "
                        r"you mean label=\?\)"):  # a loader's option, misspelt
         iaa.ContingencyMatrix(MEYER, lable="label")
+    with pytest.raises(AgreementError, match=r"^SparseAgreementExplorer does not take dorp= "
+                       r"\(did you mean drop=\?\)"):
+        iaa.SparseAgreementExplorer(CROWD, dorp=0.1)
+    with pytest.raises(AgreementError, match=r"^AugmentedKappaSweep does not take delt= "
+                       r"\(did you mean delta=\?\)"):
+        iaa.AugmentedKappaSweep(iaa.datasets.email_types(n_messages=20), rank="rank", delt=1)
 
 
 def test_no_public_signature_shows_a_sentinel():

@@ -20,7 +20,7 @@ import pandas as pd
 import traitlets
 
 from .. import charts, validate
-from ..data import as_annotations
+from ..data import Annotations, as_annotations
 from ..measures.sparse import SparseAgreementResult, sparse_agreement
 from ..measures.sparse.curves import spa_variance_curve
 from ..measures.sparse.missing import SpaMissingness, SpaMissingnessResult
@@ -58,6 +58,8 @@ class SparseAgreementExplorer(IAAWidget):
     def __init__(self, data, drop: float = 0.2, *, n_rounds: int = 200, seed: int = 0,
                  n_points: int = 25, **loader_args):
         where = "SparseAgreementExplorer"
+        validate.keywords(where, loader_args,  # a misspelt option, never a loader's column
+                          validate.keywords_of(self.__init__, Annotations.from_long))
         validate.probability(where, "drop", drop, open_high=True)
         validate.integer(where, "n_rounds", n_rounds, minimum=1)
         validate.integer(where, "seed", seed, minimum=0)  # an Int traitlet

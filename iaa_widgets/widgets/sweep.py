@@ -75,6 +75,8 @@ class AugmentedKappaSweep(IAAWidget):
     def __init__(self, data, p: float = 0.6, *, delta: float = 0.1, tau: float = 0.5,
                  pair=None, selected_class: str | None = None, max_rows: int = 100,
                  **loader_args):
+        validate.keywords("AugmentedKappaSweep", loader_args,  # a misspelt option refused
+                          validate.keywords_of(self.__init__, Annotations.from_long))
         validate.real("AugmentedKappaSweep", "p", p, minimum=0.5, maximum=1.0)
         _check_thresholds("AugmentedKappaSweep", delta, tau)
         validate.integer("AugmentedKappaSweep", "max_rows", max_rows, minimum=1)
