@@ -213,3 +213,58 @@ def test_ordinal_jackknife_is_exact(always_many):
         rest = df[df["item"] != ann.items[i]]
         assert jack[i] == pytest.approx(iaa.krippendorff_alpha(rest, "ordinal").value,
                                         abs=1e-12)
+
+
+# ------------------------------------------------------------ nominal α on many labels
+def test_nominal_on_many_labels_equals_the_coincidence_path(monkeypatch):
+    """Nominal α from per-item counts (Σ o_ck δ_ck = n − Σ_c o_cc, Σ n_c n_k δ_ck =
+    n² − Σ n_c², Krippendorff 2011) equals the coincidence matrix's: value, D's,
+    per_category (o_cc/n_c too), and its Statistic gives the same bootstrap."""
+    df = scores(400, 4, 300, seed=8, missing=0.3)
+    df["label"] = df["label"].astype(str)  # text labels: nominal only
+    monkeypatch.setattr(alpha_values, "MANY_VALUES", 10 ** 9)
+    dense = iaa.krippendorff_alpha(df)
+    boot_dense = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=40, seed=9,
+                               interval="bca")
+    monkeypatch.setattr(alpha_values, "MANY_VALUES", 1)
+    many = iaa.krippendorff_alpha(df)
+    assert "coincidences" not in many.params and "per-item counts" in many.note
+    for field in ("value", "observed", "expected"):
+        assert getattr(many, field) == pytest.approx(getattr(dense, field), abs=1e-12)
+    pd.testing.assert_frame_equal(many.per_category, dense.per_category, rtol=1e-12)
+    assert (many.n_items, many.n_ratings, many.excluded) == \
+        (dense.n_items, dense.n_ratings, dense.excluded)
+    boot = iaa.bootstrap(df, "krippendorff_alpha", n_resamples=40, seed=9, interval="bca")
+    np.testing.assert_allclose(boot.ci, boot_dense.ci, atol=1e-12)
+    counts = pd.DataFrame([[2, 1, 0, 0], [0, 3, 1, 0], [1, 0, 0, 2], [0, 0, 2, 2]],
+                          columns=list("abcd"))
+    table = pd.DataFrame([[5, 1, 0], [2, 7, 1], [0, 1, 4]], index=list("xyz"),
+                         columns=list("xyz"))
+    for data in (iaa.Annotations.from_counts(counts), iaa.Annotations.from_contingency(table)):
+        many = iaa.krippendorff_alpha(data).value
+        monkeypatch.setattr(alpha_values, "MANY_VALUES", 10 ** 9)
+        assert many == pytest.approx(iaa.krippendorff_alpha(data).value, abs=1e-12)
+        monkeypatch.setattr(alpha_values, "MANY_VALUES", 1)
+
+
+def test_nominal_on_9000_labels_needs_no_k_by_k_table():
+    """9,000 float labels, 7,500 of them distinct (issue 44): the coincidence matrix alone
+    would be 7,500² floats (450 MB, and its checks copy it); the per-item counts need
+    memory that follows the 9,000 ratings. Expected value: the formula of the test above
+    written out on the item × label counts (Krippendorff 2011)."""
+    import tracemalloc
+    rng = np.random.default_rng(10)
+    grid = np.arange(9000, dtype=float).reshape(3000, 3) + rng.random((3000, 3))
+    grid[::2, 1] = grid[::2, 0]  # every other item: two annotators agree
+    df = pd.DataFrame({"item": np.repeat(np.arange(3000), 3),
+                       "annotator": np.tile(["a", "b", "c"], 3000), "label": grid.ravel()})
+    tracemalloc.start()
+    res = iaa.krippendorff_alpha(df)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2 ** 20  # the K × K path allocates 450 MB at once
+    n = 9000.0
+    o_cc = 1500 * 2 * 1 / 2  # 1,500 items with a pair of equal values: n_ic(n_ic − 1)/(m − 1)
+    n_c2 = 1500 * 4 + 6000 * 1  # Σ n_c²: 1,500 labels twice, 6,000 once
+    expected = 1 - (n - 1) * (n - o_cc) / (n * n - n_c2)
+    assert res.value == pytest.approx(expected, abs=1e-12)

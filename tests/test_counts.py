@@ -268,13 +268,19 @@ def test_many_categories_refuse_with_the_size():
     ann = Annotations.from_long(df)
     assert ann.n_categories == n
     tracemalloc.start()
-    for measure in (iaa.krippendorff_alpha, iaa.fleiss_kappa, iaa.cohen_kappa, iaa.pairwise):
+    for measure in (iaa.fleiss_kappa, iaa.cohen_kappa, iaa.pairwise):
         with pytest.raises(AgreementError, match=r"100,000 × 100,000 .* GiB"):
             measure(ann)
     # percent agreement needs no K × K table: its items × categories counts stay CSR
     # (issue 28), and A_o is the share of items whose two labels are equal
     two = df.groupby("item")["label"].agg(["min", "max"])
-    assert iaa.percent_agreement(ann).value == float((two["min"] == two["max"]).mean())
+    agree = float((two["min"] == two["max"]).sum())
+    assert iaa.percent_agreement(ann).value == agree / n
+    # nor nominal α (issue 44: per-item counts, Krippendorff 2011): Σ_c o_cc = 2 per
+    # agreeing item, n = 2e5 values, Σ_c n_c² = 1e5 · 2²
+    values = 2.0 * n
+    assert iaa.krippendorff_alpha(ann).value == pytest.approx(
+        1 - (values - 1) * (values - 2 * agree) / (values ** 2 - 4 * n), abs=1e-12)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 100 * 2 ** 20

@@ -579,3 +579,49 @@ def test_bootstrap_of_statistics_is_refused_by_name():
                                                 "label": list("xxxy")}))
     with pytest.raises(AgreementError, match="per-item sums.*iaa.fleiss_kappa"):
         iaa.bootstrap(stats, "fleiss_kappa")
+
+
+# ------------------------------------------------------ declared orders and large tables
+ORDERED = {  # the label column typed with its order (issue 44)
+    "pandas-ordered": lambda df: df,
+    "duckdb-enum": lambda df: duckdb.from_df(df),  # DuckDB reads it as ENUM('low', …)
+    "polars-lazy-enum": lambda df: pl.from_pandas(df).with_columns(
+        pl.col("label").cast(pl.Enum(["low", "mid", "high", "top"]))).lazy(),
+    "polars-enum": lambda df: pl.from_pandas(df).with_columns(
+        pl.col("label").cast(pl.Enum(["low", "mid", "high", "top"]))),
+}
+
+
+@pytest.mark.parametrize("kind", list(ORDERED))
+def test_ordered_categorical_and_enum_keep_their_order(kind):
+    """An ordered pandas Categorical, a DuckDB ENUM or a polars Enum declares its
+    categories in order (not by spelling: 'high' < 'low' < 'mid'), with 'top' unused:
+    AC2 with quadratic weights and ordinal α equal the in-memory values on the same
+    Categorical, where they were refused for want of an order."""
+    df = ratings(3, labels=("low", "mid", "high"), missing=0.1).dropna()
+    df = df[df["label"].str.strip() != ""].copy()
+    df["label"] = pd.Categorical(df["label"], categories=["low", "mid", "high", "top"],
+                                 ordered=True)
+    stats = sufficient_statistics(ORDERED[kind](df))
+    assert list(stats.categories) == ["low", "mid", "high", "top"] and stats.ordered
+    same(iaa.gwet_ac2(stats, weights="quadratic"), iaa.gwet_ac2(df, weights="quadratic"))
+    same(iaa.krippendorff_alpha(stats, "ordinal"), iaa.krippendorff_alpha(df, "ordinal"))
+    unordered = df.assign(label=df["label"].cat.as_unordered())  # declares no order
+    assert not sufficient_statistics(unordered).ordered
+    assert not sufficient_statistics(pl.from_pandas(unordered).lazy()).ordered
+
+
+@pytest.mark.parametrize("kind", ["duckdb", "polars-lazy", "pandas"])
+def test_many_distinct_numbers_are_refused_by_size_before_any_table(kind):
+    """9,000 distinct float labels would make (R + 1 + 2P) dense K × K tables (10 × 9,000²
+    cells, 6 GiB, for 3 annotators): an AgreementError naming the size and the way that
+    works (interval α or the ICC in memory, per-item moments), never a MemoryError."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"item": np.repeat(np.arange(3000), 3),
+                       "annotator": np.tile(["a", "b", "c"], 3000),
+                       "label": np.arange(9000) + rng.random(9000)})
+    with pytest.raises(AgreementError, match=r"10 × 9,000 × 9,000.*9,000 distinct labels"
+                                             r".*krippendorff_alpha.*icc"):
+        sufficient_statistics(ENGINES[kind](df))
+    # the way it names: interval α in memory, without a K × K table
+    assert np.isfinite(iaa.krippendorff_alpha(df, "interval").value)

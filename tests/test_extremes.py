@@ -142,3 +142,56 @@ def test_icc_agreement_interval_when_raters_differ_by_constants():
     near = iaa.icc(long_form(nudged))
     assert r.value == pytest.approx(near.value, abs=1e-8)
     np.testing.assert_allclose(r.ci, near.ci, atol=1e-6)
+
+
+# ------------------------------------------------------------------ bounded work
+def test_ratio_alpha_beyond_its_bound_is_refused_at_once():
+    """Ratio α sums D_e over K²/2 pairs of distinct values (δ = ((c − k)/(c + k))² is no
+    function of ranks or moments): 1e6 values would take about 36 min (4.3 ns a pair,
+    measured in alpha_values.MAX_RATIO_VALUES's comment; today's main runs it without
+    bound). Beyond 50,000 values it is refused before any sweep, naming the size, the
+    bound and what to do instead, which works."""
+    import time
+    rng = np.random.default_rng(11)
+    truth = rng.uniform(1, 1e6, (30_000, 1))
+    grid = np.round(truth * rng.uniform(0.9, 1.1, (30_000, 2)), 6)
+    df = long_form(grid)
+    start = time.perf_counter()
+    with pytest.raises(iaa.AgreementError, match=r"60,000 distinct values.*at most "
+                                                 r"50,000.*np\.round.*metric='interval' "
+                                                 r"on log"):
+        iaa.krippendorff_alpha(df, "ratio")
+    assert time.perf_counter() - start < 5  # O(N) checks only, no sweep (7 s on main)
+    with pytest.raises(iaa.AgreementError, match="at most 50,000"):
+        iaa.krippendorff_alpha.statistic(df, "ratio")  # the bootstrap's door too
+    logs = df.assign(label=np.log(df["label"]))
+    assert 0.9 < iaa.krippendorff_alpha(logs, "interval").value < 1
+
+
+def test_ratio_sweep_stops_on_ctrl_c():
+    """The sweep runs in blocks of ``alpha_values.BLOCK`` entries (each well under a
+    millisecond), so a signal handler (Ctrl-C's KeyboardInterrupt, here SIGALRM's, which
+    Python runs the same way: between bytecodes) stops it within a block, where the
+    100 sweeps would run for minutes."""
+    import signal
+    import time
+    from iaa_widgets.measures.continuous.alpha_values import _ratio_expected
+
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(signum, frame):
+        raise Interrupted
+
+    v = np.random.default_rng(0).random(50_000)
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        start = time.perf_counter()
+        with pytest.raises(Interrupted):
+            for _ in range(100):
+                _ratio_expected(v, np.ones(50_000))
+        assert time.perf_counter() - start < 2  # 0.2 s, then within a block
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

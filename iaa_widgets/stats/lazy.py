@@ -55,7 +55,7 @@ import pandas as pd
 from ..data import Annotations
 from ..data.categories import _declared_categories, _label_notes, unhashable_labels
 from ..errors import AgreementError
-from .tables import all_pairs, item_counts, pair_contingencies
+from .tables import MAX_CELLS, all_pairs, check_size, item_counts, pair_contingencies
 
 __all__ = ["SufficientStatistics", "sufficient_statistics"]
 
@@ -196,8 +196,13 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
 
     A label that is null, NaN, '' or whitespace only is a missing rating (counted in
     ``n_blank``; its item stays known). ``categories``: the declared categories and
-    their order (labels outside them are refused); by default the sorted distinct
-    labels, ordered when they are numbers, as :meth:`Annotations.from_long`.
+    their order (labels outside them are refused); by default those of the label
+    column's type when it declares them in order (an ordered pandas Categorical, a
+    polars ``Enum``, a DuckDB ``ENUM``), else the sorted distinct labels, ordered when
+    they are numbers, as :meth:`Annotations.from_long`. DuckDB's ENUM is an ordered type
+    (its values compare in their declared order), and DuckDB reads any pandas
+    Categorical as one, unordered ones too: cast such a column to VARCHAR to declare no
+    order.
     ``annotators``: keep only these annotators' ratings (in this order; by default
     every annotator, sorted). ``pairs``: also make the annotator-pair contingency
     tables (Cohen, Scott, pairwise), a self-join of the ratings on the item.
@@ -233,7 +238,11 @@ def _statistics(rows, columns, categories, annotators, pairs: bool) -> Sufficien
     (:func:`_read_once`)."""
     import narwhals as nw
     item, annotator, label = columns
-    blank = _blank(rows.collect_schema()["l"])
+    dtype = rows.collect_schema()["l"]
+    blank = _blank(dtype)
+    if categories is None and isinstance(dtype, nw.Enum):  # an ordered pandas Categorical,
+        # a polars Enum or a DuckDB ENUM: its categories in their declared order
+        categories = pd.CategoricalDtype(list(dtype.categories), ordered=True)
     dask = rows.implementation is nw.Implementation.DASK
     # Dask counts its items in the per-item pass (a distinct count here would come
     # back as one partition holding every item id)
@@ -268,6 +277,7 @@ def _statistics(rows, columns, categories, annotators, pairs: bool) -> Sufficien
     if len(outside):
         raise AgreementError(f"column {label!r} holds label(s) {outside[:5].tolist()!r} "
                              f"outside the declared categories {list(cats)!r}")
+    _check_tables(len(names), len(cats), pairs, label)
     if dask:
         n_items, twice, raters, products, pair_tables = _dask_tables(
             rows.with_columns(blank.alias("b")), names, cats, pairs, int(head["rows"]))
@@ -291,6 +301,21 @@ def _statistics(rows, columns, categories, annotators, pairs: bool) -> Sufficien
     both, complete = (None, None) if pair_tables is None else pair_tables
     return SufficientStatistics(cats, names, ordered, sizes, totals, products, raters,
                                 pair_codes, both, notes, int(head["blank"]), complete)
+
+
+def _check_tables(r: int, k: int, pairs: bool, label: str) -> None:
+    """Refuse, before any query, tables whose K² layers (``products``: R + 1, pair tables:
+    2 per annotator pair) pass ``MAX_CELLS`` together, saying what to do instead: many
+    distinct numeric labels are scores, whose measures need no K × K table in memory."""
+    layers = r + 1 + (2 * len(all_pairs(r)) if pairs else 0)
+    advice = (f"column {label!r} holds {k:,} distinct labels. Many labels or numeric "
+              "scores need no K × K table in memory: collect the ratings and call "
+              "krippendorff_alpha (any metric but a distance matrix) or icc on them "
+              "(per-item counts and moments); or merge rare categories, or declare fewer "
+              "with categories=")
+    if pairs and (r + 1) * k * k <= MAX_CELLS:
+        advice += "; or pass pairs=False (no annotator-pair tables)"
+    check_size((layers, k, k), "sufficient statistics' products and pair tables", advice)
 
 
 @contextmanager

@@ -102,7 +102,7 @@ def _weights(weights, prep: Prepared):
           source='Meyer (2009) tutorial; Wilson (1927) interval',
           symbol='A_o (observed agreement)', intervals=('wald', 'wilson'),
           missing=('listwise', 'available', 'pairable', 'raise'), range=(0.0, 1.0),
-          report=True, panel=True, engine=_engine.multi_rater(singles=False))
+          report=True, panel=True, engine=_engine.multi_rater(singles=True))
 def percent_agreement(data, *, missing: str = "listwise", annotators=None,
                       confidence: float = 0.95, ci: str = "wald") -> AgreementResult:
     """Observed agreement A_o with its standard error and a confidence interval.

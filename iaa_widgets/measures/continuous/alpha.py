@@ -36,8 +36,8 @@ from ...stats import Statistic, coincidence_table, coincidences, item_counts, \
 from ...stats.statistic import entry_pairs, per_item
 from .._order import by_label, require_declared, require_order
 from .._prepare import complete
-from .alpha_values import many_values, moment_alpha, pairable_ratings, ratio_alpha, \
-    values_statistic
+from .alpha_values import many_values, moment_alpha, nominal_alpha, pairable_ratings, \
+    ratio_alpha, values_statistic
 from .._registry import register
 from .. import _engine
 
@@ -334,12 +334,15 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
     every item rated at least twice), "listwise" (only the items every annotator rated;
     the others excluded and counted) or "raise" (refuse a missing rating).
 
-    Many distinct values (continuous scores: more than ``alpha_values.MANY_VALUES`` =
-    1,024 for interval and ordinal, twice that for ratio) need no K × K table
-    (:mod:`~iaa_widgets.measures.continuous.alpha_values`): interval α from per-item moments, ordinal
-    α the same on the values' mid-ranks, both O(N); ratio α with D_e summed over the
-    values in blocks (K² time, no K² memory). The value is the same; ``params`` then has
-    no "coincidences" and ``per_category`` no "o_cc/n_c", and ``note`` says so.
+    Many distinct values (continuous scores or thousands of labels: more than
+    ``alpha_values.MANY_VALUES`` = 1,024 for nominal, interval and ordinal, twice that for
+    ratio) need no K × K table (:mod:`~iaa_widgets.measures.continuous.alpha_values`):
+    nominal α from per-item counts, interval α from per-item moments, ordinal α the same
+    on the values' mid-ranks, all O(N); ratio α with D_e summed over the values in blocks
+    (K² time, no K² memory; refused beyond ``alpha_values.MAX_RATIO_VALUES`` = 50,000
+    values, about 5 s, with what to do instead). The value is the same; ``params`` then has no
+    "coincidences" and ``per_category`` no "o_cc/n_c" (nominal keeps it), and ``note``
+    says so.
 
     Differences from other software: R's ``irr::kripp.alpha`` (0.84.1) divides a unit's
     pairs by m_u − 1 only when the matrix holds an NA; on complete data with m ≥ 3
@@ -368,6 +371,8 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
                              "Krippendorff's α needs items rated by at least two annotators")
     if o is not None:
         value, d_o, d_e = (float(x) for x in alpha_from_coincidences(o, metric, values))
+    elif metric == "nominal":
+        value, d_o, d_e, o_cc = nominal_alpha(ann, ann.item_weight)
     elif metric == "ratio":
         value, d_o, d_e = ratio_alpha(ann, _ratio_values(values, ann.n_categories),
                                       ann.item_weight)
@@ -400,10 +405,12 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
         note = (note + "; " if note else "") + (
             f"{ann.n_categories:,} distinct values: α computed without the coincidence "
             "matrix (" + ("D_e summed over the values in blocks" if metric == "ratio" else
+                          "per-item counts" if metric == "nominal" else
                           "per-item moments" + (" of mid-ranks" if metric == "ordinal"
                                                 else "")) + "); params has no "
-            "'coincidences' table and per_category no o_cc/n_c (it would need the ratings "
-            "sorted by item and value)")
+            "'coincidences' table" + ("" if o_cc is not None else
+                                      " and per_category no o_cc/n_c (it would need the "
+                                      "ratings sorted by item and value)"))
     else:
         params["coincidences"] = pd.DataFrame(o, index=ann.categories, columns=ann.categories)
     note, params = noted(ann, note, params)
@@ -427,7 +434,7 @@ def _resampled(ann, metric, missing, n_resamples: int = 1000, seed=0):
 def _alpha_statistic(data, metric: Metric = "nominal", *,
                      missing: str = "pairable") -> Statistic:
     """α's Statistic. Interval: per item its moments (m_i, Σ v, Σ v²) and its share of
-    n·D_o, four cells whatever the number of values; ordinal and ratio on more than
+    n·D_o, four cells whatever the number of values; nominal, ordinal and ratio on more than
     ``MANY_VALUES`` values: :func:`~iaa_widgets.measures.continuous.alpha_values.values_statistic`
     (ordinal exact with each resample's own mid-ranks). Ordinal on fewer (δ depends on the
     resample's n_c): per pairable item its
@@ -441,7 +448,7 @@ def _alpha_statistic(data, metric: Metric = "nominal", *,
     values = category_values(ann, metric)
     k = ann.n_categories
     if isinstance(metric, str) and metric == "interval" or many_values(metric, k):  # moments
-        return values_statistic(ann, metric, None if metric == "ordinal" else
+        return values_statistic(ann, metric, None if metric in ("ordinal", "nominal") else
                                 _ratio_values(values, k) if metric == "ratio" else
                                 _values(values, k, metric))
     if isinstance(metric, str) and metric == "ordinal":

@@ -1,10 +1,14 @@
-"""Krippendorff's α on many distinct values (slider ratings, scores, durations), with no
-K × K table: interval and ordinal α from per-item moments, ratio α by a sweep in blocks.
+"""Krippendorff's α on many distinct values (slider ratings, scores, durations, or
+thousands of labels), with no K × K table: nominal α from per-item counts, interval and
+ordinal α from per-item moments, ratio α by a sweep in blocks.
 
 Notation of Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability": the n
 pairable values (items with m_i ≥ 2 values), D_o = (1/n) Σ_i 1/(m_i − 1) Σ_{u≠u' ∈ i} δ_uu'
 and D_e = 1/(n(n − 1)) Σ_{u≠u'} δ_uu' over all pairs of pairable values, α = 1 − D_o/D_e.
 
+- **Nominal**, δ = [c ≠ k]: Σ_ck o_ck δ_ck = n − Σ_c o_cc with o_cc = Σ_i n_ic (n_ic − 1)/
+  (m_i − 1), and Σ_ck n_c n_k δ_ck = n² − Σ_c n_c²: O(N) from the counts of the categories
+  present in each item.
 - **Interval**, δ = (v − v')²: Σ_{u≠u' ∈ i} (v_u − v_u')² = 2 m_i SS_i with SS_i the item's
   sum of squared deviations from its mean, and Σ_{u≠u'} = 2 n SS over all pairable values,
   so α needs per item only (2 m_i SS_i/(m_i − 1), m_i, Σ v, Σ v²): O(N).
@@ -14,7 +18,8 @@ and D_e = 1/(n(n − 1)) Σ_{u≠u'} δ_uu' over all pairs of pairable values, �
 - **Ratio**, δ = ((c − k)/(c + k))², does not separate into moments. D_o reads the pairs
   of values within each item (Σ_i |S_i|² entries); D_e = Σ_ck n_c n_k δ_ck is summed over
   the K distinct values in blocks of rows (a block × K slab at a time, memory
-  ``BLOCK`` entries, time K²): exact, with no K × K table. (The identity
+  ``BLOCK`` entries, time K²): exact, with no K × K table, and refused beyond
+  ``MAX_RATIO_VALUES`` = 50,000 values (about 5 s; the message says what to do instead). (The identity
   δ = 1 − 4ck/(c + k)² leaves a Cauchy-like kernel 1/(c + k)², whose fast summation is
   approximate; the sweep keeps α exact.)
 
@@ -28,12 +33,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import AgreementError
 from ...stats import Statistic
 from ...stats.statistic import entry_pairs
 from ._anova import mid_ranks  # Σ_{g<c} n_g + (n_c + 1)/2: Krippendorff's mid_c + 1/2
 
 __all__ = ["MANY_VALUES", "many_values", "pairable_ratings", "pairable_entries",
-           "moment_alpha", "ratio_alpha", "values_statistic"]
+           "moment_alpha", "nominal_alpha", "ratio_alpha", "check_ratio",
+           "values_statistic", "MAX_RATIO_VALUES"]
 
 # distinct values above which interval and ordinal α take this module's path instead of
 # the coincidence matrix (ratio: twice as many). Measured on 1e6 ratings (CPU s, dense
@@ -41,6 +48,10 @@ __all__ = ["MANY_VALUES", "many_values", "pairable_ratings", "pairable_entries",
 # 0.017 at 5,283; ratio 0.18 / 0.34 at 1,461, 0.41–0.61 / 0.31 at 2,055–2,895. Below the
 # threshold the coincidence matrix costs little and is reported (params["coincidences"]).
 MANY_VALUES = 1024
+# most distinct values ratio α sums D_e over: the sweep takes K²/2 pairs of values, about
+# 4.3 ns each (measured on K = 16,000: 0.55 s CPU), so 50,000 values take about 5 s and
+# every further doubling four times as long (1e6 values: 36 min); beyond it, refused
+MAX_RATIO_VALUES = 50_000
 # entries of one block of the ratio sweep (block rows × K values; in cache: measured
 # 0.46 s for K = 12,000 at 2¹⁶, 2.5 s at 2²⁰)
 BLOCK = 1 << 16
@@ -48,7 +59,8 @@ BLOCK = 1 << 16
 
 def many_values(metric, n_categories: int) -> bool:
     """Whether α under ``metric`` on ``n_categories`` distinct values takes this path."""
-    if not isinstance(metric, str) or metric not in ("interval", "ordinal", "ratio"):
+    if not isinstance(metric, str) or metric not in ("nominal", "interval", "ordinal",
+                                                     "ratio"):
         return False
     return n_categories > (2 * MANY_VALUES if metric == "ratio" else MANY_VALUES)
 
@@ -151,6 +163,36 @@ def moment_alpha(ratings, n_items: int, k: int, metric: str, values, item_weight
     return tuple(float(x) for x in _alpha_of_moments(tot, unit))
 
 
+def _matched(item, cat, count, m, n_items: int) -> np.ndarray:
+    """Per entry (an item's count n_ic of category c) its share of o_cc,
+    n_ic (n_ic − 1)/(m_i − 1) (Krippendorff 2011): the matching pairs of values."""
+    g = np.divide(1.0, m - 1, out=np.zeros(n_items), where=m >= 2)  # 1/(m_i − 1)
+    return count * (count - 1) * g[item]
+
+
+def nominal_alpha(ann, item_weight=None):
+    """(α, D_o, D_e, o_cc) of nominal α with no K × K table: Σ_ck o_ck δ_ck = n − Σ_c o_cc
+    and Σ_ck n_c n_k δ_ck = n² − Σ_c n_c² for δ_ck = [c ≠ k] (Krippendorff 2011), from the
+    per-item counts of the categories present; o_cc per category."""
+    item, cat, count, m = pairable_entries(ann)
+    w = np.ones(ann.n_items) if item_weight is None else item_weight.astype(float)
+    o_cc = np.bincount(cat, weights=w[item] * _matched(item, cat, count, m, ann.n_items),
+                       minlength=ann.n_categories)
+    n_c = np.bincount(cat, weights=w[item] * count, minlength=ann.n_categories)
+    value, d_o, d_e = _nominal_of(n_c, n_c.sum(axis=-1) - o_cc.sum())
+    return float(value), float(d_o), float(d_e), o_cc
+
+
+def _nominal_of(n_c: np.ndarray, mismatched):
+    """α, D_o, D_e from the pairable values per category n_c (…, K) and Σ_{c≠k} o_ck:
+    D_o = Σ_{c≠k} o_ck / n, D_e = (n² − Σ_c n_c²)/(n(n − 1))."""
+    n = n_c.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_o = np.where(n > 0, mismatched / n, np.nan)
+        d_e = np.where(n > 1, (n * n - np.sum(n_c * n_c, axis=-1)) / (n * (n - 1)), np.nan)
+        return np.where(d_e > 0, 1.0 - d_o / d_e, np.nan), d_o, d_e
+
+
 def _ratio_delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """((a − b)/(a + b))², 0 where a + b = 0 (both values 0)."""
     total = a + b
@@ -191,8 +233,24 @@ def _ratio_expected(v: np.ndarray, n_c: np.ndarray) -> np.ndarray:
     return out.reshape(n_c.shape[:-1])
 
 
+def check_ratio(k: int) -> None:
+    """Refuse ratio α on more than ``MAX_RATIO_VALUES`` distinct values, whose D_e would
+    take K²/2 pairs (δ = ((c − k)/(c + k))² is no function of ranks or moments), saying
+    the size, the time it would take and what to do instead."""
+    if k > MAX_RATIO_VALUES:
+        raise AgreementError(
+            f"krippendorff_alpha(metric='ratio'): {k:,} distinct values would take "
+            f"{k * (k - 1) / 2:.3g} pairs of values to sum D_e (about "
+            f"{k * k / 2 * 4.3e-9 / 60:,.0f} min; at most {MAX_RATIO_VALUES:,} distinct "
+            "values, about 5 s). Round the values to fewer distinct ones (e.g. "
+            "np.round(v, 3) or a coarser unit: ratio α of the rounded values, exact), or "
+            "use metric='interval' on log(values), a scale-free comparison with no such "
+            "limit (O(N), per-item moments)")
+
+
 def ratio_alpha(ann, values, item_weight=None):
     """(α, D_o, D_e) of ratio α: D_o from the pairs within items, D_e by the sweep."""
+    check_ratio(ann.n_categories)
     item, cat, count, m = pairable_entries(ann)
     w = np.ones(ann.n_items) if item_weight is None else item_weight.astype(float)
     v = np.asarray(values, float)
@@ -230,9 +288,17 @@ def values_statistic(ann, metric: str, values) -> Statistic:
     (K cells, CSR); ``finish`` sums D_e by the sweep for every resample (K² each, and as
     much per item for the jackknife of BCa)."""
     from scipy import sparse
-    item, cat, count, m = pairable_entries(ann) if metric == "ratio" else \
+    item, cat, count, m = pairable_entries(ann) if metric in ("ratio", "nominal") else \
         pairable_ratings(ann)
     n, k = ann.n_items, ann.n_categories
+    if metric == "nominal":  # per item Σ_{c≠k} o_ick and its counts n_ic (K cells, CSR)
+        mismatched = m * (m >= 2) - np.bincount(item, weights=_matched(item, cat, count, m, n),
+                                                minlength=n)
+        return Statistic({"observed": mismatched[:, None],  # as the dense path's
+                          "n_c": sparse.csr_matrix((count, (item, cat)), shape=(n, k))},
+                         {"observed": (1,), "n_c": (k,)},
+                         lambda tot: _nominal_of(tot["n_c"], tot["observed"][..., 0]),
+                         ann.item_weight)
     if metric == "interval":  # centred on the categories' mid-range: the same for any
         values = np.asarray(values, float)  # subset of the items (totals stay additive)
         top = _magnitude(values)  # divided first: no overflow near 1.7e308, exact denormals
@@ -265,6 +331,7 @@ def values_statistic(ann, metric: str, values) -> Statistic:
             return _alpha_of_moments(moments)
         return Statistic({"w": sparse.identity(n, format="csr")}, {"w": (n,)}, finish,
                          ann.item_weight)
+    check_ratio(k)
     v = np.asarray(values, float)
     v = v / (float(np.max(np.abs(v))) or 1.0)
     observed = _ratio_observed(item, cat, count, m, v, n)
