@@ -162,3 +162,18 @@ def test_pilot_refusals():
                         mising="available")
     with pytest.raises(AgreementError, match="analytic"):
         iaa.sample_size(pilot, method="percent", agreement=0.8, half_width=0.05)
+
+
+def test_pilot_draws_are_the_bootstraps():
+    """The pilot's SE is iaa.bootstrap's for the same seed, clusters or not: the same
+    draws through stats.resampling."""
+    pilot = _pilot(n_docs=12)
+    plain = pilot.drop(columns="doc")
+    r = iaa.sample_size(plain, "fleiss_kappa", half_width=0.05, seed=4, n_resamples=300)
+    assert r.se == pytest.approx(iaa.bootstrap(plain, "fleiss_kappa", n_resamples=300,
+                                               seed=4).se, rel=1e-12)
+    c = iaa.sample_size(pilot, "fleiss_kappa", half_width=0.05, cluster="doc", seed=4,
+                        n_resamples=300)
+    docs = pilot.groupby("item")["doc"].first()
+    assert c.se == pytest.approx(iaa.bootstrap(plain, "fleiss_kappa", n_resamples=300,
+                                               seed=4, cluster=docs).se, rel=1e-12)

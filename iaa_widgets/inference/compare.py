@@ -346,19 +346,6 @@ def _fixed_metric(ctx: _Context) -> bool:
         isinstance(metric, str) and metric == "ordinal")
 
 
-def _weight_blocks(rng, n_items: int, n_resamples: int, codes=None):
-    """Item weights W (b × items) of the bootstrap, blocks of b · items ≤ 2²²: each
-    resample draws n items (or the G clusters ``codes`` name, each taking all its
-    items) with replacement."""
-    units = n_items if codes is None else int(codes.max()) + 1
-    b = max(1, (1 << 22) // max(n_items, 1))
-    for start in range(0, n_resamples, b):
-        size = min(b, n_resamples - start)
-        drawn = rng.integers(0, units, (size, units)) + units * np.arange(size)[:, None]
-        w = np.bincount(drawn.ravel(), minlength=size * units).reshape(size, units)
-        yield (w if codes is None else w[:, codes]).astype(float)
-
-
 def _statistic(ctx: _Context, ann: Annotations):
     make = ctx.measure.statistic
     if make is None:
@@ -380,22 +367,18 @@ def _bootstrap_summary(values1, values2, level: float):
     return float(se[0]), (float(low[0]), float(high[0])), float(p)
 
 
-def _boot_values(stat, w_blocks):
-    from ..stats.resampling import _one_blas_thread
-    with _one_blas_thread():
-        return np.concatenate([stat.values(w) for w in w_blocks])
-
-
 def _paired_bootstrap(ctx, a: Annotations, b: Annotations, clusters) -> ComparisonResult:
     _mismatch(a.items, b.items, "items")
     s1, s2 = _statistic(ctx, a), _statistic(ctx, b)
     at = pd.Index(a.items).get_indexer(b.items)  # other's item j is data's item at[j]
     codes = _codes(clusters, a.items)
+    from ..stats.resampling import _one_blas_thread, _weight_blocks, cluster_weight_blocks
     rng = np.random.default_rng(ctx.seed)
+    blocks = _weight_blocks(rng, s1, ctx.n_resamples) if codes is None else \
+        cluster_weight_blocks(rng, codes, ctx.n_resamples)  # the draws of iaa.bootstrap
     v1, v2 = [], []
-    from ..stats.resampling import _one_blas_thread
     with _one_blas_thread():
-        for w in _weight_blocks(rng, a.n_items, ctx.n_resamples, codes):
+        for w in blocks:  # the same items (or clusters) drawn for both data sets
             v1.append(s1.values(w))
             v2.append(s2.values(w[:, at]))
     v1, v2 = np.concatenate(v1), np.concatenate(v2)
@@ -471,6 +454,7 @@ def _summary(ctx, names, estimates, ses, n_items, chi2, p_value, df, common, met
 def _estimates(ctx, groups: list, clusters: list, boot: bool):
     """Each group's estimate and standard error: the measure's own (analytic) or, with
     ``boot``, the bootstrap's over items or clusters; and what each excluded."""
+    from ..stats.resampling import resampled
     est, ses, excluded = [], [], []
     rng = np.random.default_rng(ctx.seed)
     for ann, cl in zip(groups, clusters):
@@ -479,8 +463,7 @@ def _estimates(ctx, groups: list, clusters: list, boot: bool):
         excluded.append(dict(getattr(result, "excluded", {}) or {}))
         if boot:
             stat = _statistic(ctx, ann)
-            values = _boot_values(stat, _weight_blocks(rng, stat.n_items, ctx.n_resamples,
-                                                       _codes(cl, ann.items)))
+            values = resampled(stat, ctx.n_resamples, rng, clusters=_codes(cl, ann.items))
             ses.append(float(np.nanstd(values, ddof=1)))
         else:
             s = getattr(result, "se", None)

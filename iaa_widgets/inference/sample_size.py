@@ -241,8 +241,8 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
            kwargs) -> SampleSizeResult:
     from ..data import as_annotations
     from ..measures import _registry
-    from .compare import _Context, _boot_values, _codes, _split_column, _statistic, \
-        _weight_blocks
+    from ..stats.resampling import resampled
+    from .compare import _Context, _codes, _split_column, _statistic
     if data is None:
         raise AgreementError("sample_size(method='pilot') needs the pilot data")
     m = _registry.find(measure) if isinstance(measure, str) else None
@@ -261,8 +261,7 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
     ctx = _Context(m, kwargs, level, n_resamples, seed, "bootstrap")
     stat = _statistic(ctx, ann)
     estimate = float(stat.values(stat.base[None])[0])
-    values = _boot_values(stat, _weight_blocks(np.random.default_rng(seed), stat.n_items,
-                                               n_resamples, codes))
+    values = resampled(stat, n_resamples, np.random.default_rng(seed), clusters=codes)
     defined = np.count_nonzero(~np.isnan(values))
     if math.isnan(estimate) or defined < 2:
         raise AgreementError(f"sample_size: {m.name} is undefined on the pilot or on "
