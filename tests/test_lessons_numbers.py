@@ -7,7 +7,10 @@ Table 3, scenarios 4 and 5; Meyer's slides; Krippendorff 2011's reliability data
 recomputed here by a formula written out in the test or by the package, and issue 41's
 own figures, each of which reproduced (none is copied without being recomputed).
 Folded answers to exercises are checked through notebooks/lesson.py's
-``check_exercise``, the function a student calls.
+``check_exercise``, the function a student calls. Figures that only the package computes
+(bootstrap intervals, EM fits and MACE on seeded data, γ on the seeded continuum) are
+the package's, compared with what the text states: they keep the text from drifting
+from the code; the measures' own tests check the code against references.
 """
 import importlib.util
 import json
