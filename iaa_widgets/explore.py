@@ -8,6 +8,13 @@ items, annotators and labels behind it.
   annotator against the consensus (majority vote of the others, or an annotator model:
   ``consensus=``), label usage against the pooled shares,
   and with ``reference=`` accuracy, κ and F1 against a gold annotator;
+
+One consensus everywhere: an annotator is compared with the majority of the *other*
+annotators (with two annotators, the other one; a tie has no majority), in their profile,
+their confusion against the consensus and the items a click on either lists
+(``disagreements(annotators=a)``), so that every count equals the length of its list.
+``reference=`` names a yardstick, not a rater: it is left out of the raters (their
+consensus, agreement and pair tables) and each rater is compared with it.
 - :func:`label_confusion`: the label × label matrix of rating pairs and each label's
   specific agreement.
 
@@ -61,6 +68,11 @@ def _consensus_codes(ann: Annotations, counts: np.ndarray, consensus) -> np.ndar
     if not isinstance(labels, pd.Series):
         validate.fail("explore", "consensus", f"one of {list(CONSENSUS)!r}, a model function, "
                       "a model result with .labels or a Series item → label", consensus)
+    if labels.index.has_duplicates:
+        twice = labels.index[labels.index.duplicated()].unique()
+        raise AgreementError(f"explore: the consensus gives item(s) {list(twice[:5])!r} "
+                             "more than once; pass a Series with one label per item (its "
+                             "index: the items)")
     if isinstance(labels.dtype, pd.CategoricalDtype) and labels.index.equals(ann.items) \
             and labels.cat.categories.equals(ann.categories):  # a model's own labels
         return labels.cat.codes.to_numpy(dtype=np.int64)
@@ -93,17 +105,21 @@ class Project:
     Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)), Fleiss 1971 P_i; NaN below two ratings),
     ``consensus`` (codes, -1 none; ``consensus=None``: none computed; see
     :func:`_consensus_codes`) and ``order`` (items by agreement, lowest first, then in the
-    data's order). Primary labels; counts are expanded into items."""
+    data's order). Primary labels; counts are expanded into items.
 
-    def __init__(self, data, consensus="majority"):
-        refuse_spans(data, "the explorer")
-        ann = as_annotations(data)
-        if ann.anonymous:
-            raise AgreementError("explore needs to know which annotator gave each label, "
-                                 "but this data was built from per-item counts "
-                                 "(Annotations.from_counts); load the ratings with "
-                                 "from_long or from_wide")
-        ann = ann.expanded("the explorer").primary()
+    ``reference``: the name of a gold annotator (e.g. adjudicated labels, "gold"): the
+    yardstick, not a rater. ``ann`` and every table above hold the raters only (so the
+    consensus, agreement, pair tables and any measure of ``ann`` leave it out), and
+    ``gold`` holds its label codes per item (-1: not rated). ``where`` names the function
+    in messages."""
+
+    def __init__(self, data, consensus="majority", reference=None, *,
+                 where: str = "the explorer"):
+        refuse_spans(data, where)
+        ann = _named(as_annotations(data), where).expanded(where).primary()
+        self.reference, self.gold = None, None
+        if reference is not None:
+            ann, self.gold, self.reference = _raters(ann, reference, where)
         self.ann = ann
         self.grid = ann._label_grid()
         self.counts = stats.item_counts(ann)
@@ -128,7 +144,7 @@ class Project:
         weighs each annotator, as its own accuracies do; refitting it without each would
         cost one fit per annotator)."""
         if self._others is None:
-            if isinstance(self._model, str) and self._model == "majority":
+            if _is_majority(self._model):
                 self._others = _majority_of_others(self.counts, self.grid)
             else:
                 self._others = np.broadcast_to(self.consensus[:, None], self.grid.shape)
@@ -173,23 +189,24 @@ class Project:
         return self._statistics
 
     # ------------------------------------------------------------ names ↔ codes
-    def annotator_codes(self, annotators) -> list[int]:
+    def annotator_codes(self, annotators, where: str = "disagreements") -> list[int]:
         """Codes of one annotator name or a list of one or two (``annotators=``)."""
-        return _codes(annotators, self.ann.annotators, "annotator")
+        return _codes(annotators, self.ann.annotators, "annotator", where)
 
-    def label_codes(self, labels) -> list[int]:
+    def label_codes(self, labels, where: str = "disagreements") -> list[int]:
         """Codes of one label or a list of one or two (``labels=``), by identity."""
-        return _codes(labels, self.ann.categories, "label")
+        return _codes(labels, self.ann.categories, "label", where)
 
     # ------------------------------------------------------------ selections
     def mask(self, annotators=(), labels=()) -> np.ndarray:
         """Items whose ratings differ, narrowed by annotator and label codes: two
         annotators → both rated and differ ({their labels} = the labels, if given); one
-        annotator → their label differs from the consensus (their label, then the
-        consensus's, if labels are given; one label: either is it); two labels → both
-        given to the item; one label → given to the item."""
+        annotator → their label differs from the consensus they are compared with,
+        :meth:`others` (their label, then the consensus's, if labels are given; one label:
+        either is it): the items :func:`confusion_cube` counts off its diagonal; two labels
+        → both given to the item; one label → given to the item."""
         keep = self.n_labels >= 2
-        x, c = self.grid, self.consensus
+        x = self.grid
         if len(annotators) == 2:
             a, b = x[:, annotators[0]], x[:, annotators[1]]
             keep &= (a >= 0) & (b >= 0) & (a != b)
@@ -198,9 +215,9 @@ class Project:
                 keep &= ((a == p) & (b == q)) | ((a == q) & (b == p))
             elif len(labels) == 1:
                 keep &= (a == labels[0]) | (b == labels[0])
-        elif len(annotators) == 1:
-            a = x[:, annotators[0]]
-            keep &= (a >= 0) & (c >= 0) & (a != c)
+        elif len(annotators) == 1:  # a model's label may differ where all ratings agree
+            a, c = x[:, annotators[0]], self.others()[:, annotators[0]]
+            keep = (a >= 0) & (c >= 0) & (a != c)
             if len(labels) == 2:
                 keep &= (a == labels[0]) & (c == labels[1])
             elif len(labels) == 1:
@@ -214,12 +231,15 @@ class Project:
         """The items of ``mask`` in ``order`` (lowest agreement first)."""
         return self.order[mask[self.order]]
 
-    def frame(self, rows: np.ndarray) -> pd.DataFrame:
+    def frame(self, rows: np.ndarray, annotators=()) -> pd.DataFrame:
         """One row per item of ``rows``: item, agreement, n_ratings, each annotator's
-        label (a Categorical over the data's categories, NaN where not rated) and the
-        consensus."""
+        label (a Categorical over the data's categories, NaN where not rated), the
+        reference's label (a column named after it, with ``reference=``) and the
+        consensus: with one annotator code in ``annotators``, the consensus that annotator
+        is compared with (:meth:`others`: the majority of the others)."""
         ann = self.ann
-        clash = [str(a) for a in ann.annotators if str(a) in FIXED_COLUMNS]
+        names = list(ann.annotators) + ([] if self.reference is None else [self.reference])
+        clash = [str(a) for a in names if str(a) in FIXED_COLUMNS]
         if clash:
             raise AgreementError(f"explore: annotator(s) {clash!r} share a name with the "
                                  f"columns {list(FIXED_COLUMNS)!r}; rename them")
@@ -228,8 +248,13 @@ class Project:
                "n_ratings": self.m[rows].astype(np.int64)}
         for j, name in enumerate(ann.annotators):
             out[name] = pd.Categorical.from_codes(self.grid[rows, j], cats)
-        out["consensus"] = pd.Categorical.from_codes(self.consensus[rows], cats)
-        return pd.DataFrame(out)
+        if self.reference is not None:
+            out[self.reference] = pd.Categorical.from_codes(self.gold[rows], cats)
+        consensus = self.others()[:, annotators[0]] if len(annotators) == 1 else self.consensus
+        out["consensus"] = pd.Categorical.from_codes(consensus[rows], cats)
+        frame = pd.DataFrame(out)
+        frame.attrs["reference"] = self.reference
+        return frame
 
 
 def _one_hot_products(grid, counts, m, r, k, step, products, both, complete) -> None:
@@ -273,19 +298,22 @@ def _majority_of_others(counts: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return out
 
 
-def _codes(values, known: pd.Index, what: str) -> list[int]:
+def _codes(values, known: pd.Index, what: str, where: str = "disagreements",
+           name: str | None = None) -> list[int]:
     """Positions in ``known`` of one name or a list of one or two distinct ones (None:
-    none), matched by identity; refuses unknown names, naming the known ones."""
+    none), matched by identity; refuses unknown names, naming the function ``where``, the
+    parameter (``name``, default ``what`` + "s") and the known names."""
     if values is None:
         return []
+    name = name or f"{what}s"
     names = list(values) if _many(values) else [values]
     if not 1 <= len(names) <= 2 or len(set(map(repr, names))) != len(names):
-        validate.fail("disagreements", f"{what}s", f"one {what} or two different ones", values)
+        validate.fail(where, name, f"one {what} or two different ones", values)
     codes = known.get_indexer(names)
     if np.any(codes < 0):
-        raise AgreementError(f"disagreements: unknown {what}(s) "
-                             f"{[n for n, c in zip(names, codes) if c < 0]!r}; the data have "
-                             f"{list(known)!r}")
+        raise AgreementError(f"{where}: unknown {what}(s) "
+                             f"{[n for n, c in zip(names, codes) if c < 0]!r} in {name}=; "
+                             f"the data have {list(known)[:20]!r}")
     return codes.tolist()
 
 
@@ -293,60 +321,154 @@ def _many(value) -> bool:
     return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
 
 
-def _project(data, consensus) -> Project:
-    return data if isinstance(data, Project) else Project(data, consensus)
+def _raters(ann: Annotations, reference, where: str):
+    """The raters of ``ann`` without the annotator named ``reference``, that annotator's
+    primary label codes per item (-1: not rated) and its name as the data have it."""
+    if _many(reference):
+        validate.fail(where, "reference", "one annotator name", reference)
+    j = _codes(reference, ann.annotators, "annotator", where, "reference")[0]
+    prim = ann.primary()
+    own = prim.annotator == j
+    gold = np.full(ann.n_items, -1, dtype=np.int64)
+    gold[prim.item[own]] = prim.label[own]
+    return ann.select_annotators(list(ann.annotators.delete(j))), gold, ann.annotators[j]
 
 
-def disagreements(data, annotators=None, labels=None, *,
-                  consensus="majority") -> pd.DataFrame:
+def _is_majority(consensus) -> bool:
+    return isinstance(consensus, str) and consensus == "majority"
+
+
+def _named(ann: Annotations, where: str) -> Annotations:
+    """``ann``, refused if built from per-item counts (no annotator is known)."""
+    if ann.anonymous:
+        raise AgreementError(f"{where} needs to know which annotator gave each label, but "
+                             "this data was built from per-item counts "
+                             "(Annotations.from_counts); load the ratings with from_long or "
+                             "from_wide")
+    return ann
+
+
+def _project(data, consensus, reference=None, where: str = "the explorer") -> Project:
+    """``data`` as a :class:`Project`: made here, or given. A given Project is used as it
+    is; ``reference=`` then names its reference, or one of its raters (a Project made
+    without ``reference=``, whose raters and consensus include that annotator)."""
+    if not isinstance(data, Project):
+        return Project(data, consensus, reference, where=where)
+    if reference is not None and data.reference is not None and reference != data.reference:
+        validate.fail(where, "reference", f"this Project's reference, {data.reference!r}",
+                      reference)
+    return data
+
+
+@validate.takes()  # a misspelt keyword is refused, never its default
+def disagreements(data, annotators=None, labels=None, *, consensus="majority",
+                  reference=None) -> pd.DataFrame:
     """The items whose ratings differ, lowest per-item agreement first.
 
-    Columns: ``item``, ``agreement`` (the share of agreeing pairs of the item's ratings,
-    Fleiss 1971 P_i), ``n_ratings``, one column per annotator (their label, NaN where
-    they did not rate the item) and ``consensus``: ``consensus="majority"`` (majority
-    vote, none on a tie), ``"dawid_skene"`` or ``"mace"`` (the annotator models, fitted
-    on the data), a fitted model's result (``iaa.dawid_skene(data)``: its ``labels``), a
-    model function, or a Series item → label.
+    Parameters
+    ----------
+    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+        Categorical ratings with named annotators (not ``Annotations.from_counts``).
+        Span data (a reader's Spans, a Continuum, a table of units with start and end)
+        lists the documents with unmatched or mismatched units instead:
+        :func:`~iaa_widgets.explore_spans.span_disagreements` (``annotators=`` narrows
+        them; ``labels=`` and ``reference=`` are refused).
+    annotators : name, or a list of one or two names, optional
+        ``(a, b)``: the items both rated on which they differ. ``a``: the items where a's
+        label differs from the consensus a is compared with: the majority of the *other*
+        annotators (with two annotators, the other one), or a model's label.
+    labels : label, or a list of one or two labels, optional
+        ``(x, y)``: the items where x and y were confused (both given; with two
+        annotators, one gave x and the other y; with one annotator, they gave x where
+        their consensus is y); ``x``: the items that involve x. Matched by identity (1 is
+        not "1").
+    consensus : "majority", "dawid_skene", "mace", a model result, a model function or a Series
+        ``"majority"``: majority vote, none on a tie; ``"dawid_skene"``, ``"mace"``: the
+        annotator models fitted on the raters; a fitted model's result (its ``labels``);
+        a function data → result; a Series item → label (one label per item).
+    reference : annotator name, optional
+        A gold annotator (e.g. adjudicated labels): the yardstick, not a rater. It takes
+        no part in the ratings, agreement or consensus above; its labels are shown in a
+        column of its name.
 
-    ``annotators=(a, b)``: the items both rated on which they differ; ``annotators=a``:
-    the items where a's label differs from the consensus. ``labels=(x, y)``: the items
-    where x and y were confused (both given; with two annotators, one gave x and the
-    other y; with one annotator, they gave x where the consensus is y); ``labels=x``: the
-    items that involve x. Labels are matched by identity (1 is not "1").
+    Returns
+    -------
+    pandas.DataFrame
+        ``item``, ``agreement`` (the share of agreeing pairs of the item's ratings,
+        Fleiss 1971 P_i), ``n_ratings``, one column per annotator (their label, NaN where
+        they did not rate the item), the reference's column, and ``consensus`` (with one
+        annotator: the consensus they are compared with). ``attrs``: ``n_items`` (every
+        item) and ``reference``.
 
-    Span data (a reader's Spans, a Continuum, a table of units): the documents with
-    unmatched or mismatched units, :func:`~iaa_widgets.explore_spans.span_disagreements`
-    (``annotators=`` narrows them to those annotators; ``labels=`` is refused).
+    Raises
+    ------
+    AgreementError
+        Unknown annotators or labels (named with the known ones), more than two of
+        either, a consensus Series that gives an item twice or a label the data do not
+        have, per-item counts without annotators, an annotator named like a fixed column.
+
+    See Also
+    --------
+    annotator_profile : each annotator's agreement with the same consensus; its
+        ``n_consensus − consensus_agreement · n_consensus`` is the length of
+        ``disagreements(data, annotators=a)``.
+    consensus_confusion : the counts of ``disagreements(data, a, (x, y))`` for x ≠ y.
+
+    Notes
+    -----
+    P_i = Σ_c n_ic (n_ic − 1) / (m_i (m_i − 1)) (Fleiss 1971, eq. 2). The majority of the
+    others for annotator j on item i is the unique largest count of n_ic − [x_ij = c].
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    Psychological Bulletin, 76(5), 378–382. https://doi.org/10.1037/h0031619
+
+    Examples
+    --------
+    >>> import iaa_widgets as iaa
+    >>> df = iaa.datasets.product_reviews().drop(columns="text")
+    >>> dev = iaa.disagreements(df, annotators="dev")
+    >>> profile = iaa.annotator_profile(df)
+    >>> n = profile.loc["dev", "n_consensus"]
+    >>> len(dev) == round(n * (1 - profile.loc["dev", "consensus_agreement"]))
+    True
     """
     from .explore_spans import is_spans, span_disagreements
     if is_spans(data):
-        if labels is not None:
-            raise AgreementError("disagreements: labels= narrows labels of items; for spans "
-                                 "it is not available: use span_disagreements(spans) and "
-                                 "the documents' units (spans[document])")
+        if labels is not None or reference is not None:
+            raise AgreementError("disagreements: labels= and reference= narrow labels of "
+                                 "items; for spans they are not available: use "
+                                 "span_disagreements(spans) and the documents' units "
+                                 "(spans[document])")
         return span_disagreements(data, annotators=annotators)
-    p = _project(data, consensus)
-    mask = p.mask(p.annotator_codes(annotators), p.label_codes(labels))
-    out = p.frame(p.rows(mask))
+    p = _project(data, consensus, reference, "disagreements")
+    who = p.annotator_codes(annotators)
+    out = p.frame(p.rows(p.mask(who, p.label_codes(labels))), who)
     out.attrs["n_items"] = p.ann.n_items
     return out
 
 
 # ---------------------------------------------------------------- annotators
-def consensus_confusion(data, annotator=None, *, consensus="majority") -> pd.DataFrame:
-    """Each annotator's labels against the consensus (``consensus=`` as in
-    :func:`disagreements`; the majority vote is that of the others, on the data without
-    them: :meth:`Project.others`; items without a consensus left out): with ``annotator``, its
-    label × consensus count matrix (rows: its label, columns: the consensus); else a
-    long table annotator, label, consensus, count of every non-zero cell."""
-    p = _project(data, consensus)
+@validate.takes()  # a misspelt keyword is refused, never its default
+def consensus_confusion(data, annotator=None, *, consensus="majority",
+                        reference=None) -> pd.DataFrame:
+    """Each annotator's labels against the consensus (``consensus=`` and ``reference=``
+    as in :func:`disagreements`; the majority vote is that of the others:
+    :meth:`Project.others`; items without a consensus left out): with ``annotator``, its
+    label × consensus count matrix (rows: its label, columns: the consensus; an
+    off-diagonal cell (x, y) counts the items of ``disagreements(data, annotator, (x,
+    y))``); else a long table annotator, label, consensus, count of every non-zero
+    cell."""
+    where = "consensus_confusion"
+    p = _project(data, consensus, reference, where)
     cube = confusion_cube(p)
     cats = p.ann.categories
     if annotator is not None:
-        j = p.annotator_codes(annotator)
-        if len(j) != 1:
-            validate.fail("consensus_confusion", "annotator", "one annotator name", annotator)
-        return pd.DataFrame(cube[j[0]], index=pd.Index(cats, name="label"),
+        if _many(annotator):
+            validate.fail(where, "annotator", "one annotator name", annotator)
+        j = _codes(annotator, p.ann.annotators, "annotator", where, "annotator")[0]
+        return pd.DataFrame(cube[j], index=pd.Index(cats, name="label"),
                             columns=pd.Index(cats, name="consensus"))
     a, x, c = np.nonzero(cube)
     return pd.DataFrame({"annotator": p.ann.annotators.take(a), "label": cats.take(x),
@@ -355,11 +477,17 @@ def consensus_confusion(data, annotator=None, *, consensus="majority") -> pd.Dat
 
 def confusion_cube(p: Project) -> np.ndarray:
     """annotators × K × K counts of (annotator, their label, the others' consensus)."""
-    others = p.others()
-    k, n_ann = p.ann.n_categories, p.ann.n_annotators
-    ok = (p.grid >= 0) & (others >= 0)
-    who = np.broadcast_to(np.arange(n_ann), p.grid.shape)[ok]
-    cells = (who * k + p.grid[ok]) * k + others[ok]
+    return _cube(p.grid, p.others(), p.ann.n_categories)
+
+
+def _cube(grid: np.ndarray, against: np.ndarray, k: int) -> np.ndarray:
+    """annotators × K × K counts of (annotator j, x_ij, against_ij) over the items where
+    both are given (``against``: items × annotators codes, or items × 1 for every j)."""
+    against = np.broadcast_to(against, grid.shape)
+    n_ann = grid.shape[1]
+    ok = (grid >= 0) & (against >= 0)
+    who = np.broadcast_to(np.arange(n_ann), grid.shape)[ok]
+    cells = (who * k + grid[ok]) * k + against[ok]
     return np.bincount(cells, minlength=n_ann * k * k).reshape(n_ann, k, k)
 
 
@@ -378,45 +506,113 @@ def _against(t: np.ndarray) -> dict:
                 "kappa": np.where(n > 0, kappa, np.nan), "f1": macro}
 
 
+@validate.takes()  # a misspelt keyword is refused, never its default
 def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataFrame:
-    """One row per annotator: ``n_ratings``; against the consensus (``consensus=`` as
-    in :func:`disagreements`; the majority vote is that of the others, on the data without
-    them: :meth:`Project.others`): ``n_consensus`` (items compared),
-    ``consensus_agreement`` (their share of labels equal to it), ``consensus_kappa``
-    (Cohen's κ of their labels against it). With ``reference=`` (the name of a gold
-    annotator, or a model's predictions added as an annotator): ``n_reference``,
-    ``accuracy``, ``kappa`` and ``f1`` (macro) against it, NaN on its own row."""
-    p = _project(data, consensus)
+    """Each annotator against the consensus and, with ``reference=``, against a gold
+    annotator.
+
+    Parameters
+    ----------
+    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+        Categorical ratings with named annotators.
+    reference : annotator name, optional
+        A gold annotator (adjudicated labels, or a model's predictions added as an
+        annotator): the yardstick, not a rater. It is left out of the rows and of the
+        consensus, as in :func:`disagreements`. (A :class:`Project` made without
+        ``reference=`` keeps it among its raters: its row is NaN.)
+    consensus : as in :func:`disagreements`
+        The majority vote is that of the *other* annotators (:meth:`Project.others`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rater: ``n_ratings``; ``n_consensus`` (items compared with the
+        consensus), ``consensus_agreement`` (their share of labels equal to it),
+        ``consensus_kappa`` (Cohen's κ against it); with ``reference=``:
+        ``n_reference``, ``accuracy``, ``kappa`` and ``f1`` (macro) against it.
+        ``attrs["reference"]``: its name.
+
+    Raises
+    ------
+    AgreementError
+        An unknown ``reference`` (named with the known annotators), or the refusals of
+        :func:`disagreements`.
+
+    See Also
+    --------
+    disagreements : ``disagreements(data, annotators=a)`` lists the
+        n_consensus × (1 − consensus_agreement) items where a differs from it.
+    consensus_confusion : the label × consensus counts behind each row.
+
+    Notes
+    -----
+    Against a table t (their label × the consensus, or × the reference):
+    accuracy = Σ_c t_cc / n; κ = (p_o − p_e) / (1 − p_e) with
+    p_e = Σ_c t_c· t_·c / n² (Cohen 1960); F1_c = 2 t_cc / (t_c· + t_·c), averaged over
+    the labels either side used.
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement, 20(1), 37–46. https://doi.org/10.1177/001316446002000104
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abg") * 2,
+    ...                    "label": ["x", "x", "x", "x", "y", "y"]})
+    >>> iaa.annotator_profile(df, reference="g")[["n_reference", "accuracy"]]
+               n_reference  accuracy
+    annotator
+    a                    2       0.5
+    b                    2       1.0
+    """
+    where = "annotator_profile"
+    p = _project(data, consensus, reference, where)
     ann = p.ann
-    cube = confusion_cube(p)
-    mine = _against(cube)
+    mine = _against(confusion_cube(p))
     out = pd.DataFrame({"n_ratings": np.count_nonzero(p.grid >= 0, axis=0),
                         "n_consensus": mine["n"].astype(np.int64),
                         "consensus_agreement": mine["accuracy"],
                         "consensus_kappa": mine["kappa"]},
                        index=pd.Index(ann.annotators, name="annotator"))
-    if reference is not None:
-        r = p.annotator_codes(reference)
-        if len(r) != 1:
-            validate.fail("annotator_profile", "reference", "one annotator name", reference)
-        pairs = np.column_stack([np.arange(ann.n_annotators),
-                                 np.full(ann.n_annotators, r[0])])
-        gold = _against(stats.pair_contingencies(ann, pairs))
+    if reference is None and p.reference is None:
+        return out
+    own = None
+    if p.reference is not None:  # the yardstick, apart from the raters
+        gold, name = p.gold, p.reference
+    else:  # one of the raters of a Project made without reference=
+        if _many(reference):
+            validate.fail(where, "reference", "one annotator name", reference)
+        own = _codes(reference, ann.annotators, "annotator", where, "reference")[0]
+        gold, name = p.grid[:, own], ann.annotators[own]
+    against = _against(_cube(p.grid, gold[:, None], ann.n_categories))
+    if own is not None:
+        against["n"][own] = 0
         for key in ("accuracy", "kappa", "f1"):
-            gold[key][r[0]] = np.nan
-        out["n_reference"] = np.where(np.arange(ann.n_annotators) == r[0], 0,
-                                      gold["n"]).astype(np.int64)
-        for key in ("accuracy", "kappa", "f1"):
-            out[key] = gold[key]
-        out.attrs["reference"] = reference
+            against[key][own] = np.nan
+    out["n_reference"] = against["n"].astype(np.int64)
+    for key in ("accuracy", "kappa", "f1"):
+        out[key] = against[key]
+    out.attrs["reference"] = name
     return out
 
 
-def label_usage(data) -> pd.DataFrame:
+@validate.takes()  # a misspelt keyword is refused, never its default
+def label_usage(data, *, reference=None) -> pd.DataFrame:
     """Each annotator's share of each label (rows: annotators, columns: the labels in
     the data's order); ``attrs["pooled"]``: every rating's shares, aligned with the
-    columns, so that share − pooled says who over- or under-uses which label."""
-    ann = as_annotations(data)
+    columns, so that share − pooled says who over- or under-uses which label.
+    ``reference=``: a gold annotator left out (as in :func:`disagreements`). Data from
+    per-item counts (``Annotations.from_counts``) name no annotator and are refused."""
+    where = "label_usage"
+    if isinstance(data, Project):
+        ann = _project(data, None, reference, where).ann
+    else:
+        refuse_spans(data, where)
+        ann = _named(as_annotations(data), where)
+        if reference is not None:
+            ann = _raters(ann, reference, where)[0]
     n_rc = stats.annotator_counts(ann).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         shares = n_rc / n_rc.sum(axis=1, keepdims=True)
@@ -427,20 +623,26 @@ def label_usage(data) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- labels
-def label_confusion(data) -> pd.DataFrame:
+@validate.takes()  # a misspelt keyword is refused, never its default
+def label_confusion(data, *, reference=None) -> pd.DataFrame:
     """The label × label matrix of ordered pairs of ratings of one item by two annotators,
     Σ_i n_ic (n_ik − [c = k]) (symmetric; Krippendorff's coincidences before the division
     by m_i − 1); ``attrs["agreement"]``: each label's specific agreement
-    Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1) (Uebersax 1982), aligned with the labels."""
-    p = _project(data, None)
+    Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1) (Uebersax 1982), aligned with the labels;
+    ``attrs["n_items"]``: the items given both labels (label × label; the number of
+    items ``disagreements(data, labels=(x, y))`` lists for x ≠ y: a cell above counts
+    pairs of ratings, not items). ``reference=``: a gold annotator left out."""
+    p = _project(data, None, reference, "label_confusion")
     ann, n = p.ann, p.counts.astype(float)
     o = n.T @ n
     o[np.diag_indices_from(o)] -= n.sum(axis=0)
+    given = (p.counts > 0).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         specific = np.diagonal(o) / o.sum(axis=1)
     out = pd.DataFrame(o.astype(np.int64), index=pd.Index(ann.categories, name="label"),
                        columns=pd.Index(ann.categories, name="label"))
     out.attrs["agreement"] = specific.tolist()
+    out.attrs["n_items"] = np.rint(given.T @ given).astype(np.int64).tolist()
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import validate
 from .errors import AgreementError
 from .stats.tables import check_size
 from .measures.sets_spans.spans import _matched, _units, _Units
@@ -56,6 +57,7 @@ def _by_document(u: _Units, match: str, labels: bool) -> np.ndarray:
     return _matched(v, match, n_ann, n_docs)
 
 
+@validate.takes()  # a misspelt keyword is refused, never its default
 def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFrame:
     """One row per document, in the export's order: ``item``, ``f1`` (span F1 of the
     document, NaN without units or pairs), ``units`` (every unit of the document),
@@ -64,7 +66,6 @@ def span_documents(spans, match: str = "exact", *, annotators=None) -> pd.DataFr
     annotate the document). ``spans``: the Spans of a reader, a Continuum (one
     document) or a table of units (as :func:`~iaa_widgets.span_f1` takes them);
     ``annotators=``: only these."""
-    from . import validate
     from .measures.sets_spans.spans import MATCHES
     validate.choice("span_disagreements", "match", match, MATCHES)
     u = _units(spans, annotators)
@@ -111,6 +112,7 @@ def _document_names(spans, u: _Units):
     return np.arange(u.n_docs)
 
 
+@validate.takes()  # a misspelt keyword is refused, never its default
 def span_disagreements(spans, match: str = "exact", *, annotators=None) -> pd.DataFrame:
     """The documents with unmatched or mismatched units, lowest span F1 first:
     :func:`disagreeing` of :func:`span_documents` (its columns)."""

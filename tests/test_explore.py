@@ -50,11 +50,16 @@ def pandas_disagreements(df):
     return wide, agree, consensus, differ[differ].index
 
 
+def others_mode(df, name) -> pd.Series:
+    """item → the majority label of the annotators other than ``name`` (NaN on a tie):
+    the consensus ``name`` is compared with (issue 39: one definition everywhere)."""
+    return df[df["annotator"] != name].groupby("item")["label"].agg(pandas_mode)
+
+
 def expected_items(df, annotators=(), labels=()) -> list:
     """The items of ``iaa.disagreements(df, annotators, labels)`` by the rules of its
     docstring, in pandas (sorted): the reference of the API, widget and browser tests."""
     wide = df.pivot(index="item", columns="annotator", values="label")
-    cons = df.groupby("item")["label"].agg(pandas_mode)
     keep = df.groupby("item")["label"].nunique() > 1
     has = df.groupby("item")["label"].agg(set)
     if len(annotators) == 2:
@@ -64,8 +69,9 @@ def expected_items(df, annotators=(), labels=()) -> list:
             keep &= ((a == labels[0]) & (b == labels[1])) | ((a == labels[1]) & (b == labels[0]))
         elif len(labels) == 1:
             keep &= (a == labels[0]) | (b == labels[0])
-    elif len(annotators) == 1:
+    elif len(annotators) == 1:  # against the majority of the others
         a = wide[annotators[0]]
+        cons = others_mode(df, annotators[0]).reindex(wide.index)
         keep &= a.notna() & cons.notna() & (a != cons)
         if len(labels) == 2:
             keep &= (a == labels[0]) & (cons == labels[1])
@@ -116,10 +122,16 @@ def test_disagreements_pair(df):
 
 
 def test_disagreements_annotator_against_consensus(df):
-    wide, _, consensus, _ = pandas_disagreements(df)
+    # issue 39: one annotator is compared with the majority of the others, in the list as
+    # in their profile; the consensus column shows that consensus
+    wide, *_ = pandas_disagreements(df)
     mine = wide["eve"]
+    consensus = others_mode(df, "eve").reindex(wide.index)
     off = mine.notna() & consensus.notna() & (mine != consensus)
-    assert sorted(iaa.disagreements(df, annotators="eve")["item"]) == sorted(off[off].index)
+    out = iaa.disagreements(df, annotators="eve")
+    assert sorted(out["item"]) == sorted(off[off].index)
+    np.testing.assert_array_equal(out["consensus"].astype(object),
+                                  consensus[out["item"]].astype(object))
     cell = off & (mine == "neu") & (consensus == "pos")
     out = iaa.disagreements(df, annotators="eve", labels=("neu", "pos"))
     assert sorted(out["item"]) == sorted(cell[cell].index)
@@ -268,10 +280,14 @@ def test_leave_one_out_of_a_function_without_statistic(df):
 
 
 def test_annotator_profile_against_pandas_and_sklearn(df):
+    # reference="ann" is the yardstick, not a rater (issue 39): no row of its own, and the
+    # consensus each rater is compared with is the majority of the other raters
     out = iaa.annotator_profile(df, reference="ann")
+    assert "ann" not in out.index and out.attrs["reference"] == "ann"
+    raters = df[df["annotator"] != "ann"]
     wide = df.pivot(index="item", columns="annotator", values="label")
-    for name in wide.columns:
-        others = df[df["annotator"] != name].groupby("item")["label"].agg(pandas_mode)
+    for name in wide.columns.drop("ann"):
+        others = others_mode(raters, name)
         both = pd.DataFrame({"mine": wide[name], "cons": others}).dropna()
         assert out.loc[name, "n_consensus"] == len(both)
         assert out.loc[name, "consensus_agreement"] == pytest.approx(
@@ -279,9 +295,6 @@ def test_annotator_profile_against_pandas_and_sklearn(df):
         assert out.loc[name, "consensus_kappa"] == pytest.approx(
             cohen_kappa_score(both["mine"], both["cons"]), abs=1e-12)
         assert out.loc[name, "n_ratings"] == wide[name].notna().sum()
-        if name == "ann":
-            assert np.isnan(out.loc[name, "accuracy"]) and out.loc[name, "n_reference"] == 0
-            continue
         gold = wide[[name, "ann"]].dropna()
         assert out.loc[name, "n_reference"] == len(gold)
         assert out.loc[name, "accuracy"] == pytest.approx(
@@ -414,9 +427,10 @@ def test_consensus_from_a_model_is_its_labels(df, model, how):
         pd.testing.assert_frame_equal(got, expected, check_names=False, check_dtype=False)
     # one annotator against the model: the items whose ratings differ where theirs is off
     wide = df.pivot(index="item", columns="annotator", values="label")
-    differ = df.groupby("item")["label"].nunique() > 1
+    # (every item where eve's label is not the model's, even where all ratings agree:
+    # the count of her profile and confusion off the diagonal, issue 39)
     off = wide["eve"].notna() & (wide["eve"] != labels.reindex(wide.index)) & \
-        labels.reindex(wide.index).notna() & differ.reindex(wide.index)
+        labels.reindex(wide.index).notna()
     assert sorted(iaa.disagreements(df, "eve", consensus=consensus)["item"]) == \
         sorted(off[off].index)
 
@@ -432,6 +446,157 @@ def test_consensus_refusals(df):
         iaa.disagreements(df, consensus="majority_vote")
     with pytest.raises(iaa.AgreementError, match="do not have"):
         iaa.disagreements(df, consensus=pd.Series({"doc000": "nope"}))
+    # issue 44: an item given twice was a raw pandas error (reindex on a duplicate axis)
+    twice = pd.Series(["neg", "pos", "neu"], index=["doc000", "doc001", "doc000"])
+    with pytest.raises(iaa.AgreementError, match=r"'doc000'\] more than once; pass a "
+                                                 r"Series with one label per item"):
+        iaa.disagreements(df, consensus=twice)
+
+
+def _reconciles(data, consensus="majority", reference=None):
+    """Issue 39: every count the explorer shows equals the length of the list its click
+    gives: per annotator, the items off their consensus (annotator_profile: n_consensus
+    × (1 − consensus_agreement)) = len(disagreements(annotators=a)); per off-diagonal
+    cell (x, y) of consensus_confusion(a), its count = len(disagreements(a, (x, y))).
+    Returns the number of non-empty lists checked. One Project (the explorer's view)
+    answers every call, as in the widget; the first annotator's list is also asked of
+    the data themselves."""
+    kw = {"consensus": consensus, "reference": reference}
+    first = iaa.disagreements(data, annotators=iaa.annotator_profile(data, **kw).index[0], **kw)
+    data = explore.Project(data, consensus, reference)
+    kw = {}
+    profile = iaa.annotator_profile(data)
+    assert sorted(first["item"]) == sorted(
+        iaa.disagreements(data, annotators=profile.index[0])["item"])
+    checked = 0
+    for name in profile.index:
+        n = profile.loc[name, "n_consensus"]
+        off = round(n * (1 - profile.loc[name, "consensus_agreement"])) if n else 0
+        assert len(iaa.disagreements(data, annotators=name, **kw)) == off, name
+        cells = iaa.consensus_confusion(data, name, **kw)
+        assert cells.to_numpy().sum() - np.trace(cells.to_numpy()) == off
+        for x in cells.index:
+            for y in cells.columns:
+                if x != y:
+                    got = iaa.disagreements(data, annotators=name, labels=(x, y), **kw)
+                    assert len(got) == cells.loc[x, y], (name, x, y)
+                    checked += bool(len(got))
+    return checked
+
+
+def test_counts_reconcile_with_lists_on_notebook_08_data():
+    """Notebook 08's data (iaa.datasets.product_reviews): the annotator rows and the
+    confusion cells against the majority of the others, and against a model, equal the
+    lengths of the lists their clicks give (both reconciled through the pandas
+    reference above: test_annotator_profile_against_pandas_and_sklearn,
+    test_every_filter_against_the_pandas_reference)."""
+    ratings = iaa.datasets.product_reviews().drop(columns="text")
+    assert _reconciles(ratings) > 10
+    assert _reconciles(ratings, consensus="dawid_skene") > 10
+    # the numbers of issue 39's report come from the majority of the others: dev's list
+    dev = iaa.disagreements(ratings, annotators="dev")
+    expected = expected_items(ratings, ("dev",))
+    assert sorted(dev["item"]) == expected
+
+
+def test_two_annotators_compare_with_each_other():
+    """Issue 39: with two annotators a two-way tie has no majority, so the consensus of
+    both is blank where they differ, and a click listed 0 items. The majority of the
+    other annotator is that annotator: a's list is the items where a and b differ, its
+    consensus column b's labels, and every count reconciles."""
+    rng = np.random.default_rng(8)
+    truth = rng.integers(0, 3, 50)
+    rows = [(i, name, LABELS[(truth[i] + (rng.random() < 0.3)) % 3])
+            for i in range(50) for name in ("ana", "ben")]
+    two = pd.DataFrame(rows, columns=["item", "annotator", "label"])
+    wide = two.pivot(index="item", columns="annotator", values="label")
+    differ = wide.index[wide["ana"] != wide["ben"]]
+    assert len(differ) > 5
+    for name, other in (("ana", "ben"), ("ben", "ana")):
+        got = iaa.disagreements(two, annotators=name)
+        assert sorted(got["item"]) == sorted(differ)
+        np.testing.assert_array_equal(got["consensus"].astype(object),
+                                      wide.loc[got["item"], other].to_numpy())
+    assert iaa.disagreements(two)["consensus"].isna().all()  # no majority of two
+    prof = iaa.annotator_profile(two)
+    assert (prof["n_consensus"] == 50).all()
+    assert prof.loc["ana", "consensus_kappa"] == pytest.approx(
+        cohen_kappa_score(wide["ana"], wide["ben"]), abs=1e-12)  # scikit-learn
+    assert _reconciles(two) > 2
+
+
+def test_reference_is_the_yardstick_not_a_rater(df):
+    """Issue 39: reference="gold" is left out of the raters: of the consensus (pandas'
+    majority over the raters), the profile's rows and their consensus, the Project's
+    data (so the κ matrix, headline and leave-one-out read the raters only) and
+    label_usage; its labels show in a column of its own; accuracy against it as
+    scikit-learn's; every count reconciles with its list."""
+    gold = df[df["annotator"] == "ann"].assign(annotator="gold")
+    data = pd.concat([df[df["annotator"] != "ann"], gold], ignore_index=True)
+    raters = data[data["annotator"] != "gold"]
+    p = explore.Project(data, reference="gold")
+    assert "gold" not in list(p.ann.annotators) and p.reference == "gold"
+    np.testing.assert_array_equal(p.ann.to_long()["label"].astype(object),
+                                  iaa.as_annotations(raters).to_long()["label"].astype(object))
+    out = iaa.disagreements(data, reference="gold")
+    assert sorted(out["item"]) == sorted(pandas_disagreements(raters)[3])
+    consensus = raters.groupby("item")["label"].agg(pandas_mode)
+    pd.testing.assert_series_equal(out["consensus"].astype(object),
+                                   consensus[out["item"]].astype(object),
+                                   check_names=False, check_index=False)
+    pd.testing.assert_series_equal(out["gold"].astype(object),
+                                   gold.set_index("item")["label"].reindex(out["item"])
+                                   .astype(object), check_names=False, check_index=False)
+    assert list(out.columns)[-2:] == ["gold", "consensus"]
+    prof = iaa.annotator_profile(data, reference="gold")
+    assert sorted(prof.index) == ["bob", "cy", "dee", "eve"]
+    g = gold.set_index("item")["label"]
+    for name in prof.index:
+        mine = raters[raters["annotator"] == name].set_index("item")["label"]
+        both = pd.DataFrame({"mine": mine, "gold": g}).dropna()
+        assert prof.loc[name, "accuracy"] == pytest.approx(
+            accuracy_score(both["gold"], both["mine"]), abs=1e-12)
+        assert prof.loc[name, "n_consensus"] == len(pd.DataFrame(
+            {"mine": mine, "cons": others_mode(raters, name)}).dropna())
+    assert list(iaa.label_usage(data, reference="gold").index) == list(p.ann.annotators)
+    assert _reconciles(data, reference="gold") > 5
+    # the same Project answers every function
+    pd.testing.assert_frame_equal(iaa.annotator_profile(p, "gold"), prof)
+    with pytest.raises(iaa.AgreementError, match="reference"):
+        iaa.annotator_profile(p, reference="eve")
+
+
+def test_messages_name_the_function_and_parameter(df):
+    # issue 44: annotator_profile(reference="zed") named disagreements
+    with pytest.raises(iaa.AgreementError, match=r"^annotator_profile: unknown "
+                                                 r"annotator\(s\) \['zed'\] in reference="):
+        iaa.annotator_profile(df, reference="zed")
+    with pytest.raises(iaa.AgreementError, match=r"^consensus_confusion: unknown "
+                                                 r"annotator\(s\) \['zed'\] in annotator="):
+        iaa.consensus_confusion(df, "zed")
+    with pytest.raises(iaa.AgreementError, match=r"^disagreements: unknown annotator"):
+        iaa.disagreements(df, reference="zed")
+
+
+def test_label_usage_refuses_per_item_counts():
+    # issue 44: from_counts data have no annotators; label_usage invented "rater 1" …
+    counts = iaa.Annotations.from_counts(pd.DataFrame({"x": [2, 1], "y": [0, 1]}))
+    for fn in (iaa.label_usage, iaa.annotator_profile, iaa.consensus_confusion,
+               iaa.label_confusion):
+        with pytest.raises(iaa.AgreementError, match=rf"^{fn.__name__} needs to know which "
+                                                     r"annotator.*from_counts"):
+            fn(counts)
+
+
+@pytest.mark.parametrize("fn, misspelt", [
+    (iaa.disagreements, "consensu"), (iaa.disagreements, "annotator"),
+    (iaa.annotator_profile, "referece"), (iaa.consensus_confusion, "consenus"),
+    (iaa.label_usage, "reference_"), (iaa.label_confusion, "labels"),
+    (iaa.span_disagreements, "annotator")])
+def test_misspelt_keywords_are_refused(df, fn, misspelt):
+    # issue 44: a misspelt keyword is refused, naming it, never taken for its default
+    with pytest.raises(iaa.AgreementError, match=rf"^{fn.__name__}\b.* {misspelt}="):
+        fn(df, **{misspelt: "eve"})
 
 
 def test_project_statistics_equal_the_engines(df):
