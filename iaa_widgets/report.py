@@ -12,6 +12,8 @@ with these ids:
   (:func:`iaa_widgets.bootstrap`, through the measure's Statistic); intervals are cut to
   each coefficient's range (a note names those cut); the coefficients that do not
   apply, each with the measure's own reason (:func:`iaa_widgets.coefficients`' logic);
+- ``reporting``: the headline coefficient, Krippendorff's α, in a paragraph ready to paste
+  into a paper in Krippendorff's reporting standard (:func:`reporting_paragraph`);
 - ``pairwise``: Cohen's κ for every pair of annotators (with bootstrap intervals);
 - ``annotators``: each annotator's estimated accuracy under Dawid & Skene (1979)
   (:func:`iaa_widgets.dawid_skene`), with the model, its convergence and iterations
@@ -46,7 +48,7 @@ from .inference.bootstrap import bootstrap
 from .results import AgreementResult, interval_text, without_cut
 
 __all__ = ["alpha_metrics", "Coefficient", "coefficients", "coefficient_table", "item_table",
-           "report_html", "write_report"]
+           "reporting_paragraph", "report_html", "write_report"]
 
 # per-item table: rows shown at most (least agreement first), the rest counted
 MAX_ITEMS = 500
@@ -288,6 +290,8 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     rows = coefficients(ann, metric=metric, confidence=confidence, n_resamples=n_resamples,
                         seed=seed)
     body.append(_coefficient_section(rows, ann, confidence, n_resamples, seed, specs))
+    body.append(_section("reporting", "Reporting", _part(
+        "The reporting paragraph", _reporting, ann, metric, confidence, n_resamples, seed)))
     body.append(_section("pairwise", "Pairwise Cohen's κ", _part(
         "Pairwise Cohen's κ", _pairwise, ann, confidence, n_resamples, seed, specs)))
     body.append(_section("annotators", "Annotators", _part(
@@ -359,6 +363,37 @@ def _coefficient_section(rows, ann, confidence, n_resamples, seed, specs) -> str
              + _notes(((c.name, c.refused) for c in rows if c.refused),
                       "Not applicable to this data"))
     return _section("coefficients", "Coefficients", body)
+
+
+def reporting_paragraph(ann: Annotations, *, metric: str | None = None,
+                        confidence: float = 0.95, n_resamples: int = 1000, seed=0) -> str:
+    """The report's paragraph on its headline coefficient, Krippendorff's α (``metric``,
+    default the first of :func:`alpha_metrics`: nominal), ready to paste into a paper.
+
+    With ``n_resamples`` > 0 it is the paragraph of Hayes & Krippendorff's bootstrap
+    (:func:`iaa_widgets.bootstrap` with ``method="krippendorff"``,
+    :meth:`~iaa_widgets.inference.bootstrap.BootstrapResult.reporting`): α, its interval
+    and how it was drawn, q(0.667) and q(0.8), units, pairable values, coders,
+    exclusions and the missing-data policy; with 0, the measure's own paragraph
+    (:meth:`~iaa_widgets.AgreementResult.reporting`), which says how to add the interval.
+    """
+    alpha = _registry.find("krippendorff_alpha").function
+    kwargs = {"metric": alpha_metrics(ann, metric)[0]}
+    if n_resamples:
+        return bootstrap(ann, alpha, n_resamples=n_resamples, seed=seed,
+                         confidence=confidence, method="krippendorff", **kwargs).reporting()
+    return alpha(ann, **kwargs).reporting()
+
+
+def _reporting(ann, metric, confidence, n_resamples, seed) -> str:
+    how = ("Krippendorff's α is the headline: the coefficient his reporting standard asks "
+           "for (Krippendorff 2004, Content Analysis, §11.4), with Hayes & Krippendorff's "
+           "(2007) bootstrap. Other metrics: --metric; q(α_min) is the share of replicates "
+           "below α_min.")
+    paragraph = reporting_paragraph(ann, metric=metric, confidence=confidence,
+                                    n_resamples=n_resamples, seed=seed)
+    return f"<p>{text(how)}</p>\n<blockquote class='reporting'><p>{text(paragraph)}</p>" \
+        "</blockquote>"
 
 
 def _pairwise(ann, confidence, n_resamples, seed, specs) -> str:

@@ -25,10 +25,10 @@ import pytest
 
 from iaa_widgets.cli import main, read_ratings
 from iaa_widgets.data import as_annotations
-from iaa_widgets.report import alpha_metrics, item_table, report_html
+from iaa_widgets.report import alpha_metrics, item_table, report_html, reporting_paragraph
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
-SECTIONS = ("data", "coefficients", "pairwise", "per-category", "per-item")
+SECTIONS = ("data", "coefficients", "reporting", "pairwise", "per-category", "per-item")
 CHARTS = ("chart-coefficients", "chart-pairwise", "chart-per-category", "chart-items")
 
 
@@ -452,3 +452,43 @@ def test_annotator_accuracy_from_dawid_skene():
     two = _parse(report_html(_frame(_meyer_rows()), n_resamples=0)).text["annotators"]
     assert "not applicable" in two and "at least 3 known annotators" in two \
         and "ratings by 2" in two
+
+
+def test_reporting_section_is_krippendorffs_paragraph_ready_to_paste():
+    """Issue 45 §5: the headline coefficient (α) in Krippendorff's reporting standard.
+    Krippendorff's 2011 reliability data (iaa_widgets.datasets.krippendorff_2011, his
+    note "Computing Krippendorff's Alpha-Reliability", 4 coders × 12 units): nominal
+    α = 0.743 over 40 pairable values in 11 units (unit 12 has one value). The interval,
+    [0.615, 0.872] with 20,000 replicates of Hayes & Krippendorff's bootstrap, is issue
+    45's figure from kripp.boot's algorithm run without its 25·q cap (tests/
+    test_inference_bootstrap.py checks it against the exact binomial quantiles)."""
+    from iaa_widgets.datasets import krippendorff_2011
+    data = krippendorff_2011()
+    paragraph = reporting_paragraph(as_annotations(data), n_resamples=20_000, seed=0)
+    assert paragraph.startswith("α (Krippendorff, nominal) = 0.743, 95% percentile "
+                                "confidence interval [0.615, 0.872] from 20,000 bootstrap "
+                                "replicates (Hayes & Krippendorff's (2007) bootstrap")
+    # M = (m − 1)·n../2 = 3·40/2 = 60 pairs per replicate (Hayes & Krippendorff 2007)
+    assert "60 pairs of values" in paragraph
+    assert re.search(r"q\(0\.667\) = 0\.\d{3}, q\(0\.8\) = 0\.\d{3}", paragraph)
+    assert "11 units, 40 pairable values, 4 coders" in paragraph
+    assert "Missing values: pairable" in paragraph
+    # the page holds the same paragraph (same seed and replicates), escaped as text
+    document = report_html(data, n_resamples=100, seed=3)
+    page = _parse(document)
+    same = reporting_paragraph(as_annotations(data), n_resamples=100, seed=3)
+    assert " ".join(same.split()) in " ".join(page.text["reporting"].split())
+    # another metric: the one asked for; no bootstrap: the measure's own paragraph, which
+    # says how to add the interval (interval α on these numbers: 0.849, Krippendorff 2011)
+    interval = reporting_paragraph(as_annotations(data), metric="interval", n_resamples=0)
+    assert interval.startswith("α (Krippendorff, interval) = 0.849. It has no analytic "
+                               "interval; iaa.bootstrap(data, 'krippendorff_alpha', "
+                               "method='krippendorff').reporting()")
+    assert "q(0.8)" not in interval
+
+
+def test_reporting_section_says_why_when_alpha_is_undefined():
+    # every rating the same: D_e = 0, α undefined, so no paragraph: the section says why
+    frame = _frame([(i, r, "x") for i in range(6) for r in ("a", "b")])
+    page = _parse(report_html(frame, n_resamples=20))
+    assert "The reporting paragraph: not applicable" in page.text["reporting"]
