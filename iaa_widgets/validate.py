@@ -51,9 +51,8 @@ def keywords_of(function: Callable, passed_to: Callable | None = None) -> tuple[
                                                              p.KEYWORD_ONLY))
     if not any(p.kind is p.VAR_KEYWORD for p in params):
         return names
-    if passed_to is None:
-        return None
-    return names + tuple(n for n in keywords_of(passed_to) if n not in names)
+    further = None if passed_to is None else keywords_of(passed_to)
+    return None if further is None else names + tuple(n for n in further if n not in names)
 
 
 def keywords(where: str, given: Iterable[str], accepted: Iterable[str] | Callable) -> None:
@@ -72,15 +71,17 @@ def keywords(where: str, given: Iterable[str], accepted: Iterable[str] | Callabl
     for u in unknown:
         close = difflib.get_close_matches(u, names, n=1)
         shown.append(f"{u}=" + (f" (did you mean {close[0]}=?)" if close else ""))
-    taken = ", ".join(f"{n}=" for n in names) or "no keyword"
+    taken = ", ".join(f"{n}=" for n in names) or "no keyword besides its data"
     raise AgreementError(f"{where} does not take {', '.join(shown)}; it takes {taken}")
 
 
-def takes(where: str | None = None, /, **former: str) -> Callable:
+def takes(where: str | None = None, /, *, loader: Callable | None = None,
+          **former: str) -> Callable:
     """Decorator: the keywords a function takes, checked at each call, so that a
     misspelt one is never taken for its default: one it does not take is refused
-    (:func:`keywords`; a function with ``**kwargs`` passes them on, and whoever takes
-    them checks them); ``former`` names of its parameters (``level="confidence"``) are
+    (:func:`keywords`; a function with ``**kwargs`` takes those of the ``loader`` it
+    passes them to, e.g. ``Annotations.from_long``, or, without one, leaves them to
+    whoever takes them); ``former`` names of its parameters (``level="confidence"``) are
     taken for the new ones through :func:`rename`, kept outside the signature so that
     ``help()`` and ``inspect.signature`` show only the new names. Messages name
     ``where`` (default: the function's name). The wrapper's ``renamed`` holds
@@ -88,7 +89,7 @@ def takes(where: str | None = None, /, **former: str) -> Callable:
     def wrap(fn: Callable) -> Callable:
         signature = inspect.signature(fn)
         name = where or fn.__name__
-        accepted = keywords_of(fn)
+        accepted = keywords_of(fn, loader)
         first = next(iter(signature.parameters), None)
 
         @functools.wraps(fn)

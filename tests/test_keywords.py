@@ -130,6 +130,21 @@ def test_widgets_refuse_a_misspelt_option():
         iaa.AugmentedKappaSweep(iaa.datasets.email_types(n_messages=20), rank="rank", delt=1)
 
 
+def test_functions_passing_keywords_to_a_loader_refuse_a_misspelt_one():
+    # the keywords went on to Annotations.from_long or Continuum.from_frame: a TypeError,
+    # or, for gamma_corpus, a message about loader options on a Continuum
+    emails, units = iaa.datasets.email_types(n_messages=20), iaa.datasets.argument_units(5)
+    calls = {r"augmented_kappa_sweep does not take dleta= \(did you mean delta=\?\)":
+             lambda: iaa.augmented_kappa_sweep(emails, rank="rank", dleta=0.2),
+             r"gamma_family does not take n_sampels= \(did you mean n_samples=\?\)":
+             lambda: iaa.gamma_corpus({"doc": units}, n_sampels=3),
+             r"as_annotations does not take itme= \(did you mean item=\?\)":
+             lambda: iaa.as_annotations(MEYER, itme="item")}
+    for message, call in calls.items():
+        with pytest.raises(AgreementError, match="^" + message):
+            call()
+
+
 def test_no_public_signature_shows_a_sentinel():
     # issue 40: help() showed weights=<renamed>; every public callable's defaults read as
     # values

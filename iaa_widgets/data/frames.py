@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import validate
 from ..errors import AgreementError
 from .annotations import Annotations
 
 
+@validate.takes(loader=Annotations.from_long)  # a misspelt keyword refused (issue 44)
 def as_annotations(data, **loader_args) -> Annotations:
     """Accept an :class:`Annotations` or a tidy table of any dataframe library (see
     :meth:`Annotations.from_long` and :func:`tidy_columns`)."""

@@ -438,6 +438,7 @@ def augmented_kappa(data, p: float = 0.6, *, missing: str = "pairable",
         items=items, pairs=table, freq=freq)
 
 
+@validate.takes(loader=Annotations.from_long)  # a misspelt keyword refused (issue 44)
 def annotation_matrix(data, annotator, p: float = 0.6, **loader_args) -> pd.DataFrame:
     """The annotation matrix M of one annotator (§5.1, the paper's Table 2): items it
     rated × categories, 1 for a single label, p and 1 − p for primary and secondary."""
@@ -682,6 +683,7 @@ def _case_types(t: _Ratings) -> pd.Categorical:
     return pd.Categorical.from_codes(inverse, categories=text)
 
 
+@validate.takes(loader=Annotations.from_long)  # a misspelt keyword refused (issue 44)
 def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
                           **loader_args) -> AugmentedSweepResult:
     """κ′ over a grid of p (default 0.50, 0.51, …, 1.00), exactly, from the quadratic

@@ -260,6 +260,7 @@ def _check_options(where: str, alpha, beta, delta_empty, n_samples, seed) -> Non
     validate.seed(where, "seed", seed)
 
 
+@validate.takes(loader=Continuum.from_frame)  # a misspelt keyword refused (issue 44)
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
                  category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
                  precision: float | None = None, seed=None, n_jobs: int = 1,
