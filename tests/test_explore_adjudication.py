@@ -75,3 +75,56 @@ def test_refusals(tmp_path):
         iaa.read_adjudication(tmp_path / "absent.csv")
     with pytest.raises(iaa.AgreementError, match="'item' column"):
         iaa.write_adjudication(np.zeros(3))
+
+
+def test_empty_sheet_and_blank_item_are_refused(tmp_path):
+    # issue 44: an empty file raised pandas' EmptyDataError; a blank item cell became an
+    # item named '' (refused as unknown, or kept without data)
+    path = tmp_path / "empty.csv"
+    path.write_text("")
+    with pytest.raises(iaa.AgreementError, match="empty.csv is empty; an adjudication sheet "
+                                                 "has a header row"):
+        iaa.read_adjudication(path, ratings())
+    path = tmp_path / "blank.csv"
+    path.write_text("item,adjudicated\r\n7,2\r\n8,\r\n ,1\r\n")
+    for data in (ratings(), None):
+        with pytest.raises(iaa.AgreementError, match=r"blank item cell \(rows 4\)"):
+            iaa.read_adjudication(path, data)
+
+
+def test_datetime_items_round_trip_with_their_time(tmp_path):
+    # issue 44: pandas writes a datetime column of midnights as dates (2024-03-01), and
+    # the items (Timestamp 2024-03-01 00:00:00) could not be read back
+    when = pd.to_datetime(["2024-03-01", "2024-03-02", "2024-03-03"])  # every one midnight
+    df = pd.DataFrame({"item": np.repeat(when, 3), "annotator": ["a", "b", "c"] * 3,
+                       "label": ["x", "y", "y", "x", "x", "y", "y", "x", "x"]})
+    path = tmp_path / "sheet.csv"
+    iaa.write_adjudication(iaa.disagreements(df), path)
+    sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert sorted(sheet["item"]) == ["2024-03-01 00:00:00", "2024-03-02 00:00:00",
+                                     "2024-03-03 00:00:00"]  # the CSV text, time kept
+    sheet["adjudicated"] = "y"
+    sheet.to_csv(path, index=False)
+    gold = iaa.read_adjudication(path, df)
+    assert sorted(gold["item"]) == list(when)
+    assert all(isinstance(t, pd.Timestamp) for t in gold["item"])
+
+
+def test_numeric_labels_match_by_value(tmp_path):
+    # issue 44: a spreadsheet saves the label 1.0 as 1 (and the item 2.0 as 2); the sheet's
+    # cells are matched by value to the data's numbers, keeping the data's type
+    df = pd.DataFrame({"item": [1.0, 1.0, 2.0, 2.0], "annotator": ["a", "b"] * 2,
+                       "label": [1.0, 2.5, 1.0, 2.5]})
+    path = tmp_path / "sheet.csv"
+    pd.DataFrame({"item": ["1", "2.0"], "adjudicated": ["1", "2.50"]}).to_csv(path,
+                                                                             index=False)
+    gold = iaa.read_adjudication(path, df)
+    assert gold["item"].tolist() == [1.0, 2.0] and gold["label"].tolist() == [1.0, 2.5]
+    assert all(type(v) is float for v in gold["label"])
+    pd.DataFrame({"item": ["1", "1.0"], "adjudicated": ["1", "1"]}).to_csv(path, index=False)
+    with pytest.raises(iaa.AgreementError, match="more than once"):  # one item, twice
+        iaa.read_adjudication(path, df)
+    pd.DataFrame({"item": ["1"], "adjudicated": ["3"]}).to_csv(path, index=False)
+    with pytest.raises(iaa.AgreementError, match=r"label\(s\) the data do not have: \['3'\] "
+                                                 r"\(rows 2\)"):
+        iaa.read_adjudication(path, df)

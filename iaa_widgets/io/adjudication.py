@@ -5,7 +5,9 @@ A sheet has one row per item: ``item``, ``text`` (when given), each annotator's 
 ``consensus`` and an empty ``adjudicated`` column for the decision. A text cell that a
 spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return)
 is written with a leading ``'`` so that it stays text (OWASP's CSV-injection rule), and
-:func:`read_adjudication` takes that quote off again.
+:func:`read_adjudication` takes that quote off again. A date-time cell is written whole,
+``str(Timestamp)`` (pandas would drop a time of midnight), which is how it is read back;
+a number is matched by value (a spreadsheet saves the label 1.0 as 1).
 """
 from __future__ import annotations
 
@@ -52,8 +54,10 @@ def write_adjudication(selection: pd.DataFrame, path=None, *, text=None):
     (a path or an open text file), or return it as a string when ``path`` is None."""
     sheet = adjudication_sheet(selection, text)
     for column in sheet.columns:
-        if sheet[column].dtype == object or isinstance(sheet[column].dtype,
-                                                       (pd.StringDtype, pd.CategoricalDtype)):
+        if pd.api.types.is_datetime64_any_dtype(sheet[column]):  # the time kept: str(Timestamp)
+            sheet[column] = [("" if pd.isna(v) else str(v)) for v in sheet[column]]
+        elif sheet[column].dtype == object or isinstance(sheet[column].dtype,
+                                                         (pd.StringDtype, pd.CategoricalDtype)):
             sheet[column] = sheet[column].astype(object).map(_safe)
     csv = sheet.to_csv(index=False, lineterminator="\r\n")
     if path is None:
@@ -73,23 +77,36 @@ def _unquoted(value):
     return value
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_))
+
+
 def _by_text(values: pd.Series, known: pd.Index, what: str, where: str) -> list:
     """Each text of ``values`` as the element of ``known`` it spells (identity kept:
-    the sheet's "1" becomes the data's 1); refuses texts no element spells, or two
-    elements that spell alike (1 and "1")."""
+    the sheet's "1" becomes the data's 1), or else, for a number of ``known``, the one
+    of equal value (the sheet's "1" is the data's 1.0); refuses texts no element spells,
+    or two elements that spell alike (1 and "1")."""
     spelled = pd.Series(list(known), index=[str(k) for k in known])
     twins = spelled.index[spelled.index.duplicated()].unique()
     if len(twins):
         raise AgreementError(f"read_adjudication: the data have {what}s that are written "
                              f"alike ({list(twins)[:5]!r}), so a CSV cell cannot tell them "
                              "apart; give them distinct names")
-    missing = ~values.isin(spelled.index)
+    at = spelled.index.get_indexer(values)
+    numbers = [j for j, k in enumerate(known) if _is_number(k)]
+    if numbers and (at < 0).any():  # by value: 1 for 1.0, 1e3 for 1000
+        value = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+        by_value = pd.Index([float(known[j]) for j in numbers]).get_indexer(value)
+        at = np.where((at < 0) & (by_value >= 0), np.take(numbers, by_value), at)
+    missing = pd.Series(at < 0, index=values.index)
     if missing.any():
         raise AgreementError(f"read_adjudication: {where} has {what}(s) the data do not "
                              f"have: {sorted(set(values[missing]))[:5]!r} (rows "
-                             f"{rows_text(np.flatnonzero(missing.to_numpy()) + 2)}); the "
+                             f"{rows_text(values.index[missing.to_numpy()] + 2)}); the "
                              f"data's {what}s are {list(known)[:8]!r}")
-    return spelled[values].tolist()
+    elements = list(known)
+    return [elements[j] for j in at]
 
 
 def read_adjudication(path, data=None, *, annotator: str = "gold") -> pd.DataFrame:
@@ -111,6 +128,11 @@ def read_adjudication(path, data=None, *, annotator: str = "gold") -> pd.DataFra
     where = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "the sheet"
     try:
         sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise AgreementError(f"read_adjudication: {where} is empty; an adjudication sheet "
+                             "has a header row (item, …, adjudicated) and one row per item: "
+                             "write it with write_adjudication or "
+                             "explorer.export_adjudication") from None
     except (OSError, pd.errors.ParserError, UnicodeDecodeError) as err:
         raise AgreementError(f"read_adjudication: cannot read {where}: {err}") from None
     for column in ("item", "adjudicated"):
@@ -121,14 +143,20 @@ def read_adjudication(path, data=None, *, annotator: str = "gold") -> pd.DataFra
     items = sheet["item"].map(_unquoted)
     decided = sheet["adjudicated"].map(_unquoted).str.strip()
     filled = decided != ""
-    items, decided = items[filled].reset_index(drop=True), decided[filled].reset_index(drop=True)
+    blank = filled & (items.str.strip() == "")
+    if blank.any():
+        raise AgreementError(f"read_adjudication: {where} decides a label for a blank item "
+                             f"cell (rows {rows_text(np.flatnonzero(blank.to_numpy()) + 2)}); "
+                             "fill in the item as written by write_adjudication, or clear "
+                             "the row's adjudicated cell")
+    items, decided = items[filled], decided[filled]  # index: the sheet's row − 2
     if data is not None:
         ann = as_annotations(data)
         item_values = _by_text(items, ann.items, "item", where)
         label_values = _by_text(decided, ann.categories, "label", where)
     else:
         item_values, label_values = items.tolist(), decided.tolist()
-    twice = pd.Series(items).duplicated(keep=False)
+    twice = pd.Series(item_values, index=items.index).duplicated(keep=False)  # 1 and 1.0 too
     if twice.any():
         raise AgreementError(f"read_adjudication: {where} decides item(s) "
                              f"{sorted(set(items[twice]))[:5]!r} more than once")
