@@ -15,6 +15,7 @@ import pytest
 
 import iaa_widgets as iaa
 from test_explore import expected_items, project
+from iaa_widgets.explore import Project
 from iaa_widgets.widgets.span_explorer import SpanExplorer
 
 XSS = '<img src=x onerror="window.__pwned=1">'
@@ -25,6 +26,12 @@ def df():
     out = project(seed=5, n_items=80)
     out.loc[out["label"] == "mixed", "label"] = XSS  # a label that must stay text
     return out
+
+
+@pytest.fixture(scope="module")
+def raters(df):
+    """The ratings without "ann", the widget's reference: a yardstick, not a rater."""
+    return df[df["annotator"] != "ann"]
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +56,9 @@ def codes(w, annotators=(), labels=()):
     ((), ("neu",)),                # a label
     (("eve",), ("neu", "pos")),    # a cell of eve's confusion against the consensus
 ])
-def test_each_click_selects_what_pandas_finds(w, df, annotators, labels):
+def test_each_click_selects_what_pandas_finds(w, raters, annotators, labels):
     w.query = codes(w, annotators, labels)
-    expected = expected_items(df, annotators, labels)
+    expected = expected_items(raters, annotators, labels)
     assert sorted(w.selection["item"]) == expected and w.error == ""
     page = w.items_page
     assert page["total"] == len(expected)
@@ -72,13 +79,17 @@ def test_paging_and_texts(w, df):
     columns = w.items_page["columns"]
     # the clicked annotators and the consensus come first, then the others
     assert columns[:6] == ["item", "text", "agreement", "n_ratings", "bob", "eve"]
-    assert columns[6] == "consensus" and len(columns) == 7 + 3
+    assert columns[6:8] == ["consensus", "ann"] and len(columns) == 8 + 2  # then the reference
     row = w.items_page["rows"][0]
     assert row[1] == f"text of {row[0]}"
 
 
-def test_panels_hold_the_api_numbers(w, df):
-    loo = iaa.leave_one_out(df, "fleiss_kappa", n_resamples=50, seed=1, missing="available")
+def test_panels_hold_the_api_numbers(w, df, raters):
+    assert "ann" not in w.annotator_names  # the reference is not a rater
+    # the raters as the project holds them (items in the data's order, which the draws of
+    # the paired bootstrap follow)
+    loo = iaa.leave_one_out(Project(df, reference="ann").ann, "fleiss_kappa", n_resamples=50,
+                            seed=1, missing="available")
     rows = {r["code"]: r for r in w.annotators_panel["rows"]}
     for j, name in enumerate(w.annotator_names):
         assert rows[j]["delta"] == pytest.approx(loo.loc[name, "delta"], abs=1e-12)
@@ -86,7 +97,7 @@ def test_panels_hold_the_api_numbers(w, df):
     prof = iaa.annotator_profile(df, reference="ann")
     assert rows[w.annotator_names.index("eve")]["accuracy"] == pytest.approx(
         prof.loc["eve", "accuracy"], abs=1e-12)
-    pairs = iaa.pairwise(df, "cohen_kappa")
+    pairs = iaa.pairwise(raters, "cohen_kappa")
     m = w.matrix
     names = [w.annotator_names[c] for c in m["order"]]
     got = pd.DataFrame(m["values"], index=names, columns=names)
@@ -97,8 +108,8 @@ def test_panels_hold_the_api_numbers(w, df):
     assert np.isfinite(low[off]).all() and (low[off] <= got.to_numpy()[off]).all()
     assert (got.to_numpy()[off] <= high[off]).all()  # after wait(): the pairs' intervals
     assert w.headline["value"] == pytest.approx(
-        iaa.fleiss_kappa(df, missing="available").value, abs=1e-12)
-    assert w.label_names == [str(c) for c in iaa.as_annotations(df).categories]
+        iaa.fleiss_kappa(raters, missing="available").value, abs=1e-12)
+    assert w.label_names == [str(c) for c in iaa.as_annotations(raters).categories]
     assert XSS in w.label_names  # sent as text; the page shows it as text
 
 
@@ -240,3 +251,128 @@ def test_headline_shows_the_measures_own_interval():
     assert w.headline["ci_method"].startswith("Student-t")
     w.measure = "fleiss_kappa"
     assert w.headline["ci_method"].startswith("Wald")
+
+
+def test_counts_shown_equal_the_lists(w, raters):
+    """Issue 39: a number the panels show is the length of the list its click gives. Each
+    annotator's "n differ" (their items whose label differs from the majority of the
+    others) against ``disagreements(annotators=a)``; each cell of the pooled label panel
+    (items holding both labels, or the label) and of each annotator's labels against the
+    consensus against the selection of that click."""
+    k = len(w.label_names)
+    try:
+        for row in w.annotators_panel["rows"]:
+            name = w.annotator_names[row["code"]]
+            w.query = codes(w, (name,))
+            assert row["n_differ"] == len(w.selection) == w.items_page["total"], name
+            counts = w.labels_panel["counts"]
+            for r in range(k):
+                for c in range(k):
+                    if r != c:
+                        w.query = {"annotators": [row["code"]], "labels": [r, c]}
+                        assert counts[r][c] == len(w.selection), (name, r, c)
+        w.query = {}
+        counts = w.labels_panel["counts"]
+        for r in range(k):
+            for c in range(k):
+                w.query = {"annotators": [], "labels": [r] if r == c else [r, c]}
+                assert counts[r][c] == len(w.selection) == \
+                    len(expected_items(raters, (), tuple({w.label_names[r], w.label_names[c]}))), (r, c)
+    finally:
+        w.query = {}
+
+
+def test_sort_is_stable_over_the_whole_selection(w, df):
+    """A header sorts the whole selection in Python (not one page): by an annotator's
+    label in the data's category order (never as strings), missing ratings last either
+    way, ties in the default order (lowest agreement first); the reference is pandas'
+    stable sort (DataFrame.sort_values(kind="stable")) of the default selection."""
+    w.query = {}
+    base = w.selection
+    cats = list(iaa.as_annotations(df).categories)
+    try:
+        for descending in (False, True):
+            w.sort_by, w.sort_descending = "bob", descending
+            assert w.error == "" and w.page == 0
+            key = base["bob"].astype(object).map(lambda v: cats.index(v) if isinstance(v, str)
+                                                 else np.nan)
+            want = base.assign(_k=key).sort_values("_k", ascending=not descending,
+                                                   kind="stable", na_position="last")
+            assert w.selection["item"].tolist() == want["item"].tolist()
+            assert [r[0] for r in w.items_page["rows"]] == [str(i) for i in want["item"][:10]]
+        w.sort_by, w.sort_descending = "n_ratings", True
+        want = base.sort_values("n_ratings", ascending=False, kind="stable")
+        assert w.selection["item"].tolist() == want["item"].tolist()
+        w.sort_by = "nope"
+        assert "sort_by" in w.error and "consensus" in w.error
+    finally:
+        w.sort_by, w.sort_descending = "agreement", False
+    assert w.selection["item"].tolist() == base["item"].tolist()
+
+
+def test_jump_to_an_item(w):
+    w.query = {}
+    items = [str(i) for i in w.selection["item"]]
+    at = w.jump(items[23])
+    assert at == 23 and w.page == 2
+    assert w.items_page["highlight"] == items[23]
+    assert items[23] in [r[0] for r in w.items_page["rows"]]
+    assert w.jump("no such item") is None
+    assert w.items_page["notice"] == "there is no item no such item in the data"
+    agreeing = sorted(set(map(str, w._project.ann.items)) - set(items))[0]
+    assert w.jump(agreeing) is None and "is not among these" in w.items_page["notice"]
+    w.page = 0
+    assert w.items_page["notice"] == ""  # said once
+
+
+@pytest.mark.parametrize("rows", [slice(0, 0), "one"])
+def test_nothing_to_compare_is_a_message_in_the_widget(df, rows):
+    data = df.iloc[rows] if isinstance(rows, slice) else df[df["annotator"] == "bob"]
+    w = iaa.ProjectExplorer(data)
+    assert ("table is empty" if isinstance(rows, slice) else "Only one annotator (bob)") \
+        in w.message
+    assert w.error == "" and w.headline == {}
+    with pytest.raises(iaa.AgreementError, match="nothing to explore"):
+        w.selection
+    w.close()
+
+
+def test_no_variation_no_interval(df):
+    """Every annotator gives every item the same label: nothing to resample, so no
+    interval is made (and none fails), leave-one-out has its values, no item is listed."""
+    same = df.assign(label=df.groupby("item")["label"].transform("first"))
+    w = iaa.ProjectExplorer(same, n_resamples=20)
+    w.wait(120)
+    assert (w.intervals, w.error, w.headline["n_disagreements"]) == ("none", "", 0)
+    assert w.items_page["total"] == 0 and w.annotators_panel["loo_ready"]
+    rows = w.annotators_panel["rows"]
+    assert all(r["delta_low"] is None and r["n_differ"] == 0 for r in rows)
+    w.close()
+
+
+def test_downloads_travel_as_bytes_or_are_written_by_python(w, tmp_path, monkeypatch):
+    sent = []
+    monkeypatch.setattr(w, "send", lambda content, buffers=None: sent.append((content, buffers)))
+    w.select(annotators=("bob", "eve"))
+    w._on_message(w, {"export": "csv"}, [])
+    content, buffers = sent[-1]
+    assert content["download"] == "selection.csv" and content["rows"] == len(w.selection)
+    assert buffers[0].decode("utf-8") == w.export_csv()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(w, "download_limit", 100)
+    for name in ("adjudication.csv", "adjudication-1.csv"):  # never over an existing file
+        w._on_message(w, {"export": "adjudication"}, [])
+        content, buffers = sent[-1]
+        assert buffers is None and content["written"] == str(tmp_path / name)
+        assert (tmp_path / name).read_bytes().decode("utf-8") == w.export_adjudication()
+    w._on_message(w, {"jump": str(w.selection["item"].iloc[0])}, [])
+    assert w.items_page["highlight"] == str(w.selection["item"].iloc[0])
+    w.query = {}
+
+
+def test_verdict_threshold_is_sent_and_checked(df):
+    with pytest.raises(iaa.AgreementError, match="relevant_delta"):
+        iaa.ProjectExplorer(df, relevant_delta=-0.1)
+    w = iaa.ProjectExplorer(df, relevant_delta=0.05, n_resamples=20)
+    assert w.annotators_panel["relevant"] == 0.05
+    w.close()

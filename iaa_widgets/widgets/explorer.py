@@ -11,15 +11,19 @@ Five panels share one selection (the ``query`` traitlet: annotator and label cod
    label usage against the pooled shares (and accuracy, κ, F1 against ``reference=``);
 4. labels: the label × label confusion matrix of rating pairs with each label's specific
    agreement; with one annotator selected, their labels against the consensus;
-5. items: the selected items, lowest agreement first, one page at a time (never more
-   than ``page_size`` rows go to the browser), with each annotator's label, the text
-   and the consensus.
+5. items: the selected items, lowest agreement first or sorted by any column (the whole
+   selection, in Python), one page at a time (never more than ``page_size`` rows go to the
+   browser), with each annotator's label, the text and the consensus; a jump to an item id
+   opens its page.
 
 A click on a matrix cell, a confusion cell, an annotator or a label sets ``query``;
 Python answers with the first page of :func:`~iaa_widgets.disagreements` for it.
 The panels open with their values; the bootstrap intervals (leave-one-out Δ, the pairs,
 and the headline's when the measure has no standard error) follow from a worker thread,
 a newer measure making an older run's intervals stale (:meth:`ProjectExplorer.wait`).
+When no item's ratings differ there is nothing to resample: no interval is computed and
+the page says so. With no data to compare (an empty table, one annotator) the widget
+shows a message instead of the panels (``message``).
 Every number comes from :mod:`iaa_widgets.explore` and the measures; the widget only
 arranges them. Labels from the data travel as text and are shown as text.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 from importlib import import_module
 from typing import Any
 
@@ -35,7 +40,7 @@ import pandas as pd
 import traitlets
 
 from .. import explore, validate
-from ..data import as_annotations
+from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..inference.bootstrap import bootstrap
 from ..inference.leave_one_out import leave_one_out
@@ -68,13 +73,21 @@ class ProjectExplorer(IAAWidget):
     (each annotator against the majority vote of the others), "dawid_skene", "mace", or a
     fitted model's result (``iaa.dawid_skene(data)``; then "given" in the consensus
     control, beside the three others). ``n_resamples`` and ``seed``: the bootstrap of the
-    intervals. ``page_size``: rows per page of the items table. Span data (Spans, a
+    intervals. ``page_size``: rows per page of the items table. ``relevant_delta``: the
+    smallest change of the measure taken as relevant; an annotator gets a verdict ("drags
+    agreement down", "lifts agreement") only when the whole interval of their leave-one-out
+    Δ lies beyond ±relevant_delta, and the panel states the threshold. Span data (Spans, a
     Continuum, a table of units) open the span explorer instead
     (:class:`~iaa_widgets.widgets.span_explorer.SpanExplorer`: ``text=``, ``match=``,
     ``page_size=``), which lists the documents with unmatched or mismatched units.
 
-    From Python: ``explorer.selection`` (every selected item, a DataFrame),
-    :meth:`select`, :meth:`export_csv`, :meth:`export_adjudication`; ``leave_one_out``,
+    With an empty table or one annotator there is nothing to compare: the widget shows
+    that as a message (``message``) instead of raising.
+
+    From Python: ``explorer.selection`` (every selected item, a DataFrame, in the table's
+    order: ``sort_by``, ``sort_descending``), :meth:`select`, :meth:`jump`,
+    :meth:`export_csv`, :meth:`export_adjudication` (a download from the page larger than
+    ``download_limit`` bytes is written by Python to the working directory); ``leave_one_out``,
     ``profile`` and ``pairs`` hold the panels' tables (``leave_one_out`` once the worker
     has made it: :meth:`wait`).
     """
@@ -99,7 +112,17 @@ class ProjectExplorer(IAAWidget):
     labels_panel = traitlets.Dict(read_only=True).tag(sync=True)
     items_page = traitlets.Dict(read_only=True).tag(sync=True)
     intervals = traitlets.Unicode("computing", help="'computing' while the bootstrap "
-                                  "intervals are made, then 'ready' or 'failed'").tag(sync=True)
+                                  "intervals are made, then 'ready', 'none' (no item's "
+                                  "ratings differ) or 'failed'").tag(sync=True)
+    sort_by = traitlets.Unicode("agreement", help="the items table's sort column: item, text, "
+                                "agreement, n_ratings, an annotator or consensus").tag(sync=True)
+    sort_descending = traitlets.Bool(False).tag(sync=True)
+    message = traitlets.Unicode("", help="what the widget shows instead of its panels when "
+                                "there is nothing to compare ('' otherwise)").tag(sync=True)
+
+    #: a download larger than this (bytes of CSV) is written by Python to the working
+    #: directory instead of travelling through the page
+    download_limit = 5_000_000
 
     def __new__(cls, data=None, *args, **kwargs):
         """Span data (a reader's Spans, a Continuum, a table of units) open the span
@@ -112,23 +135,37 @@ class ProjectExplorer(IAAWidget):
 
     def __init__(self, data, text=None, reference=None, measure: str = "fleiss_kappa", *,
                  pair_measure: str = "cohen_kappa", consensus="majority",
-                 n_resamples: int = 200, seed=0, page_size: int = 25, **loader_args):
+                 n_resamples: int = 200, seed=0, page_size: int = 25,
+                 relevant_delta: float = 0.02, **loader_args):
         where = "ProjectExplorer"
         validate.choice(where, "measure", measure, MEASURES)
         validate.choice(where, "pair_measure", pair_measure, tuple(KERNELS))
         self._n_resamples = validate.integer(where, "n_resamples", n_resamples, minimum=2)
         validate.seed(where, "seed", seed)
         validate.integer(where, "page_size", page_size, minimum=1, maximum=1000)
+        self._relevant = validate.real(where, "relevant_delta", relevant_delta, minimum=0)
         self._seed = seed
-        self._text = explore.item_texts(data, text, loader_args)
-        if isinstance(text, str):
-            data = data.drop(columns=[text])
-        ann = as_annotations(data, **loader_args)
-        self._project = explore.Project(ann, consensus)
-        ann = self._project.ann
-        if ann.n_annotators < 2:
-            raise AgreementError(f"ProjectExplorer needs at least 2 annotators, the data "
-                                 f"have {ann.n_annotators}")
+        self._highlight, self._notice = "", ""
+        self._worker: threading.Thread | None = None
+        self._failure = ""
+        nothing = _nothing_to_compare(data, loader_args)
+        if not nothing:
+            self._text = explore.item_texts(data, text, loader_args)
+            if isinstance(text, str):
+                data = data.drop(columns=[text])
+            # the reference is the yardstick, not a rater: the project's raters leave it out
+            self._project = explore.Project(as_annotations(data, **loader_args), consensus,
+                                            reference)
+            ann = self._project.ann
+            if ann.n_annotators < 2:
+                nothing = (f"Only one annotator ({ann.annotators[0]}) besides the reference "
+                           f"{reference}: there is no one to agree or disagree with. "
+                           "ProjectExplorer compares the labels that two or more annotators "
+                           "gave to the same items.")
+        if nothing:  # shown in the widget, not raised: the notebook shows the message
+            super().__init__(page_size=page_size)
+            self.message = nothing
+            return
         self._reference = reference
         given = not isinstance(consensus, str)  # a model's result, function or a Series
         self._given = consensus if given else None
@@ -138,7 +175,6 @@ class ProjectExplorer(IAAWidget):
         self._rows = None
         self._lock = threading.Lock()
         self._generation = 0
-        self._worker: threading.Thread | None = None
         super().__init__(page_size=page_size)
         self.set_trait("annotator_names", [str(a) for a in ann.annotators])
         self.set_trait("label_names", [str(c) for c in ann.categories])
@@ -158,14 +194,39 @@ class ProjectExplorer(IAAWidget):
         self.observe(self._on_query, "query")
         self.observe(self._on_consensus, "consensus")
         self.observe(self._on_page, ["page", "page_size"])
+        self.observe(self._on_sort, ["sort_by", "sort_descending"])
         self.on_msg(self._on_message)
 
     # ------------------------------------------------------------ public
     @property
     def selection(self) -> pd.DataFrame:
-        """Every item of the current selection (not one page): the columns of
-        :func:`~iaa_widgets.disagreements`, with ``text`` after ``item`` when given."""
+        """Every item of the current selection (not one page), in the items table's order:
+        the columns of :func:`~iaa_widgets.disagreements`, with ``text`` after ``item``
+        when given."""
         return self._frame(self._selected())
+
+    def jump(self, item) -> int | None:
+        """Open the page of the items table that holds ``item`` (matched by its text, as
+        typed in the page's "go to item" box) and mark its row; returns its position in
+        the selection, or None (the table then says whether the item is outside the
+        selection or not in the data)."""
+        rows = self._selected()
+        items = self._project.ann.items
+        hit = np.flatnonzero(items.take(rows).astype(str) == str(item))
+        if hit.size:
+            self._highlight, self._notice = str(items[rows[hit[0]]]), ""
+            page = int(hit[0]) // self.page_size
+        else:
+            known = bool(np.any(items.astype(str) == str(item)))
+            self._highlight, page = "", self.page
+            self._notice = (f"item {item} is not among these {len(rows):,} items: its ratings "
+                            "agree, or the filters leave it out" if known else
+                            f"there is no item {item} in the data")
+        if page != self.page:
+            self.page = page  # → _on_page sends it
+        else:
+            self._send_items()
+        return int(hit[0]) if hit.size else None
 
     def select(self, annotators=None, labels=None) -> pd.DataFrame:
         """Narrow the items as a click would (see :func:`~iaa_widgets.disagreements` for
@@ -201,20 +262,70 @@ class ProjectExplorer(IAAWidget):
             if worker.is_alive():
                 raise TimeoutError(f"intervals not computed within {timeout} s")
         if self.intervals == "failed":
-            raise AgreementError(self.error)
+            raise AgreementError(self._failure or self.error)
 
     # ------------------------------------------------------------ internals
     def _selected(self) -> np.ndarray:
+        if self.message:
+            raise AgreementError(f"ProjectExplorer: nothing to explore: {self.message}")
         if self._rows is None:
             p = self._project
             q = self.query or {}
             a = _codes(q.get("annotators", []), p.ann.n_annotators, "annotators", 2)
             k = _codes(q.get("labels", []), p.ann.n_categories, "labels", 2)
-            self._rows = p.rows(p.mask(a, k))
+            self._rows = self._sorted(p.rows(p.mask(a, k)))
         return self._rows
 
+    def _columns(self) -> list[str]:
+        """The items table's columns, each a ``sort_by`` the table accepts."""
+        p = self._project
+        return ["item"] + (["text"] if self._text is not None else []) + [
+            "agreement", "n_ratings", *map(str, p.ann.annotators), "consensus"] + (
+            [] if p.reference is None else [str(p.reference)])
+
+    def _sorted(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` (lowest agreement first) by ``sort_by``: a stable sort, so that rows
+        of equal keys keep that order; missing values (no rating, no consensus, no text)
+        last either way. Labels sort in the data's order of the categories, never as
+        strings."""
+        by, p = self.sort_by, self._project
+        validate.choice("ProjectExplorer", "sort_by", by, tuple(self._columns()))
+        if by == "agreement" and not self.sort_descending:
+            return rows  # the project's own order
+        if by in ("agreement", "n_ratings"):
+            key = (p.agreement if by == "agreement" else p.m)[rows].astype(float)
+        elif by == "item":
+            key = self._item_ranks()[rows].astype(float)
+        elif by == "text":
+            text = self._text.reindex(p.ann.items.take(rows))
+            missing = text.isna().to_numpy()
+            key = np.unique(text.astype(str).to_numpy(), return_inverse=True)[1].astype(float)
+            key[missing] = np.nan
+        else:  # a label code: an annotator's column, the consensus or the reference
+            codes = (p.consensus[rows] if by == "consensus" else p.gold[rows]
+                     if p.reference is not None and by == str(p.reference) else
+                     p.grid[rows, p.ann.annotators.astype(str).get_loc(by)])
+            key = np.where(codes >= 0, codes, np.nan)
+        missing = np.isnan(key)
+        key = np.where(missing, 0.0, key)
+        return rows[np.lexsort((-key if self.sort_descending else key, missing))]
+
+    def _item_ranks(self) -> np.ndarray:
+        """Each item's rank among the item ids (their data order where the ids do not
+        compare, e.g. numbers mixed with text)."""
+        items = self._project.ann.items
+        try:
+            order = items.argsort()
+        except TypeError:
+            order = np.arange(len(items))
+        ranks = np.empty(len(items), dtype=np.int64)
+        ranks[order] = np.arange(len(items))
+        return ranks
+
     def _frame(self, rows, text: bool = True) -> pd.DataFrame:
-        out = self._project.frame(rows)
+        """The items ``rows`` as :meth:`Project.frame` gives them (with one annotator
+        clicked, the consensus they are compared with), ``text`` after ``item``."""
+        out = self._project.frame(rows, (self.query or {}).get("annotators", []))
         if text and self._text is not None:
             out.insert(1, "text", self._text.reindex(out["item"]).to_numpy())
         return out
@@ -244,7 +355,7 @@ class ProjectExplorer(IAAWidget):
         # the measure's own interval kind ("Wald", "Student-t (379 df)" …); the panel says 95 %
         method = re.sub(r"\s*\d+(\.\d+)?\s*%", "", getattr(result, "ci_method", "") or "")
         self._send_headline(ci, se, method if ci is not None else "")
-        self.leave_one_out = None  # with its intervals, from the worker
+        self.leave_one_out = None  # with its intervals (none without variation), from the worker
         self._send_annotators()
 
     def _send_headline(self, ci, se, method: str) -> None:
@@ -258,13 +369,22 @@ class ProjectExplorer(IAAWidget):
                 band = None
         n_cells = ann.n_items * ann.n_annotators
         low, high = (None, None) if ci is None else ci
+        value = float(result.value)
         self.set_trait("headline", json_safe({
-            "measure": self.measure, "value": result.value, "ci_low": low, "ci_high": high,
+            "measure": self.measure, "value": value, "ci_low": low, "ci_high": high,
             "ci_method": method, "band": band or "", "scale": "Landis & Koch",
+            "source": _registry.get(self.measure).source,
+            "reference": "" if self._reference is None else str(self._reference),
             "n_items": ann.n_items, "n_annotators": ann.n_annotators,
             "n_ratings": ann.n_ratings, "coverage": ann.n_ratings / max(n_cells, 1),
-            "n_disagreements": int(np.count_nonzero(self._project.n_labels >= 2)),
-            "note": getattr(result, "note", "") or ""}))
+            "n_disagreements": self._n_varied(),
+            # a note only where it explains the value (NaN: why); z and p are not shown
+            "note": "" if np.isfinite(value) else getattr(result, "note", "") or "",
+            "interval_note": self._failure}))
+
+    def _n_varied(self) -> int:
+        """Items whose ratings differ: 0 leaves nothing to resample or adjudicate."""
+        return int(np.count_nonzero(self._project.n_labels >= 2))
 
     def _start_intervals(self) -> None:
         """Compute the bootstrap intervals of the current measures in a worker thread;
@@ -275,23 +395,31 @@ class ProjectExplorer(IAAWidget):
         self.intervals = "computing"
         ann, (fn, kwargs) = self._project.ann, self._measure()
         measure, pair_measure, result = self.measure, self.pair_measure, self._result
+        # no item varies: nothing to resample (leave-one-out's values only)
+        resamples = self._n_resamples if self._n_varied() else None
 
         def run():
             try:
                 out = {}
-                if getattr(result, "ci", None) is None or getattr(result, "se", None) is None:
-                    out["boot"] = bootstrap(ann, fn, n_resamples=self._n_resamples,
+                if resamples and (getattr(result, "ci", None) is None
+                                  or getattr(result, "se", None) is None):
+                    out["boot"] = bootstrap(ann, fn, n_resamples=resamples,
                                             seed=self._seed, **kwargs)
                 if ann.n_annotators >= 3:
-                    out["loo"] = leave_one_out(ann, fn, n_resamples=self._n_resamples,
+                    out["loo"] = leave_one_out(ann, fn, n_resamples=resamples,
                                                seed=self._seed, **kwargs)
-                out["pairs"] = pairwise(ann, pair_measure, ci="percentile",
-                                        n_resamples=self._n_resamples, seed=self._seed,
-                                        **self._pair_kwargs())
-            except Exception as exc:  # shown in the widget, as guarded() does
+                if resamples:
+                    out["pairs"] = pairwise(ann, pair_measure, ci="percentile",
+                                            n_resamples=resamples, seed=self._seed,
+                                            **self._pair_kwargs())
+            except Exception as exc:
                 with self._lock:
                     if gen == self._generation:
-                        self.error = f"{type(exc).__name__}: {exc}"
+                        self._failure = f"{type(exc).__name__}: {exc}"
+                        if not isinstance(exc, AgreementError):  # a fault: the banner
+                            self.error = self._failure
+                        self.set_trait("headline", {**self.headline,
+                                                    "interval_note": self._failure})
                         self.intervals = "failed"
                 return
             with self._lock:
@@ -309,16 +437,21 @@ class ProjectExplorer(IAAWidget):
                     if "loo" in out:
                         self.leave_one_out = out["loo"]
                         self._send_annotators()
-                    self._send_pairs(out["pairs"])
-                    self.intervals = "ready"
+                    if "pairs" in out:
+                        self._send_pairs(out["pairs"])
+                    self.intervals = "ready" if resamples else "none"
+        self._failure = ""
         self._worker = threading.Thread(target=run, name="ProjectExplorer", daemon=True)
         self._worker.start()
 
     def _send_annotators(self) -> None:
         prof, loo, usage = self.profile, self.leave_one_out, self._usage
+        # the items where each one's label differs from the consensus: what a click lists
+        cube = self._cube
+        differ = cube.sum(axis=(1, 2)) - np.trace(cube, axis1=1, axis2=2)
         rows = []
         for j, name in enumerate(self._project.ann.annotators):
-            row = {"code": j, "n_ratings": prof["n_ratings"].iloc[j],
+            row = {"code": j, "n_ratings": prof["n_ratings"].iloc[j], "n_differ": differ[j],
                    "consensus_agreement": prof["consensus_agreement"].iloc[j],
                    "consensus_kappa": prof["consensus_kappa"].iloc[j],
                    "usage": usage.iloc[j].to_numpy()}
@@ -335,7 +468,8 @@ class ProjectExplorer(IAAWidget):
             "rows": rows, "pooled": usage.attrs["pooled"],
             "has_loo": self._project.ann.n_annotators >= 3, "loo_ready": loo is not None,
             "reference": "" if self._reference is None else str(self._reference),
-            "consensus": self.consensus, "measure": self.measure}))
+            "consensus": self.consensus, "measure": self.measure,
+            "relevant": self._relevant}))
 
     def _pair_kwargs(self) -> dict:
         if self.pair_measure == "krippendorff_alpha":
@@ -372,20 +506,33 @@ class ProjectExplorer(IAAWidget):
         if len(who) == 1:
             payload.update(kind="annotator", annotator=int(who[0]),
                            counts=self._cube[int(who[0])], consensus=self.consensus)
-        else:
-            payload.update(kind="pooled", counts=conf.to_numpy())
+        else:  # items (what a click lists), and the pairs of ratings behind them
+            payload.update(kind="pooled", counts=self._label_items(), pairs=conf.to_numpy())
         self.set_trait("labels_panel", json_safe(payload))
+
+    def _label_items(self) -> np.ndarray:
+        """K × K: the items a click on a cell lists (:meth:`Project.mask`): those given
+        both labels (``label_confusion``'s ``n_items``) and, on the diagonal, those whose
+        ratings differ and hold the label."""
+        p = self._project
+        items = np.array(self._confusion.attrs["n_items"], dtype=np.int64)
+        np.fill_diagonal(items, np.count_nonzero((p.counts > 0) & (p.n_labels >= 2)[:, None],
+                                                 axis=0))
+        return items
 
     def _send_items(self) -> None:
         rows = self._selected()
-        size = self.page_size
+        size = validate.integer("ProjectExplorer", "page_size", self.page_size, minimum=1,
+                                maximum=1000)
         pages = max(1, -(-len(rows) // size))
         page = min(max(0, self.page), pages - 1)
         shown = self._frame(rows[page * size:(page + 1) * size])
-        names = list(self._project.ann.annotators)
+        p = self._project
+        names = list(p.ann.annotators)
         picked = [names[c] for c in (self.query or {}).get("annotators", [])]
         lead = [c for c in shown.columns if c in ("item", "text", "agreement", "n_ratings")]
         shown = shown[lead + picked + ["consensus"] +  # the clicked annotators first
+                      ([] if p.reference is None else [p.reference]) +
                       [c for c in names if c not in picked]]
         columns = [shown[c].tolist() if c in ("agreement", "n_ratings") else
                    ["" if pd.isna(v) else str(v) for v in shown[c].astype(object)]
@@ -393,8 +540,14 @@ class ProjectExplorer(IAAWidget):
         cells = [list(row) for row in zip(*columns)]
         self.set_trait("items_page", json_safe({
             "total": len(rows), "page": page, "pages": pages, "offset": page * size,
-            "columns": [str(c) for c in shown.columns], "rows": cells,
-            "query": self.query or {}}))
+            "page_size": size, "columns": [str(c) for c in shown.columns], "rows": cells,
+            "query": self.query or {},
+            "sort": {"by": self.sort_by, "descending": self.sort_descending},
+            "highlight": self._highlight, "notice": self._notice,
+            "reference": "" if p.reference is None else str(p.reference),
+            # what a blank consensus means: a tie of the majority vote, or a model's none
+            "consensus_kind": "majority" if self.consensus == "majority" else "model"}))
+        self._notice = ""  # said once
 
     @guarded
     def _on_measure(self, change) -> None:
@@ -410,7 +563,7 @@ class ProjectExplorer(IAAWidget):
 
     @guarded
     def _on_query(self, change) -> None:
-        self._rows = None
+        self._rows, self._highlight = None, ""
         self._selected()  # validates the query
         with self.hold_sync():
             self._send_labels()
@@ -438,15 +591,73 @@ class ProjectExplorer(IAAWidget):
         self._send_items()
 
     @guarded
+    def _on_sort(self, change) -> None:
+        self._rows, self._highlight = None, ""
+        self._selected()  # validates sort_by
+        with self.hold_sync():
+            if self.page:
+                self.page = 0  # → _on_page sends the first page
+            else:
+                self._send_items()
+
+    @guarded
     def _on_message(self, widget, content: Any, buffers) -> None:
-        """The page asks for a download: the whole selection as CSV or as an
-        adjudication sheet, sent back as one message (not as rows of the table)."""
-        kind = content.get("export") if isinstance(content, dict) else None
+        """The page asks for a download (the whole selection as CSV or as an adjudication
+        sheet, sent back as the bytes of one message, never as rows of the table; larger
+        than ``download_limit``: written by Python to the working directory) or for the
+        page of an item (``jump``)."""
+        if not isinstance(content, dict):
+            return
+        if "jump" in content:
+            self.jump(str(content["jump"]))
+            return
+        kind = content.get("export")
         if kind not in ("csv", "adjudication"):
             return
-        text = self.export_csv() if kind == "csv" else self.export_adjudication()
         name = "selection.csv" if kind == "csv" else "adjudication.csv"
-        self.send({"download": name, "content": text})
+        try:
+            data = (self.export_csv() if kind == "csv" else self.export_adjudication()
+                    ).encode("utf-8")
+        except Exception as exc:  # the page stops saying "preparing…"; the banner shows it
+            self.send({"export_error": f"{type(exc).__name__}: {exc}"})
+            raise
+        rows = len(self._selected())
+        if len(data) > self.download_limit:
+            path = _free_path(Path.cwd() / name)
+            path.write_bytes(data)
+            self.send({"written": str(path), "rows": rows, "bytes": len(data)})
+        else:
+            self.send({"download": name, "rows": rows, "bytes": len(data)}, buffers=[data])
+
+
+def _nothing_to_compare(data, loader_args) -> str:
+    """What the widget says instead of its panels when the data hold nothing to compare
+    (an empty table, one annotator); '' otherwise (other input is loaded and checked as
+    usual, and refused with an AgreementError)."""
+    ask = ("ProjectExplorer compares the labels that two or more annotators gave to the "
+           "same items (a table with columns item, annotator and label)")
+    if isinstance(data, pd.DataFrame):
+        if len(data) == 0:
+            return f"The table is empty: there are no ratings to explore. {ask}."
+        column = loader_args.get("annotator", "annotator")
+        who = data[column].dropna().unique() if column in data.columns else []
+        if len(who) == 1:
+            return (f"Only one annotator ({who[0]}) rated these items: there is no one to "
+                    f"agree or disagree with. {ask}.")
+    elif isinstance(data, Annotations) and data.n_annotators < 2:
+        return (f"Only one annotator ({data.annotators[0]}) rated these items: there is no "
+                f"one to agree or disagree with. {ask}." if data.n_annotators else
+                f"There are no ratings to explore. {ask}.")
+    return ""
+
+
+def _free_path(path: Path) -> Path:
+    """``path``, or with -1, -2 … before its suffix where a file of that name exists."""
+    k, out = 0, path
+    while out.exists():
+        k += 1
+        out = path.with_name(f"{path.stem}-{k}{path.suffix}")
+    return out
 
 
 def _codes(values, n: int, what: str, most: int) -> list[int]:

@@ -382,3 +382,78 @@ export function mountChart(model, name, container,
     },
   };
 }
+
+// ---------------------------------------------------------------- counts, grids, tips
+// A count with thousands separators ("1,800,169"), the same in every locale.
+export function count(n) {
+  return n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US");
+}
+
+// One tab stop for a grid of elements (`grid`: rows of elements, null where there is
+// none): only `pick` (or the first element) is reached with Tab; the arrow keys move the
+// focus to the next element in their direction, Home / End to the first / last of the
+// row (WAI-ARIA's grid pattern with a roving tabindex).
+export function gridFocus(grid, pick = null) {
+  const all = grid.flat().filter(Boolean);
+  if (!all.length) return;
+  const start = all.includes(pick) ? pick : all[0];
+  all.forEach((item) => { item.tabIndex = item === start ? 0 : -1; });
+  const move = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] };
+  grid.forEach((row, r) => row.forEach((item, c) => {
+    if (!item) return;
+    item.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      let to = null;
+      if (event.key === "Home" || event.key === "End") {
+        const cells = row.filter(Boolean);
+        to = event.key === "Home" ? cells[0] : cells[cells.length - 1];
+      } else if (move[event.key]) {
+        const [dr, dc] = move[event.key];
+        for (let i = r + dr, j = c + dc; i >= 0 && i < grid.length && j >= 0
+          && j < (grid[i] || []).length; i += dr, j += dc) {
+          if (grid[i][j]) { to = grid[i][j]; break; }
+        }
+      } else return;
+      event.preventDefault(); // (the page would scroll)
+      if (!to) return;
+      all.forEach((other) => { other.tabIndex = -1; });
+      to.tabIndex = 0;
+      to.focus();
+    });
+  }));
+}
+
+// Tooltips that show on keyboard focus as well as on hover: every element inside `root`
+// with a `data-tip` shows that text (as text) beside it while it has the pointer, or else
+// while it has the focus. Returns the function that removes them.
+export function focusTips(root) {
+  const tip = h("div", { class: "iaa-tooltip iaa-focus-tip", role: "tooltip", hidden: true });
+  root.append(tip);
+  let hovered = null;
+  const tipped = (node) => {
+    const el = node instanceof Element ? node.closest("[data-tip]") : null;
+    return el && root.contains(el) ? el : null;
+  };
+  const update = () => {
+    const el = (hovered && hovered.isConnected ? hovered : null) || tipped(document.activeElement);
+    if (!el) { tip.hidden = true; return; }
+    tip.textContent = el.dataset.tip;
+    const box = root.getBoundingClientRect();
+    const at = el.getBoundingClientRect();
+    tip.style.left = `${Math.max(0, at.left - box.left)}px`;
+    tip.style.top = `${at.bottom - box.top + 4}px`;
+    tip.hidden = false;
+  };
+  const later = () => setTimeout(update, 0); // (the focus has moved by then)
+  const on = [
+    ["mouseover", (e) => { hovered = tipped(e.target); update(); }],
+    ["mouseout", (e) => {
+      if (hovered && !hovered.contains(e.relatedTarget)) { hovered = null; update(); }
+    }],
+    ["focusin", later], ["focusout", later]];
+  on.forEach(([type, fn]) => root.addEventListener(type, fn));
+  return () => {
+    on.forEach(([type, fn]) => root.removeEventListener(type, fn));
+    tip.remove();
+  };
+}

@@ -3,9 +3,9 @@
 // page at a time, from Python) and, for the document clicked, its units by annotator as
 // GammaExplorer's lanes (the same chart and zoom: zoomx.js) and its text.
 // Names, labels and texts from the data are text nodes (h() in base.js), never HTML.
-import { announceRedraw, fmt, h, listen, mountChart, onThemeChange } from "./base.js";
+import { announceRedraw, count, fmt, h, keepingFocus, listen, mountChart, onThemeChange } from "./base.js";
 import { select } from "./controls.js";
-import { pageButtons } from "./explorer.js"; // (a cycle: used at render time only)
+import { pageButtons, pageSizeSelect } from "./pager.js";
 import { ownClipIds, zoomableSpec, zoomControls } from "./zoomx.js";
 
 const MATCHES = { exact: "exact bounds", overlap: "overlap" };
@@ -19,6 +19,7 @@ export function renderSpanExplorer({ model, shell }) {
   const pairsBox = h("section", { class: "iaa-panel iaa-pairs-panel", "aria-label": "annotator pairs" });
   const described = h("div", { class: "iaa-selection", "aria-live": "polite" });
   const pager = h("div", { class: "iaa-pager" });
+  const size = pageSizeSelect(model, "documents");
   const itemsTable = h("table", { class: "iaa-items iaa-explorer-items iaa-span-documents" });
   const docHead = h("div", { class: "iaa-document-head" });
   const laneBox = h("div", { class: "iaa-chart iaa-chart-continuum" });
@@ -28,7 +29,7 @@ export function renderSpanExplorer({ model, shell }) {
     docHead, lanes, textBox);
   body.append(headline, controls, h("div", { class: "iaa-explorer-panels" }, pairsBox),
     h("section", { class: "iaa-items-panel", "aria-label": "documents" },
-      described, pager, h("div", { class: "iaa-scroll" }, itemsTable)), docBox);
+      described, h("div", { class: "iaa-items-tools" }, size.node, pager), h("div", { class: "iaa-scroll" }, itemsTable)), docBox);
 
   const match = select(model, "match", model.get("matches").map((m) => [m, MATCHES[m] || m]),
     { label: "matching" });
@@ -42,9 +43,9 @@ export function renderSpanExplorer({ model, shell }) {
       ` (micro over annotator pairs and labels, ${MATCHES[s.match] || s.match}; `
         + `macro over labels ${fmt(s.macro)}; Hripcsak & Rothschild 2005)`,
       h("div", { class: "iaa-caption" },
-        `${s.n_items} document${s.n_items === 1 ? "" : "s"} · ${s.n_annotators} annotators · `
-        + `${s.n_units} unit${s.n_units === 1 ? "" : "s"} · `
-        + `${s.n_disagreements} documents with unmatched or mismatched units`),
+        `${count(s.n_items)} document${s.n_items === 1 ? "" : "s"} · ${count(s.n_annotators)} annotators · `
+        + `${count(s.n_units)} unit${s.n_units === 1 ? "" : "s"} · `
+        + `${count(s.n_disagreements)} documents with unmatched or mismatched units`),
       h("div", { class: "iaa-notes" }, "The κ matrix, leave-one-out and label panels compare "
         + "labels of items and are not shown for spans; for γ open one document in "
         + "iaa.GammaExplorer(spans[document])."),
@@ -59,7 +60,7 @@ export function renderSpanExplorer({ model, shell }) {
           (c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, rows.map(([a, b, f1, m, n]) => h("tr", {},
           h("th", { scope: "row" }, a), h("th", { scope: "row" }, b),
-          h("td", {}, fmt(f1)), h("td", {}, String(m)), h("td", {}, String(n))))))));
+          h("td", {}, fmt(f1)), h("td", {}, count(m)), h("td", {}, count(n))))))));
   };
 
   const open = (code) => { model.set("document", code); model.save_changes(); };
@@ -68,11 +69,12 @@ export function renderSpanExplorer({ model, shell }) {
     const rows = t.rows || [];
     const columns = t.columns || [];
     const shownDoc = model.get("document");
-    described.textContent = `${t.total} ${t.total === 1 ? "document" : "documents"} with `
+    described.textContent = `${count(t.total)} ${t.total === 1 ? "document" : "documents"} with `
       + "unmatched or mismatched units, lowest span F1 first"
-      + (rows.length < t.total ? ` (${t.offset + 1}–${t.offset + rows.length} shown)` : "")
+      + (rows.length < t.total ? ` (${count(t.offset + 1)}–${count(t.offset + rows.length)} shown)` : "")
       + "; click one for its units";
-    pager.replaceChildren(...pageButtons(model, t, "documents"));
+    keepingFocus(pager, () => pager.replaceChildren(...pageButtons(model, t, "documents")), ["next", "prev"]);
+    size.sync();
     const title = { f1: "span F1 of the document (its pairs and labels)",
       unmatched: "(unit, pair) entries without a partner at any label",
       mismatched: "pairs matching in position only when labels are ignored" };
