@@ -267,6 +267,7 @@ def _part(what: str, make: Callable, *args) -> str:
         return _not_applicable(what, err)
 
 
+@validate.takes()  # a misspelt option refused, naming the closest (issue 44)
 def report_html(data, *, title: str = "agreement report", metric: str | None = None,
                 confidence: float = 0.95, n_resamples: int = 1000, seed=0,
                 max_items: int = MAX_ITEMS) -> str:
@@ -306,6 +307,7 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     return page(title, "\n".join(body), specs)
 
 
+@validate.takes(loader=report_html)
 def write_report(data, path, **options) -> str:
     """Write :func:`report_html` of ``data`` to ``path`` (UTF-8); returns the path."""
     document = report_html(data, **options)

@@ -139,7 +139,9 @@ def test_functions_passing_keywords_to_a_loader_refuse_a_misspelt_one():
              r"gamma_family does not take n_sampels= \(did you mean n_samples=\?\)":
              lambda: iaa.gamma_corpus({"doc": units}, n_sampels=3),
              r"as_annotations does not take itme= \(did you mean item=\?\)":
-             lambda: iaa.as_annotations(MEYER, itme="item")}
+             lambda: iaa.as_annotations(MEYER, itme="item"),
+             r"write_report does not take confdence= \(did you mean confidence=\?\)":
+             lambda: iaa.write_report(MEYER, "never-written.html", confdence=0.9)}
     for message, call in calls.items():
         with pytest.raises(AgreementError, match="^" + message):
             call()
