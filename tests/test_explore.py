@@ -345,6 +345,20 @@ def test_label_confusion(df):
         assert out.attrs["agreement"][j] == pytest.approx(spec, abs=1e-12)
 
 
+def test_label_confusion_items_reconcile_with_the_label_lists(df):
+    # a cell of the pooled confusion counts pairs of ratings; attrs["n_items"] counts the
+    # items given both labels (pandas: sets of labels per item), the length of the list a
+    # click on the cell gives (issue 39: a cell showed 17, its list 15)
+    out = iaa.label_confusion(df)
+    has = df.groupby("item")["label"].agg(set)
+    items = pd.DataFrame(out.attrs["n_items"], index=out.index, columns=out.columns)
+    for x in out.index:
+        for y in out.columns:
+            assert items.loc[x, y] == has.map(lambda s: {x, y} <= s).sum()
+            if x != y:
+                assert len(iaa.disagreements(df, labels=(x, y))) == items.loc[x, y]
+
+
 def test_similarity_order_keeps_blocks_together():
     names = ["a", "x", "b", "y", "c"]
     close = {("a", "b"), ("a", "c"), ("b", "c"), ("x", "y")}
