@@ -376,3 +376,20 @@ def test_verdict_threshold_is_sent_and_checked(df):
     w = iaa.ProjectExplorer(df, relevant_delta=0.05, n_resamples=20)
     assert w.annotators_panel["relevant"] == 0.05
     w.close()
+
+
+def test_no_import_cycle_among_the_front_end_modules():
+    """Issue 45 §6: no ES module of js/src imports, directly or not, a module that imports
+    it (explorer.js and explorer_spans.js share the pager through pager.js). The graph is
+    read from the modules' static ``import … from "./x.js"`` lines."""
+    import re
+    src = Path(__file__).resolve().parents[1] / "js" / "src"
+    graph = {p.name: set(re.findall(r'^import\s[^;]*?from\s+"\./([\w.]+\.js)"', p.read_text(),
+                                    flags=re.M | re.S))
+             for p in src.glob("*.js")}
+    assert "pager.js" in graph["explorer_spans.js"] and "explorer.js" not in graph["explorer_spans.js"]
+
+    def reaches(start, goal, seen=()):
+        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, (*seen, nxt)))
+                   for nxt in graph.get(start, ()))
+    assert not [name for name in graph if reaches(name, name)]
