@@ -8,7 +8,11 @@ Models (population values known in closed form):
   K = 3 categories of shares π = (0.5, 0.3, 0.2); coder 2 copies coder 1 with probability
   ρ, else draws from π anew. Both coders' labels follow π, so D_e = 1 − Σπ², D_o =
   (1 − ρ)(1 − Σπ²) and α = Scott's π = ρ (= 0.6). Unit bootstrap of α (nominal) and of
-  Scott's π; Krippendorff's bootstrap of α.
+  Scott's π; Krippendorff's bootstrap of α. With three coders (coders 2 and 3 each copy
+  coder 1 with probability ρ), pairs (1, 2) and (1, 3) agree beyond chance by ρ and pair
+  (2, 3) by ρ², so α = (2ρ + ρ²)/3 (= 0.52): unit and Krippendorff bootstraps of α.
+  Krippendorff's draws M = (m − 1)·n../2 pairs as if independent, but the three pairs of
+  a unit share its values: this row shows what that does to its coverage.
 - **Tokens in documents, clustered bootstrap.** Two annotators label ``--tokens`` tokens
   in each of ``--documents`` documents (0/1); in document d they agree on a token with
   probability p_d ~ U(0.4, 1): percent agreement's population value E[p_d] = 0.7. The
@@ -37,11 +41,12 @@ RHO = 0.6            # population α = Scott's π of the copy model
 AGREEMENT = 0.7      # E[p_d], p_d ~ U(0.4, 1)
 
 
-def copy_model(rng, items: int) -> iaa.Annotations:
-    """Coder 2 copies coder 1 with probability ρ, else draws from π anew."""
+def copy_model(rng, items: int, coders: int = 2) -> iaa.Annotations:
+    """Coders 2 … m each copy coder 1 with probability ρ, else draw from π anew."""
     a = rng.choice(3, items, p=SHARES)
-    b = np.where(rng.random(items) < RHO, a, rng.choice(3, items, p=SHARES))
-    return iaa.Annotations.from_wide(pd.DataFrame({"c1": a, "c2": b}))
+    others = {f"c{j}": np.where(rng.random(items) < RHO, a, rng.choice(3, items, p=SHARES))
+              for j in range(2, coders + 1)}
+    return iaa.Annotations.from_wide(pd.DataFrame({"c1": a, **others}))
 
 
 def documents(rng, n_docs: int, tokens: int):
@@ -78,7 +83,10 @@ def main() -> None:
             ann, "krippendorff_alpha", method="krippendorff", n_resamples=args.resamples,
             seed=s),
     }
-    hits = dict.fromkeys([*schemes, "clustered bootstrap, percent agreement",
+    three = {"unit bootstrap, α nominal, 3 coders": schemes["unit bootstrap, α nominal"],
+             "Krippendorff's bootstrap, α nominal, 3 coders":
+                 schemes["Krippendorff's bootstrap, α nominal"]}
+    hits = dict.fromkeys([*schemes, *three, "clustered bootstrap, percent agreement",
                           "naive bootstrap over tokens (for contrast)"], 0)
     start = time.perf_counter()
     for s in range(args.sets):
@@ -86,6 +94,9 @@ def main() -> None:
         ann = copy_model(rng, args.items)
         for name, run in schemes.items():
             hits[name] += covers(run(ann, s), RHO)
+        ann = copy_model(rng, args.items, coders=3)
+        for name, run in three.items():
+            hits[name] += covers(run(ann, s), (2 * RHO + RHO ** 2) / 3)
         tokens, doc = documents(rng, args.documents, args.tokens)
         hits["clustered bootstrap, percent agreement"] += covers(iaa.bootstrap(
             tokens, "percent_agreement", n_resamples=args.resamples, seed=s, cluster=doc),

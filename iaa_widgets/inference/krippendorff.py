@@ -42,7 +42,10 @@ def pair_draws(ann, n_resamples: int, rng: np.random.Generator, metric="nominal"
     disagreement per pair, held fixed. No cap on M (kripp.boot's min(25·q, M) stops the
     interval from narrowing as items grow). A replicate that drew every pair from one
     value c (all in cell cc) has no variation: Krippendorff sets its α* to 0 instead of
-    1 (alpha = 1 − 0/0 is indeterminate), as here; they are counted."""
+    1 (alpha = 1 − 0/0 is indeterminate), as here; they are counted. The M pairs are
+    drawn as independent, which they are with two coders (one pair a unit); with m ≥ 3
+    the pairs of a unit share its values and the interval is too narrow (coverage 0.87
+    for a nominal 95 % with 3 coders: benchmarks/bench_coverage.py)."""
     result = krippendorff_alpha(ann, metric, missing=missing)
     table = result.params.get("coincidences")
     if table is None:
