@@ -41,6 +41,7 @@ _LAZY: dict[str, str] = {
     "GammaExplorer": ".widgets.gamma",
     "ProjectExplorer": ".widgets.explorer",
     "StudyDesigner": ".widgets.designer",
+    "ParadoxExplorer": ".widgets.paradox",
     "disagreements": ".explore",
     "span_disagreements": ".explore_spans",
     "leave_one_out": ".inference.leave_one_out",

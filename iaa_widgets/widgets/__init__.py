@@ -3,6 +3,7 @@ from .contingency import ContingencyMatrix
 from .sweep import AugmentedKappaSweep
 from .sparse import SparseAgreementExplorer
 from .gamma import GammaExplorer
+from .paradox import ParadoxExplorer
 
 __all__ = ["ContingencyMatrix", "AugmentedKappaSweep", "SparseAgreementExplorer",
-           "GammaExplorer"]
+           "GammaExplorer", "ParadoxExplorer"]

@@ -8,6 +8,7 @@ import { renderSparse } from "./sparse.js";
 import { renderGamma } from "./gamma.js";
 import { renderExplorer } from "./explorer.js";
 import { renderDesigner } from "./designer.js";
+import { renderParadox } from "./paradox.js";
 
 const RENDERERS = {
   contingency: renderContingency,
@@ -16,6 +17,7 @@ const RENDERERS = {
   gamma: renderGamma,
   explorer: renderExplorer,
   designer: renderDesigner,
+  paradox: renderParadox,
 };
 
 function render({ model, el }) {
