@@ -37,6 +37,7 @@ def test_krippendorffs_bootstrap_of_his_2011_data():
     # M = (m − 1)·n../2 = 3 · 40 / 2 pairs a replicate (Hayes & Krippendorff 2007)
     assert (res.n_draws, res.n_ratings, res.n_annotators) == (60, 40, 4)
     assert res.kind == "pairable values" and "D_e held fixed" in res.resampled
+    assert "4 coders: the pairs of a unit are drawn as independent" in res.note
     np.testing.assert_allclose(res.ci, KRIPP_BOOT_NOMINAL, atol=5e-7)
     # nominal δ is 0 or 1, so Σδ over M pairs is Binomial(M, D_o) exactly, D_o = 0.2 (o's
     # off-diagonal share): the exact 2.5 % and 97.5 % points of α* = 1 − Σδ/(M·D_e)

@@ -365,8 +365,12 @@ def _krippendorff(ann, fn, name, n_resamples, rng, seed, level, interval, cluste
                              "coincidence matrix: it takes no cluster=, resample= or "
                              "interval='bca'; use method='unit' for those")
     drawn = pair_draws(ann.expanded("bootstrap"), n_resamples, rng, **kwargs)
-    note = f"{drawn.n_indeterminate} replicates drew every pair from one value: α* = 0 " \
-        "(Krippendorff)" if drawn.n_indeterminate else ""
+    note = "; ".join(filter(None, [
+        f"{drawn.n_indeterminate} replicates drew every pair from one value: α* = 0 "
+        "(Krippendorff)" if drawn.n_indeterminate else "",
+        f"{drawn.n_coders} coders: the pairs of a unit are drawn as independent, and the "
+        "interval is too narrow (the unit bootstrap, method='unit', covers)"
+        if drawn.n_coders >= 3 else ""]))
     return _result(name, float(drawn.result.value), drawn.values, level, "percentile", seed,
                    kwargs, drawn.result, fn, None, kind="pairable values",
                    n_draws=drawn.n_draws, n_annotators=drawn.n_coders, extra_note=note)
