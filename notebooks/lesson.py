@@ -274,9 +274,76 @@ def _ex_07_4(answer) -> Verdict:
                    f"{here.probability:.3f}); {answer - 20} retain “{fewer.band}”.")
 
 
+def _items_answer(answer, what: str) -> Verdict | None:
+    """None for a whole number of items, else the verdict asking for one."""
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or answer <= 0:
+        return Verdict(False, f"answer a number of {what}.")
+    return None
+
+
+def _ex_09_1(answer) -> Verdict:
+    """Gwet's rule: items for percent agreement 0.9 within ± 0.03 at 95 %."""
+    import iaa_widgets as iaa
+    n = iaa.sample_size(method="percent", agreement=0.9, half_width=0.03).n_items
+    refused = _items_answer(answer, "items")
+    ok = refused is None and answer == n
+    return refused or Verdict(ok, f"⌈z² p(1 − p)/E²⌉ = {n} items, as `iaa.sample_size("
+                              "method='percent')` computes" + ("." if ok else
+                                                               f"; you answered {answer}."))
+
+
+def _ex_09_2(answer) -> Verdict:
+    """Notebook 09's pilot (guideline v2, Fleiss' κ): items for ± 0.03, within 1 %."""
+    import iaa_widgets as iaa
+    ratings, _ = simulated_crowd({"ana": 0.85, "ben": 0.8, "cai": 0.75, "dee": 0.7},
+                                 n_items=300, seed=7)
+    second = ratings[ratings["annotator"].isin(["ana", "ben"])]
+    n = iaa.sample_size(second, "fleiss_kappa", half_width=0.03, seed=0).n_items
+    refused = _items_answer(answer, "items")
+    ok = refused is None and abs(answer - n) <= 0.01 * n
+    return refused or Verdict(ok, f"`iaa.sample_size` gives {n} items; you answered "
+                              f"{answer}" + (" (within 1 %)." if ok else ", more than 1 % "
+                                             "off: the items grow as 1/E²."))
+
+
+def _ex_09_3(answer) -> Verdict:
+    """Documents of 50 tokens for Cohen's κ within ± 0.10 (notebook 09's tokens)."""
+    import iaa_widgets as iaa
+    tokens = tokens_in_documents()
+    n = iaa.sample_size(tokens, "cohen_kappa", half_width=0.1, cluster="document",
+                        seed=0).n_items
+    documents = math.ceil(n / 50)
+    refused = _items_answer(answer, "documents")
+    ok = refused is None and answer == documents
+    return refused or Verdict(ok, f"{documents} documents ({n} tokens) with the clustered "
+                              "pilot" + ("." if ok else f"; you answered {answer} (count "
+                                         "documents, not tokens, and use cluster=)."))
+
+
+def tokens_in_documents(n_documents: int = 24, n_tokens: int = 50, seed: int = 1):
+    """Notebook 09's tokens: two annotators label ``n_documents`` × ``n_tokens`` tokens
+    ENT or O; each document has its own share of entities (Beta(1, 3)) and clarity (the
+    chance of labelling a token right, uniform on 0.5 … 1). Columns item, annotator,
+    label, document."""
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    document = np.repeat(np.arange(n_documents), n_tokens)
+    share = rng.beta(1, 3, n_documents)[document]
+    clarity = rng.uniform(0.5, 1.0, n_documents)[document]
+    truth = rng.random(document.size) < share
+
+    def annotate():
+        return np.where(rng.random(document.size) < clarity, truth, ~truth)
+    labels = np.where(np.concatenate([annotate(), annotate()]), "ENT", "O")
+    return pd.DataFrame({"item": np.tile(np.arange(document.size), 2),
+                         "annotator": np.repeat(["A", "B"], document.size),
+                         "label": labels, "document": np.tile(document, 2)})
+
+
 EXERCISES = {"01.1": _ex_01_1, "01.2": _ex_01_2, "01.3": _ex_01_3, "02.1": _ex_02_1,
              "03.1": _ex_03_1, "04.1": _ex_04_1, "05.3": _ex_05_3, "07.1": _ex_07_1,
-             "07.4": _ex_07_4}
+             "07.4": _ex_07_4, "09.1": _ex_09_1, "09.2": _ex_09_2, "09.3": _ex_09_3}
 
 
 def check_exercise(exercise: str, answer) -> Verdict:

@@ -19,7 +19,7 @@ NAMES = [nb.name for nb in NOTEBOOKS]
 QUOTING = {"01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb",
            "03_sparse_agreement.ipynb", "04_gamma_family.ipynb",
            "05_labelers_and_reviewers.ipynb", "06_from_annotation_tools.ipynb",
-           "07_kappa_paradoxes.ipynb"}
+           "07_kappa_paradoxes.ipynb", "09_planning_and_reporting.ipynb"}
 
 
 # notebooks written as lessons (issue 34): objectives, formulas in the markdown, guided
@@ -27,7 +27,8 @@ QUOTING = {"01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb",
 # 07b and 08 became lessons with issue 41)
 LESSONS = ["01_tutorial_measures.ipynb", "02_augmented_kappa.ipynb", "03_sparse_agreement.ipynb",
            "04_gamma_family.ipynb", "05_labelers_and_reviewers.ipynb", "07_kappa_paradoxes.ipynb",
-           "07b_annotator_models.ipynb", "08_exploring_a_project.ipynb"]
+           "07b_annotator_models.ipynb", "08_exploring_a_project.ipynb",
+           "09_planning_and_reporting.ipynb"]
 
 
 @pytest.mark.parametrize("name", LESSONS)
