@@ -14,7 +14,7 @@ export function renderParadox({ model, shell }) {
   const tableBox = h("div", { class: "iaa-chart iaa-paradox-table" });
   const values = h("table", { class: "iaa-paradox-values" });
   const valuesBox = h("div", { class: "iaa-chart iaa-paradox-bars" });
-  const row = h("div", { class: "iaa-main" }, tableBox, h("div", {}, values, valuesBox));
+  const row = h("div", { class: "iaa-main" }, tableBox, h("div", { class: "iaa-panel" }, values, valuesBox));
   body.append(controls, caption, notes, row);
 
   const parts = [
