@@ -96,6 +96,7 @@ def gallery(iaa, out: Path) -> None:
         "sweep": lambda: iaa.AugmentedKappaSweep(emails),
         "sparse": lambda: iaa.SparseAgreementExplorer(iaa.datasets.crowd_labels()),
         "gamma": lambda: iaa.GammaExplorer(units, seed=0),
+        "paradox": lambda: iaa.ParadoxExplorer(observed=0.85),
     }
     if hasattr(iaa, "ProjectExplorer"):
         widgets["explorer"] = lambda: iaa.ProjectExplorer(labels)
