@@ -112,7 +112,7 @@ def test_09_designs(text):
         assert said in text
 
 
-def test_09_designer_answers(text):
+def test_09_designer_answers(text, crowd):
     def items(**traits):
         designer = iaa.StudyDesigner(**traits)
         return [d["items"] for d in designer.designs]
@@ -120,9 +120,15 @@ def test_09_designer_answers(text):
     assert items(half_width=0.05) == [1259, 149, 215, 100]
     assert items(raters=4) == [154, 72, 54]
     assert items(prevalence=0.1) == [744, 335, 26, 239]
+    # the pilot's projection (section 3's second pair, the widget's 1,000 replicates)
+    designer = iaa.StudyDesigner(crowd[1], "fleiss_kappa", seed=0)
+    assert designer.designs[-1]["items"] == 196
+    designer.half_width = 0.05
+    assert designer.designs[-1]["items"] == 783
     pe = 0.1 ** 2 + 0.9 ** 2  # chance agreement of two raters at prevalence 0.1
     assert (round(pe, 2), round(0.6 * (1 - pe) + pe, 2)) == (0.82, 0.93)
-    for said in ("goes from 337 to 1,259 items, Gwet's rule from 54 to 215",
+    for said in ("goes from 337 to 1,259 items, Gwet's rule from 54 to 215, the pilot's "
+                 "projection from 196 to 783",
                  "needs 154 items instead of 337, and its test 72 instead of 149",
                  "stays at 54", "the interval design needs 744 items and Cantor's test 239",
                  "Gwet's rule needs only 26 items", "$0.1^2 + 0.9^2 = 0.82$"):
