@@ -453,13 +453,53 @@ def disagreements(data, annotators=None, labels=None, *, consensus="majority",
 @validate.takes()  # a misspelt keyword is refused, never its default
 def consensus_confusion(data, annotator=None, *, consensus="majority",
                         reference=None) -> pd.DataFrame:
-    """Each annotator's labels against the consensus (``consensus=`` and ``reference=``
-    as in :func:`disagreements`; the majority vote is that of the others:
-    :meth:`Project.others`; items without a consensus left out): with ``annotator``, its
-    label × consensus count matrix (rows: its label, columns: the consensus; an
-    off-diagonal cell (x, y) counts the items of ``disagreements(data, annotator, (x,
-    y))``); else a long table annotator, label, consensus, count of every non-zero
-    cell."""
+    """Each annotator's labels against the consensus they are compared with.
+
+    Parameters
+    ----------
+    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+        Categorical ratings with named annotators.
+    annotator : annotator name, optional
+        One annotator: their matrix. None: every annotator's cells, long.
+    consensus, reference :
+        As in :func:`disagreements` (the majority vote is that of the others,
+        :meth:`Project.others`; a reference is left out of the raters).
+
+    Returns
+    -------
+    pandas.DataFrame
+        With ``annotator``: the label × consensus counts (rows: their label, columns: the
+        consensus; items without a consensus left out). Else: annotator, label,
+        consensus, count of every non-zero cell.
+
+    Raises
+    ------
+    AgreementError
+        An unknown annotator (named with the known ones), or the refusals of
+        :func:`disagreements`.
+
+    See Also
+    --------
+    disagreements : an off-diagonal cell (x, y) counts the items of
+        ``disagreements(data, annotator, (x, y))``.
+    annotator_profile : the agreement and κ of these tables.
+
+    Notes
+    -----
+    Cell (x, y) of annotator j: #{i : x_ij = x, c_ij = y}, with c_ij the majority of
+    n_ic − [x_ij = c] (or a model's label of item i).
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abc") * 2,
+    ...                    "label": ["x", "x", "y", "y", "y", "y"]})
+    >>> iaa.consensus_confusion(df, "c")  # doctest: +NORMALIZE_WHITESPACE
+    consensus  x  y
+    label
+    x          0  0
+    y          1  1
+    """
     where = "consensus_confusion"
     p = _project(data, consensus, reference, where)
     cube = confusion_cube(p)
@@ -561,7 +601,8 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
     >>> import pandas as pd, iaa_widgets as iaa
     >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abg") * 2,
     ...                    "label": ["x", "x", "x", "x", "y", "y"]})
-    >>> iaa.annotator_profile(df, reference="g")[["n_reference", "accuracy"]]
+    >>> profile = iaa.annotator_profile(df, reference="g")
+    >>> profile[["n_reference", "accuracy"]]  # doctest: +NORMALIZE_WHITESPACE
                n_reference  accuracy
     annotator
     a                    2       0.5
@@ -600,11 +641,47 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
 
 @validate.takes()  # a misspelt keyword is refused, never its default
 def label_usage(data, *, reference=None) -> pd.DataFrame:
-    """Each annotator's share of each label (rows: annotators, columns: the labels in
-    the data's order); ``attrs["pooled"]``: every rating's shares, aligned with the
-    columns, so that share − pooled says who over- or under-uses which label.
-    ``reference=``: a gold annotator left out (as in :func:`disagreements`). Data from
-    per-item counts (``Annotations.from_counts``) name no annotator and are refused."""
+    """Each annotator's share of each label, beside the pooled shares.
+
+    Parameters
+    ----------
+    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+        Ratings with named annotators.
+    reference : annotator name, optional
+        A gold annotator, left out (as in :func:`disagreements`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows: annotators; columns: the labels in the data's order; values n_jc / n_j·.
+        ``attrs["pooled"]``: every rating's shares n_·c / n_··, aligned with the columns,
+        so that share − pooled says who over- or under-uses which label.
+
+    Raises
+    ------
+    AgreementError
+        Data from per-item counts (``Annotations.from_counts``: no annotator is named),
+        span data, an unknown reference.
+
+    See Also
+    --------
+    annotator_profile : each annotator against the consensus.
+
+    Notes
+    -----
+    n_jc: the ratings of annotator j with label c (primary labels).
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b"] * 2,
+    ...                    "label": ["x", "x", "x", "y"]})
+    >>> iaa.label_usage(df)  # doctest: +NORMALIZE_WHITESPACE
+    label        x    y
+    annotator
+    a          1.0  0.0
+    b          0.5  0.5
+    """
     where = "label_usage"
     if isinstance(data, Project):
         ann = _project(data, None, reference, where).ann
@@ -625,13 +702,57 @@ def label_usage(data, *, reference=None) -> pd.DataFrame:
 # ---------------------------------------------------------------- labels
 @validate.takes()  # a misspelt keyword is refused, never its default
 def label_confusion(data, *, reference=None) -> pd.DataFrame:
-    """The label × label matrix of ordered pairs of ratings of one item by two annotators,
-    Σ_i n_ic (n_ik − [c = k]) (symmetric; Krippendorff's coincidences before the division
-    by m_i − 1); ``attrs["agreement"]``: each label's specific agreement
-    Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1) (Uebersax 1982), aligned with the labels;
-    ``attrs["n_items"]``: the items given both labels (label × label; the number of
-    items ``disagreements(data, labels=(x, y))`` lists for x ≠ y: a cell above counts
-    pairs of ratings, not items). ``reference=``: a gold annotator left out."""
+    """The label × label matrix of pairs of ratings of one item by two annotators.
+
+    Parameters
+    ----------
+    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+        Categorical ratings with named annotators.
+    reference : annotator name, optional
+        A gold annotator, left out (as in :func:`disagreements`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Labels × labels, Σ_i n_ic (n_ik − [c = k]): ordered pairs of ratings (symmetric).
+        ``attrs["agreement"]``: each label's specific agreement, aligned with the labels;
+        ``attrs["n_items"]``: the items given both labels (labels × labels, lists): the
+        number of items ``disagreements(data, labels=(x, y))`` lists for x ≠ y (a cell
+        of the matrix counts pairs of ratings, not items).
+
+    Raises
+    ------
+    AgreementError
+        The refusals of :func:`disagreements` (per-item counts, span data, an unknown
+        reference).
+
+    See Also
+    --------
+    disagreements : the items behind a cell, ``labels=(x, y)``.
+    specific_agreement : one label's specific agreement with its interval.
+
+    Notes
+    -----
+    The matrix is Krippendorff's coincidences before the division by m_i − 1; specific
+    agreement of c is Σ_i n_ic (n_ic − 1) / Σ_i n_ic (m_i − 1) (Uebersax 1982).
+
+    References
+    ----------
+    Uebersax, J. S. (1982). A design-independent method for measuring the reliability
+    of psychiatric diagnosis. Journal of Psychiatric Research, 17(4), 335–342.
+    https://doi.org/10.1016/0022-3956(82)90039-5
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b"] * 2,
+    ...                    "label": ["x", "x", "x", "y"]})
+    >>> iaa.label_confusion(df)  # doctest: +NORMALIZE_WHITESPACE
+    label  x  y
+    label
+    x      2  1
+    y      1  0
+    """
     p = _project(data, None, reference, "label_confusion")
     ann, n = p.ann, p.counts.astype(float)
     o = n.T @ n

@@ -37,9 +37,10 @@ class ModelResult(Charted):
     items they rated, Σ_k N_akk / Σ_kl N_akl with N_akl = Σ T_ik over their ratings l.
     ``priors``: the class shares π_k. ``log_likelihood``: the log-likelihood after each
     iteration (empty for a model without iterations; Dawid–Skene's is EM's objective and
-    never falls, MACE's is not what variational Bayes increases and may fall); ``n_iter`` and ``converged`` say
-    how it ended. ``excluded`` counts the items without a label,
-    by reason; ``note`` says anything a reader must know (non-convergence included).
+    never falls, MACE's is not what variational Bayes increases and may fall);
+    ``n_iter`` and ``converged`` say how it ended. ``excluded`` counts the items without
+    a label, by reason; ``note`` says anything a reader must know (non-convergence
+    included).
     """
 
     model: str
