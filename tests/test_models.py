@@ -199,6 +199,11 @@ def test_annotator_without_rating_is_noted_and_does_not_stall_em():
         warnings.simplefilter("error", RuntimeWarning)
         full = iaa.dawid_skene(df)
     assert full.confusion_matrix("z").isna().all().all()
+    # MACE: z's θ and ξ are their priors' means, α/(α + β) and uniform (Beta(0.5, 0.5),
+    # Dirichlet(10)): θ·[k = l] + (1 − θ)/K
+    spam = iaa.mace(df, n_restarts=1, seed=0)
+    k = len(spam.priors)
+    np.testing.assert_allclose(spam.confusion_matrix("z"), 0.5 * np.eye(k) + 0.5 / k)
     same = iaa.dawid_skene(df[df["annotator"] != "z"])
     assert full.n_iter == same.n_iter
     np.testing.assert_allclose(full.posteriors.to_numpy(), same.posteriors.to_numpy())

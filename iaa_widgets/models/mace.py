@@ -92,7 +92,8 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
         spamming=pd.DataFrame(strategy, index=annotators,
                               columns=pd.Index(r.ann.categories, name="label")),
         **_build.common(r, s, "mace", codes, t, _build.rates(  # θ_j [k = l] + (1 − θ_j) ξ_jl
-            r, s, base=(1 - competence)[:, None] * strategy, diagonal=competence), n,
+            r, s, base=(1 - competence)[:, None] * strategy, diagonal=competence,
+            undefined=np.zeros((r.n_annotators, k), bool)), n,  # no rating: the priors' means
             np.full(k, 1 / k), note=note,
             params={"n_restarts": n_restarts, "max_iter": max_iter, "seed": seed,
                     "alpha": alpha, "beta": beta, "gamma": gamma, "tol": tol}))
