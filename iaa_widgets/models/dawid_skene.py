@@ -37,6 +37,55 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     Probabilities of the labels an annotator gave are floored at 1e-10 (a label never
     given keeps 0), so that no class is ruled out for good by one log 0.
     ``log_likelihood``: eq. 2.7 at each iteration's parameters (it never decreases).
+
+    Parameters
+    ----------
+    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+        Ratings with named annotators (per-item counts are refused).
+    max_iter : int
+        Most EM iterations.
+    tol : float
+        Stop when no class prior or error rate changes by this much.
+    init : {"majority"}
+        The start: each item's vote shares.
+    model : {"full", "one-coin"}
+        A confusion matrix per annotator, or one accuracy each.
+
+    Returns
+    -------
+    DawidSkeneResult
+        ``labels``, ``posteriors``, ``confusion`` (θ_akl; held as the cells each
+        annotator used: ``confusion_matrix(a)``, ``confusion_cells()``), ``accuracy``,
+        ``priors``, ``log_likelihood``, ``n_iter``, ``converged``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        Per-item counts, fewer than two annotators or categories with ratings, a bad
+        parameter.
+
+    See Also
+    --------
+    majority_vote : the start; mace : annotators who know or spam.
+
+    Notes
+    -----
+    E-step: T_ik ∝ π_k Π_r θ_{a_r k l_r} (eq. 2.5); M-step: θ_akl = N_akl / Σ_l N_akl
+    with N_akl = Σ_i T_ik n_ial (eq. 2.3), π_k = Σ_i T_ik / n (eq. 2.4).
+
+    References
+    ----------
+    Dawid, A. P. & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. Applied Statistics, 28(1), 20–28.
+    https://doi.org/10.2307/2346806
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abc") * 2,
+    ...                    "label": ["x", "x", "y", "y", "y", "y"]})
+    >>> iaa.dawid_skene(df).labels.tolist()
+    ['x', 'y']
     """
     where = "dawid_skene"
     max_iter = validate.integer(where, "max_iter", max_iter, minimum=1)

@@ -36,6 +36,45 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
     Σ_i log (1/K) Σ_k Π_r P(l_r | k) under the iteration's weights exp E[log ·];
     ``converged``: the kept restart's parameters stopped changing (by ``tol``).
 
+    Parameters
+    ----------
+    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+        Ratings with named annotators (per-item counts are refused).
+    n_restarts, max_iter : int
+        Random starts, and most iterations of each.
+    seed : int, numpy Generator or None
+        The random starts.
+    alpha, beta : float
+        Beta(α, β) prior on θ_j: α weighs knowing, β spamming (crowd-kit's are swapped).
+    gamma : float
+        Symmetric Dirichlet(γ) prior on the strategies ξ_j.
+    tol : float
+        Stop a restart when no parameter changes by this much.
+
+    Returns
+    -------
+    MaceResult
+        ``labels``, ``posteriors``, ``competence``, ``spamming``, ``confusion``,
+        ``accuracy``, ``log_likelihood``, ``n_iter``, ``converged``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        Per-item counts, fewer than two annotators or categories with ratings, a bad
+        parameter.
+
+    See Also
+    --------
+    dawid_skene : a full confusion matrix per annotator; majority_vote.
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abc") * 2,
+    ...                    "label": ["x", "x", "y", "y", "y", "y"]})
+    >>> iaa.mace(df, seed=0).labels.tolist()
+    ['x', 'y']
+
     Notes
     -----
     **α and β are crowd-kit's swapped.** Here, as in Hovy et al. (2013), θ_j is the

@@ -36,6 +36,43 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
     vote included, items without a consensus left out; a class none of an annotator's
     items has as its consensus gives that annotator a row of NaN: no estimate, not
     zeros); ``tied``: items whose top categories tied.
+
+    Parameters
+    ----------
+    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+        Ratings (primary labels; per-item counts too).
+    ties : {"random", "first", "none"}
+        How a tie between an item's most frequent categories is decided.
+    seed : int, numpy Generator or None
+        The draws of ``ties="random"``.
+
+    Returns
+    -------
+    MajorityVoteResult
+        ``labels``, ``posteriors`` (vote shares), ``confusion`` / ``confusion_matrix(a)``
+        / ``confusion_cells()``, ``accuracy``, ``tied``, ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        An unknown ``ties``, a bad ``seed``, data without any rating.
+
+    See Also
+    --------
+    dawid_skene, mace : models that weigh each annotator.
+
+    Notes
+    -----
+    label_i = argmax_c n_ic; θ_akl = N_akl / Σ_l N_akl with N_akl the items of
+    consensus k that a labelled l.
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2], "annotator": ["a", "b", "c", "a", "b"],
+    ...                    "label": ["x", "x", "y", "y", "x"]})
+    >>> iaa.majority_vote(df, ties="none").labels.tolist()
+    ['x', nan]
     """
     validate.choice("majority_vote", "ties", ties, tuple(TIE_RULES))
     validate.seed("majority_vote", "seed", seed)
