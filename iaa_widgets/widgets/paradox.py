@@ -202,7 +202,9 @@ class ParadoxExplorer(IAAWidget):
         rows = []
         for d in _registry.measures(panel=True):
             r = results[d.name]
-            rows.append({"key": d.name, "label": d.symbol, "value": r.value,
+            label = "S (Bennett; PABAK, Byrt et al. 1993)" if d.name == "bennett_s" \
+                else d.symbol  # S = 2A_o − 1 on two categories
+            rows.append({"key": d.name, "label": label, "value": r.value,
                          "expected": 1 - r.expected if d.scale == "disagreement"
                          else r.expected})
             if math.isnan(r.value):
