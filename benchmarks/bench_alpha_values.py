@@ -12,9 +12,14 @@ Every timing starts from the tidy table (integer ids, float labels) and includes
 - ratio α, 1.6e5 ratings with 1.2e4 distinct values: goal < 5 s;
 - 200 bootstrap resamples of interval α on the 1.2e6 ratings: goal < 5 s;
 - the krippendorff package where it runs (it builds a values × values table per item
-  batch): 1,800 ratings with ~300 distinct values, all three metrics, values compared.
+  batch): 1,800 ratings with ~300 distinct values, all three metrics, values compared;
+- bounds (issue 44): ratio α near its bound ``alpha_values.MAX_RATIO_VALUES`` (50,000
+  distinct values: goal ≲ 7 s CPU, the bound's estimate) and its refusal on 1e6 distinct
+  values (goal < 2 s: no sweep); nominal α on 1e5 distinct labels from per-item counts
+  (goal < 1 s, equal to n − Σ o_cc over n² − Σ n_c² written here with numpy).
 
     PYTHONPATH=. python benchmarks/bench_alpha_values.py [--repeat 2] [--skip-memory]
+                                                        [--bounds-only]
 """
 from __future__ import annotations
 
@@ -76,10 +81,54 @@ def memory_child(metric: str, n_items: int) -> None:
                       "ratings": len(df)}))
 
 
+def nominal_formula(df: pd.DataFrame) -> float:
+    """Nominal α = 1 − (n − 1)(n − Σ_c o_cc)/(n² − Σ_c n_c²) over the pairable values,
+    o_cc = Σ_i n_ic(n_ic − 1)/(m_i − 1) (Krippendorff 2011), with numpy."""
+    item = df["item"].to_numpy()
+    m = np.bincount(item)
+    keep = m[item] >= 2
+    item, label = item[keep], pd.factorize(df["label"].to_numpy()[keep])[0]
+    _, n_ic = np.unique(np.stack([item, label]), axis=1, return_counts=True)
+    cells = np.unique(np.stack([item, label]), axis=1)
+    o_cc = np.sum(n_ic * (n_ic - 1) / (m[cells[0]] - 1))
+    n = float(len(item))
+    return 1 - (n - 1) * (n - o_cc) / (n * n - np.sum(np.bincount(label) ** 2.0))
+
+
+def bounds(repeat: int) -> None:
+    """Ratio α near its bound and beyond it; nominal α on many labels (issue 44)."""
+    from iaa_widgets.measures.continuous import alpha_values
+    near = scores(11_000, 135_000, seed=3)  # 47,847 distinct values
+    k = near["label"].nunique()
+    (t, c), v = best(lambda: iaa.krippendorff_alpha(near, "ratio").value, 1)
+    print(f"\n== bounds: ratio α on {k:,} distinct values (bound "
+          f"{alpha_values.MAX_RATIO_VALUES:,}): {t:6.3f} / {c:6.3f} s (goal ≲ 7 s CPU), "
+          f"α = {v:.9f}")
+    rng = np.random.default_rng(4)
+    x = rng.uniform(1, 1e6, (500_000, 1)) * rng.uniform(0.9, 1.1, (500_000, 2))
+    many = pd.DataFrame({"item": np.repeat(np.arange(500_000), 2),
+                         "annotator": np.tile([0, 1], 500_000), "label": x.ravel()})
+    w, c = time.perf_counter(), time.process_time()
+    try:
+        iaa.krippendorff_alpha(many, "ratio")
+        refused = "not refused"
+    except iaa.AgreementError as e:
+        refused = str(e).split(". ")[0]
+    print(f"  ratio α on {many['label'].nunique():,} distinct values: "
+          f"{time.perf_counter() - w:6.3f} / {time.process_time() - c:6.3f} s to refuse "
+          f"(goal < 2 s CPU): {refused}")
+    labels = many.assign(label=np.floor(many["label"] / 10))  # ~1e5 labels, shared
+    (t, c), v = best(lambda: iaa.krippendorff_alpha(labels).value, repeat)
+    print(f"  nominal α on {labels['label'].nunique():,} distinct labels: {t:6.3f} / "
+          f"{c:6.3f} s (goal < 1 s), differs from the formula by "
+          f"{v - nominal_formula(labels):+.1e}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--skip-memory", action="store_true")
+    ap.add_argument("--bounds-only", action="store_true")
     ap.add_argument("--memory-child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_child:
@@ -87,6 +136,9 @@ def main(argv=None) -> None:
         return
     with open("/proc/loadavg") as f:
         print(f"load average at start: {f.read().split()[:3]}")
+    if args.bounds_only:
+        bounds(args.repeat)
+        return
     df = scores(133_000, 210_000)
     print(f"\n== {len(df):,} ratings, {df['label'].nunique():,} distinct values "
           f"(best of {args.repeat}, wall / CPU)")
@@ -121,6 +173,8 @@ def main(argv=None) -> None:
             level_of_measurement=metric), 1)
         print(f"  {metric:<9} ours {t:6.3f} s, krippendorff {tp:6.3f} s ({tp / t:5.0f}×), "
               f"values differ by {v - vp:+.1e}")
+
+    bounds(args.repeat)
 
     if not args.skip_memory:
         print("\n== 1e7 ratings (1,000,000 items × 10 raters, 10 % missing), fresh "

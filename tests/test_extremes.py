@@ -147,7 +147,7 @@ def test_icc_agreement_interval_when_raters_differ_by_constants():
 # ------------------------------------------------------------------ bounded work
 def test_ratio_alpha_beyond_its_bound_is_refused_at_once():
     """Ratio α sums D_e over K²/2 pairs of distinct values (δ = ((c − k)/(c + k))² is no
-    function of ranks or moments): 1e6 values would take about 36 min (4.3 ns a pair,
+    function of ranks or moments): 1e6 values would take about 45 min (5.4 ns a pair,
     measured in alpha_values.MAX_RATIO_VALUES's comment; today's main runs it without
     bound). Beyond 50,000 values it is refused before any sweep, naming the size, the
     bound and what to do instead, which works."""

@@ -340,9 +340,9 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
     nominal α from per-item counts, interval α from per-item moments, ordinal α the same
     on the values' mid-ranks, all O(N); ratio α with D_e summed over the values in blocks
     (K² time, no K² memory; refused beyond ``alpha_values.MAX_RATIO_VALUES`` = 50,000
-    values, about 5 s, with what to do instead). The value is the same; ``params`` then has no
-    "coincidences" and ``per_category`` no "o_cc/n_c" (nominal keeps it), and ``note``
-    says so.
+    values, about 7 s, with what to do instead). The value is the same; ``params`` then
+    has no "coincidences" and ``per_category`` no "o_cc/n_c" (nominal keeps it), and
+    ``note`` says so.
 
     Differences from other software: R's ``irr::kripp.alpha`` (0.84.1) divides a unit's
     pairs by m_u − 1 only when the matrix holds an NA; on complete data with m ≥ 3

@@ -19,9 +19,9 @@ and D_e = 1/(n(n − 1)) Σ_{u≠u'} δ_uu' over all pairs of pairable values, �
   of values within each item (Σ_i |S_i|² entries); D_e = Σ_ck n_c n_k δ_ck is summed over
   the K distinct values in blocks of rows (a block × K slab at a time, memory
   ``BLOCK`` entries, time K²): exact, with no K × K table, and refused beyond
-  ``MAX_RATIO_VALUES`` = 50,000 values (about 5 s; the message says what to do instead). (The identity
-  δ = 1 − 4ck/(c + k)² leaves a Cauchy-like kernel 1/(c + k)², whose fast summation is
-  approximate; the sweep keeps α exact.)
+  ``MAX_RATIO_VALUES`` = 50,000 values (about 7 s; the message says what to do
+  instead). (The identity δ = 1 − 4ck/(c + k)² leaves a Cauchy-like kernel 1/(c + k)²,
+  whose fast summation is approximate; the sweep keeps α exact.)
 
 Values are divided by their largest magnitude, centred on their mean and divided by
 their largest magnitude again (α is a ratio of D's: unchanged), so that sums of squares
@@ -35,6 +35,7 @@ import numpy as np
 
 from ...errors import AgreementError
 from ...stats import Statistic
+from ...stats.resampling import _one_blas_thread
 from ...stats.statistic import entry_pairs
 from ._anova import mid_ranks  # Σ_{g<c} n_g + (n_c + 1)/2: Krippendorff's mid_c + 1/2
 
@@ -49,9 +50,11 @@ __all__ = ["MANY_VALUES", "many_values", "pairable_ratings", "pairable_entries",
 # threshold the coincidence matrix costs little and is reported (params["coincidences"]).
 MANY_VALUES = 1024
 # most distinct values ratio α sums D_e over: the sweep takes K²/2 pairs of values, about
-# 4.3 ns each (measured on K = 16,000: 0.55 s CPU), so 50,000 values take about 5 s and
-# every further doubling four times as long (1e6 values: 36 min); beyond it, refused
+# PAIR_SECONDS each (measured, CPU: K = 16,000 0.67 s, 34,000 3.7 s, 50,000 6.8 s), so
+# 50,000 values take about 7 s and every doubling four times as long (1e6 values: 45 min);
+# beyond it, refused
 MAX_RATIO_VALUES = 50_000
+PAIR_SECONDS = 5.4e-9
 # entries of one block of the ratio sweep (block rows × K values; in cache: measured
 # 0.46 s for K = 12,000 at 2¹⁶, 2.5 s at 2²⁰)
 BLOCK = 1 << 16
@@ -213,23 +216,26 @@ def _ratio_observed(item, cat, count, m, v, n_items: int) -> np.ndarray:
 def _ratio_expected(v: np.ndarray, n_c: np.ndarray) -> np.ndarray:
     """Σ_ck n_c n_k δ_ck for values v ≥ 0 and counts n_c of shape (…, K): δ symmetric with
     a zero diagonal, so 2 Σ_{c<k}, swept in blocks of rows (block × K entries of δ in two
-    reused buffers, never K × K): each block against itself and the values after it."""
+    reused buffers, never K × K): each block against itself and the values after it. On
+    one BLAS thread: a block's product is small, and more threads busy-wait for cores
+    (measured on a loaded machine: 20 ms a product of 34,000 values, 20 µs on one)."""
     k = len(v)
     flat = n_c.reshape(-1, k)
     out = np.zeros(len(flat))
     step = max(1, BLOCK // max(k, 1))
     diff, total = np.empty(step * k), np.empty(step * k)
-    for s in range(0, k, step):
-        e = min(s + step, k)
-        a, rest = v[s:e, None], v[s:]
-        x = diff[:(e - s) * len(rest)].reshape(e - s, len(rest))
-        t = total[:x.size].reshape(x.shape)
-        np.subtract(a, rest, out=x)
-        np.add(a, rest, out=t)
-        np.divide(x, t, out=x, where=t > 0)  # t = 0: both values 0, x = 0 already
-        np.multiply(x, x, out=x)             # δ = ((c − k)/(c + k))²
-        x[:, e - s:] *= 2                    # the pairs (c, k) with k after the block: twice
-        out += np.einsum("cb,bc->b", x @ flat[:, s:].T, flat[:, s:e])
+    with _one_blas_thread():
+        for s in range(0, k, step):
+            e = min(s + step, k)
+            a, rest = v[s:e, None], v[s:]
+            x = diff[:(e - s) * len(rest)].reshape(e - s, len(rest))
+            t = total[:x.size].reshape(x.shape)
+            np.subtract(a, rest, out=x)
+            np.add(a, rest, out=t)
+            np.divide(x, t, out=x, where=t > 0)  # t = 0: both values 0, x = 0 already
+            np.multiply(x, x, out=x)             # δ = ((c − k)/(c + k))²
+            x[:, e - s:] *= 2                    # the pairs (c, k) with k after the block
+            out += np.einsum("cb,bc->b", x @ flat[:, s:].T, flat[:, s:e])
     return out.reshape(n_c.shape[:-1])
 
 
@@ -241,8 +247,8 @@ def check_ratio(k: int) -> None:
         raise AgreementError(
             f"krippendorff_alpha(metric='ratio'): {k:,} distinct values would take "
             f"{k * (k - 1) / 2:.3g} pairs of values to sum D_e (about "
-            f"{k * k / 2 * 4.3e-9 / 60:,.0f} min; at most {MAX_RATIO_VALUES:,} distinct "
-            "values, about 5 s). Round the values to fewer distinct ones (e.g. "
+            f"{k * k / 2 * PAIR_SECONDS / 60:,.0f} min; at most {MAX_RATIO_VALUES:,} "
+            f"distinct values, about {MAX_RATIO_VALUES ** 2 / 2 * PAIR_SECONDS:.0f} s). Round the values to fewer distinct ones (e.g. "
             "np.round(v, 3) or a coarser unit: ratio α of the rounded values, exact), or "
             "use metric='interval' on log(values), a scale-free comparison with no such "
             "limit (O(N), per-item moments)")
