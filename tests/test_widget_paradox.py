@@ -110,8 +110,10 @@ def test_bad_input_is_refused():
         iaa.ParadoxExplorer(observed=-0.1)
     with pytest.raises(AgreementError, match="n must be"):
         iaa.ParadoxExplorer(n=0)
-    with pytest.raises(AgreementError, match="categories must be two distinct"):
+    with pytest.raises(AgreementError, match="categories must be a list of two labels"):
         iaa.ParadoxExplorer(categories=["yes", "yes"])
+    with pytest.raises(AgreementError, match="annotators must be a list of two labels"):
+        iaa.ParadoxExplorer(annotators=[1, "1"])  # look-alikes: one name as text
     w = iaa.ParadoxExplorer()
     w.bias = 2.0  # from Python past the slider: shown, the last good numbers kept
     assert "bias" in w.error and w.matrix == [[80, 10], [5, 5]]

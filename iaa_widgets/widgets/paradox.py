@@ -154,8 +154,9 @@ class ParadoxExplorer(IAAWidget):
                  annotators: Sequence = ("A", "B")):
         self._check(observed, prevalence, bias, n)
         for name, pair in (("categories", categories), ("annotators", annotators)):
-            if isinstance(pair, str) or len(list(pair)) != 2 or len(set(map(str, pair))) != 2:
-                validate.fail(_WHERE, name, "two distinct labels", pair)
+            if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2 or \
+                    len(set(map(str, pair))) != 2:
+                validate.fail(_WHERE, name, "a list of two labels, distinct as text", pair)
         super().__init__()
         self._categories, self._annotators = list(categories), [str(a) for a in annotators]
         self._result: Mapping[str, AgreementResult] | None = None
