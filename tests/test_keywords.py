@@ -27,7 +27,7 @@ CROWD = crowd_labels(n_items=60, n_annotators=8)
 
 def _misspelt(m):
     """The measure's longest keyword with its second letter dropped, and that keyword."""
-    name = max(m.function.keywords, key=len)
+    name = max(m.keywords, key=len)
     return name[0] + name[2:], name
 
 

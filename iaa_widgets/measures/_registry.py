@@ -108,6 +108,12 @@ class Measure:
         return kernels().get(self.name)
 
     @property
+    def keywords(self) -> tuple[str, ...]:
+        """The keywords the measure takes after its data (its loader's included, for a
+        measure with ``**loader_args``); any other is refused (:func:`_door`)."""
+        return self.function.keywords
+
+    @property
     def default_missing(self) -> str | None:
         p = inspect.signature(self.function).parameters.get("missing")
         return None if p is None else p.default
