@@ -25,6 +25,7 @@ import pytest
 
 from iaa_widgets.cli import main, read_ratings
 from iaa_widgets.data import as_annotations
+from iaa_widgets.inference.bootstrap import bootstrap
 from iaa_widgets.report import alpha_metrics, item_table, report_html, reporting_paragraph
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
@@ -473,6 +474,19 @@ def test_reporting_section_is_krippendorffs_paragraph_ready_to_paste():
     assert re.search(r"q\(0\.667\) = 0\.\d{3}, q\(0\.8\) = 0\.\d{3}", paragraph)
     assert "11 units, 40 pairable values, 4 coders" in paragraph
     assert "Missing values: pairable" in paragraph
+    # units of up to 4 values: Krippendorff's draws their pairs as independent and covers
+    # 0.870 with three coders (benchmarks/bench_coverage.py), so the bootstrap over units
+    # follows: its interval is iaa.bootstrap's own (same seed and replicates)
+    units = bootstrap(data, "krippendorff_alpha", n_resamples=20_000, seed=0).ci
+    assert paragraph.endswith("Its units hold up to 4 values, whose pairs this bootstrap "
+                              "draws as independent, so its interval is narrower than it "
+                              "should be; the bootstrap over units gives "
+                              f"[{units[0]:.3f}, {units[1]:.3f}].")
+    assert units[1] - units[0] > 0.872 - 0.615
+    # two coders: Krippendorff's alone
+    two = data[data.annotator.isin(data.annotator.unique()[:2])]
+    assert "bootstrap over units" not in reporting_paragraph(as_annotations(two),
+                                                             n_resamples=200)
     # the page holds the same paragraph (same seed and replicates), escaped as text
     document = report_html(data, n_resamples=100, seed=3)
     page = _parse(document)
