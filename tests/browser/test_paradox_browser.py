@@ -91,3 +91,36 @@ def test_infeasible_index_shows_its_note(nb):
     nb.page.wait_for_function(
         "() => document.querySelector('.iaa-paradox .iaa-paradox-notes').hidden",
         timeout=20_000)
+
+
+# the notebook as JupyterLab's model holds it (as tests/browser/test_keyboard_browser.py)
+NOTEBOOK = """() => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  return { types: nb.widgets.map((c) => c.model.type),
+           outputs: nb.widgets.map((c) => c.model.outputs ? c.model.outputs.length : 0),
+           active: nb.activeCellIndex };
+}"""
+
+
+def test_slider_keys_stay_in_the_widget(nb):
+    nb.execute("w.prevalence = 0.75")
+    nb.page.wait_for_function(
+        "() => document.querySelector('.iaa-paradox input.iaa-slider-prevalence').value"
+        " === '0.75'", timeout=20_000)
+    nb.page.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
+    before = nb.page.evaluate(NOTEBOOK)
+    widget(nb).locator("input.iaa-slider-prevalence").focus()
+    # ArrowLeft moves the slider one step (two: 0.73, as a − d must be odd with a + d =
+    # 85); r, m, a, d d are notebook shortcuts in command mode (Raw, Markdown, insert,
+    # delete) that must not reach the notebook
+    for key in ["ArrowLeft", "ArrowLeft", "r", "m", "a", "d", "d"]:
+        nb.page.keyboard.press(key)
+    nb.page.wait_for_function(
+        "() => document.querySelector('.iaa-paradox tr[data-key=cohen_kappa] td.iaa-value')"
+        ".dataset.value !== '0.318181818181818'", timeout=20_000)
+    assert nb.python("w.prevalence") == pytest.approx(0.73)
+    assert nb.python("w.matrix") == [[79, 10], [5, 6]]
+    assert float(values_shown(nb)["cohen_kappa"]) == pytest.approx(
+        expected([[79, 10], [5, 6]])["cohen_kappa"], abs=1e-12)
+    after = nb.page.evaluate(NOTEBOOK)
+    assert after == before
