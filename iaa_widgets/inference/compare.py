@@ -192,7 +192,7 @@ def compare(data=None, other=None, measure: str = "fleiss_kappa", *, paired=None
         validate.fail("compare", "measure", "the name of a coefficient of iaa_widgets "
                       "(iaa.coefficients())", measure)
     validate.keywords("compare", measure_kwargs,
-                      [k for k in (validate.keywords_of(m.function) or ()) if k != "confidence"])
+                      [k for k in m.keywords if k != "confidence"])
     n_resamples = validate.integer("compare", "n_resamples", n_resamples, minimum=2)
     validate.seed("compare", "seed", seed)
     if data is None:

@@ -250,7 +250,7 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
         validate.fail("sample_size", "measure", "the name of a coefficient of iaa_widgets",
                       measure)
     validate.keywords("sample_size", kwargs,
-                      [k for k in (validate.keywords_of(m.function) or ()) if k != "confidence"])
+                      [k for k in m.keywords if k != "confidence"])
     if half_width is None and alpha_min is None:
         raise AgreementError("sample_size(method='pilot') needs half_width= and/or "
                              "alpha_min= with prob=")
