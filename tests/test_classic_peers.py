@@ -244,7 +244,8 @@ def test_available_case_percent_agreement_se_is_gwets_as_irrcac():
     r = iaa.percent_agreement(ann, missing="available")
     assert r.value == pytest.approx(0.8181818, abs=5e-8)
     assert r.se == pytest.approx(0.12561, abs=5e-6)  # was 0.0969 over the 11 items
-    assert r.params["items_per_term"] == {"observed": 11, "expected": 12, "se": 12}
+    assert r.params["items_per_term"] == {"observed": 11, "expected": 0, "se": 12}
+    assert "1 item(s) rated once enter the standard error but not" in r.note
     s = iaa.bennett_s(ann, missing="available")
     assert (s.value, s.se) == pytest.approx((0.77273, 0.14472), abs=5e-6)
     # "pairable" leaves item 12 out (counted) and keeps the SE over the 11 items

@@ -111,10 +111,14 @@ def test_single_rating_items_are_reported_as_used_not_excluded():
     assert r.excluded == {}
     assert r.params["items_per_term"] == {"observed": 2, "expected": 3, "se": 3}
     assert "1 item(s) rated once enter the expected agreement" in r.note
-    # percent agreement is a function of rating pairs only: no term for them, excluded
-    for missing in ("available", "pairable"):
-        r = iaa.percent_agreement(SMALL, missing=missing)
-        assert (r.n_items, r.excluded) == (2, {"only one rating": 1})
+    # percent agreement: A_o reads pairs of ratings only, but Gwet's linearised variance
+    # (irrCAC's pa.coeff.raw, issue 44) sums over every rated item under "available"
+    r = iaa.percent_agreement(SMALL, missing="available")
+    assert (r.n_items, r.excluded) == (3, {})
+    assert r.params["items_per_term"] == {"observed": 2, "expected": 0, "se": 3}
+    assert "1 item(s) rated once enter the standard error but not" in r.note
+    r = iaa.percent_agreement(SMALL, missing="pairable")
+    assert (r.n_items, r.excluded) == (2, {"only one rating": 1})
     # Brennan–Prediger (Bennett's S): its A_e = 1/q takes no data, but Gwet's variance
     # sums over every rated item (n), so under "available" the item is used there only
     r = iaa.bennett_s(SMALL, missing="available")

@@ -149,11 +149,13 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
         centre = (a_o + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(a_o * (1 - a_o) / n + z * z / (4 * n * n))
         interval = (centre - half, centre + half)
+    terms = prep.params.get("items_per_term")
+    extra = {"items_per_term": {**terms, "expected": 0}} if terms else {}  # no A_e
     return _result("percent_agreement", prep, a_o, a_o, float("nan"), se=se, ci=interval,
                    ci_method=f"{ci} {confidence:.0%}",
                    note="percent agreement is not chance-corrected: no expected "
                         "agreement (NaN)",
-                   params={"confidence": confidence, "ci": ci})
+                   params={**extra, "confidence": confidence, "ci": ci})
 
 
 # ----------------------------------------------------------------- Bennett's S
