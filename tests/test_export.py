@@ -74,8 +74,15 @@ def _gamma():
     return w, "alpha", 2.0
 
 
+def _paradox():
+    w = iaa.ParadoxExplorer(observed=1.0, prevalence=0.5, categories=[HOSTILE, "ok"])
+    w.prevalence = 1.0  # every rating in one category: π, κ and α NaN, saved as null
+    return w, "prevalence", 1.0
+
+
 MAKERS = {"ContingencyMatrix": _contingency, "AugmentedKappaSweep": _sweep,
-          "SparseAgreementExplorer": _sparse, "GammaExplorer": _gamma}
+          "SparseAgreementExplorer": _sparse, "GammaExplorer": _gamma,
+          "ParadoxExplorer": _paradox}
 
 
 @pytest.fixture(scope="module", params=list(MAKERS))
