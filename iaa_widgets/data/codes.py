@@ -284,7 +284,8 @@ def _fixed_width_codes(strings):
     data = rows.reshape(-1)
     block = 1 << 16
     head = rows[:1 << 12]
-    varying = np.flatnonzero(np.any(head != head[0], axis=0))
+    spread = rows[::max(n >> 12, 1)]  # rows grouped by name: the head holds one of them
+    varying = np.flatnonzero(np.any(head != head[0], axis=0) | np.any(spread != head[0], axis=0))
     if len(varying) > 2 or np.any((varying < name.start) | (varying >= name.stop)):
         return None  # (a string_view's length bytes stay constant: one width)
     constant = np.full(width, 0xFF, np.uint8)
@@ -300,18 +301,12 @@ def _fixed_width_codes(strings):
     key = rows[:, varying[0]]  # the varying bytes, as one number below 2¹⁶
     if len(varying) == 2:
         key = (key.astype(np.intp) << 8) | rows[:, varying[1]]
-    found, where = np.unique(key[:len(head)], return_index=True)
-    keys = found[np.argsort(where)]  # in order of first appearance, in the head
+    keys = _first_seen(key)
     renumber = np.full(1 << (8 * len(varying)), -1, np.intp)
     renumber[keys] = np.arange(len(keys))
     codes = renumber[key]
-    if codes.min() < 0:  # a string first seen beyond the head
-        present = np.bincount(key, minlength=len(renumber)) > 0
-        keys = _seen_early(key, int(np.count_nonzero(present)))
-        if keys is None:
-            return None
-        renumber[keys] = np.arange(len(keys))
-        codes = renumber[key]
+    if codes.min() < 0:  # a string in neither sample
+        return None
     names = np.repeat(head[:1], len(keys), axis=0)
     for i, position in enumerate(varying[::-1]):  # the key's bytes back in their place
         names[:, position] = (keys >> (8 * i)) & 0xFF
@@ -419,11 +414,71 @@ def _object_codes(values: np.ndarray):
     if 2 * copies > repeats:  # rows hold their own copies
         coded = _text_codes(values) if distinct > 64 else None  # ids; labels: pandas
         return coded or pd.factorize(values)
+    coded = _address_codes(pointers) if distinct > 64 else None  # ids; labels: pandas
+    if coded is not None:
+        return _renumbered(values, *coded)
     ptr_codes, ptrs = pd.factorize(pointers)
     value_codes, uniques = pd.factorize(values[_first_positions(ptr_codes, len(ptrs))])
     if np.array_equal(value_codes, np.arange(len(ptrs))):  # one object per value
         return ptr_codes, uniques
     return value_codes[ptr_codes], uniques
+
+
+def _address_codes(pointers: np.ndarray):
+    """Codes of distinct object addresses (in no particular order) and the row where each
+    first appears, by direct indexing with no hash table of the addresses: each address
+    is its block of 4 KiB (the few blocks the objects lie in, hashed: cheap, the table
+    stays in cache) and its place in the block (divided by the objects' common
+    alignment, 16 bytes in CPython); None where the blocks' places outnumber the rows
+    more than :func:`_compact` allows (objects scattered one per block)."""
+    n = len(pointers)
+    block_codes, blocks = pd.factorize(pointers >> 12)
+    within = pointers & 4095
+    low = int(np.bitwise_or.reduce(within))
+    shift = (low & -low).bit_length() - 1 if low else 12  # the alignment's trailing zeros
+    width = 1 << (12 - shift)  # places in a block
+    if not _compact(0, len(blocks) * width - 1, n):
+        return None
+    offsets = block_codes * width + (within >> shift)
+    present = np.zeros(len(blocks) * width, dtype=bool)
+    present[offsets] = True
+    rank = np.cumsum(present, dtype=np.int32 if len(present) < 1 << 31 else np.intp)
+    codes = rank[offsets]
+    codes -= 1
+    return codes, _first_rows(codes, int(rank[-1]))
+
+
+def _renumbered(values: np.ndarray, object_codes: np.ndarray, first: np.ndarray):
+    """``pd.factorize`` of ``values`` from codes of its distinct objects (in any order)
+    and the row where each first appears: the objects are hashed in that order (by
+    address: memory read in sequence), equal values at different addresses merge,
+    then the values are numbered by the row where each first appears, and named by the
+    object in that row (as pd.factorize names them); None/NaN: −1."""
+    value_codes, uniques = pd.factorize(values[first])
+    if np.array_equal(value_codes, np.arange(len(first))):  # one object per value
+        value_first = first
+    else:
+        value_first = np.full(len(uniques), len(values), dtype=np.intp)
+        seen = value_codes >= 0
+        np.minimum.at(value_first, value_codes[seen], first[seen])
+    order = np.argsort(value_first)
+    renumber = np.empty(len(order) + 1, dtype=np.intp)
+    renumber[order] = np.arange(len(order))
+    renumber[-1] = -1  # missing stays missing
+    return renumber[value_codes][object_codes], values[value_first[order]]
+
+
+def _first_rows(codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """The row where each code 0 … n_codes − 1 first appears: the rows written from the
+    last to the first (numpy writes repeated indices in order, so the first row's
+    stays), then checked against every row (``np.minimum.at`` if that order failed)."""
+    rows = np.arange(len(codes))
+    first = np.empty(n_codes, dtype=np.intp)
+    first[codes[::-1]] = rows[::-1]
+    if not np.all(first[codes] <= rows):
+        first.fill(len(codes))
+        np.minimum.at(first, codes, rows)
+    return first
 
 
 def _text_codes(values: np.ndarray):
@@ -469,6 +524,20 @@ def _seen_early(codes: np.ndarray, n_codes: int):
             return found[np.argsort(where)]
         length <<= 3
     return None
+
+
+def _first_seen(key: np.ndarray) -> np.ndarray:
+    """The values of ``key`` seen in its first 4,096 rows or in 4,096 rows at a stride
+    (the caller checks that no other value occurs), in order of first appearance: a
+    value first sampled at row s·step first appears after row (s − 1)·step, and only
+    that stretch is searched (names grouped by annotator: each in one long run)."""
+    head, step = min(len(key), 1 << 12), max(len(key) >> 12, 1)
+    found, where = np.unique(np.concatenate([key[:head], key[::step]]), return_index=True)
+    first = where.copy()  # exact where the head holds the value
+    for i in np.flatnonzero(where >= head).tolist():
+        at = int(where[i] - head) * step  # (never row 0: the head holds it)
+        first[i] = at - step + int(np.argmax(key[at - step:at + 1] == found[i]))
+    return found[np.argsort(first)]
 
 
 def _first_positions(codes: np.ndarray, n_codes: int) -> np.ndarray:
