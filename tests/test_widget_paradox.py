@@ -10,8 +10,8 @@ Sources of the expected numbers:
   0.27 / 0.21: BMC Medical Research Methodology 14:100 (2014), Table 3, scenarios 1, 2, 4
   and 5 (the values notebook 07 checks);
 - PI = (a − d)/n, BI = (b − c)/n, PABAK = 2A_o − 1 and κ = (PABAK − PI² + BI²)/(1 − PI² +
-  BI²): Byrt, Bishop & Carlin (1993), J Clin Epidemiol 46(5), 423–429 (the indices as
-  R's epiR::epi.kappa returns them in pindex and bindex).
+  BI²): Byrt, Bishop & Carlin (1993), J Clin Epidemiol 46(5), 423–429 (signed; the
+  identity needs only their squares, so it holds for either sign convention).
 """
 from __future__ import annotations
 
