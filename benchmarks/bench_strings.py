@@ -19,8 +19,19 @@ rows shuffled: 5 ratings per item ("item0" …, 2e6 distinct), each by a differe
 columns with ``pd.factorize`` and naming the ids (``pd.Index``), the plain pandas way.
 Goal: well under 3 s.
 
+Frames that share their objects (issue 43 §1), ``--shared`` ratings drawn per row (default
+9e6; 0 skips it): item ids from an object array of ``--shared / 9`` document names
+("doc-0000000" …), annotators from 10 worker names, labels from 5, (item, annotator) pairs
+rated twice dropped. Two shapes, as users build them: the frame built from those object
+arrays (``dtype=object``, as a frame built from lists: one object per distinct value), and
+the same frame written to a CSV file and read back by ``pd.read_csv(..., dtype=object)``
+(the C parser shares one object per value within each chunk it reads). α nominal, ours
+and the krippendorff package with its pivot on the same frame, interleaved, best of
+``--repeat``; the load average is printed with each pair. Goal ≥ 3×.
+
     PYTHONPATH=. python benchmarks/bench_strings.py [--items 1800000] [--repeat 2]
-        [--crowd 10000000] [--annotators 20] [--only-crowd]
+        [--crowd 10000000] [--annotators 20] [--only-crowd] [--shared 9000000]
+        [--only-shared]
 """
 from __future__ import annotations
 
@@ -100,6 +111,48 @@ def bench_crowd(args) -> None:
           f"of the columns {p:5.2f} / {p_cpu:5.2f} s ({p / t:3.1f}× / {p_cpu / cpu:3.1f}×)")
 
 
+def shared_frames(n_ratings: int, seed: int = 0) -> dict:
+    """The two frames of shared objects of the module docstring: built from object
+    arrays, and written to a CSV file and read back with dtype=object."""
+    import os
+    import tempfile
+    rng = np.random.default_rng(seed)
+    n_docs = max(n_ratings // 9, 1)
+    docs = np.array([f"doc-{i:07d}" for i in range(n_docs)], dtype=object)
+    workers = np.array([f"worker-{i}" for i in range(10)], dtype=object)
+    labels = np.array(["PER", "LOC", "ORG", "MISC", "DATE"], dtype=object)
+    built = pd.DataFrame({"item": docs[rng.integers(0, n_docs, n_ratings)],
+                          "annotator": workers[rng.integers(0, 10, n_ratings)],
+                          "label": labels[rng.integers(0, 5, n_ratings)]}, dtype=object)
+    built = built.drop_duplicates(["item", "annotator"], ignore_index=True)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "ratings.csv")
+        built.to_csv(path, index=False)
+        read = pd.read_csv(path, dtype=object)
+    return {"built from object arrays": built, "read_csv(dtype=object)": read}
+
+
+def load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def bench_shared(args) -> None:
+    ours = lambda d: iaa.krippendorff_alpha(d).value  # noqa: E731
+    frames = shared_frames(args.shared)
+    print(f"α nominal, frames of shared objects ({args.shared:,} ratings drawn, "
+          f"{args.shared // 9:,} documents); best of {args.repeat}, wall / CPU seconds")
+    for name, df in frames.items():
+        ours(df.iloc[:10_000])  # first-call costs out of the timing
+        before = load()
+        (t, cpu), v = best(ours, df, args.repeat)
+        (p, p_cpu), value = best(krippendorff_with_pivot, df, args.repeat)
+        assert abs(v - value) < 1e-9, (v, value)
+        print(f"  {name:25} ({len(df):,} rows): ours {t:6.2f} / {cpu:5.2f} s, krippendorff "
+              f"incl. pivot {p:6.2f} / {p_cpu:5.2f} s: {p / t:4.1f}× / {p_cpu / cpu:4.1f}× "
+              f"faster (load {before} → {load()})")
+
+
 def best(fn, arg, repeat: int):
     """Best (wall, CPU) seconds of ``repeat`` runs and the last value; CPU time (process
     time, all threads) is the less disturbed of the two on a shared machine."""
@@ -118,9 +171,13 @@ def main(argv=None) -> None:
     parser.add_argument("--crowd", type=int, default=10_000_000)
     parser.add_argument("--annotators", type=int, default=20)
     parser.add_argument("--only-crowd", action="store_true")
+    parser.add_argument("--shared", type=int, default=9_000_000)
+    parser.add_argument("--only-shared", action="store_true")
     args = parser.parse_args(argv)
     if args.only_crowd:
         return bench_crowd(args)
+    if args.only_shared:
+        return bench_shared(args)
     import polars as pl
     import pyarrow as pa
     ours = lambda d: iaa.krippendorff_alpha(d).value  # noqa: E731
@@ -148,6 +205,8 @@ def main(argv=None) -> None:
                   f"{p_obj_cpu:5.2f} s: ours {p_obj / t:4.1f}× / {p_obj_cpu / cpu:4.1f}× faster")
     if args.crowd:
         bench_crowd(args)
+    if args.shared:
+        bench_shared(args)
 
 
 if __name__ == "__main__":
