@@ -102,9 +102,11 @@ def test_page_is_self_contained(changed):
     assert document.startswith("<!DOCTYPE html>")
     elements = _Elements(document)
     scripts = elements.named("script")
-    # the state (data), the bundle, the call that mounts it: all inline
-    assert len(scripts) == 3 and not any("src" in s for s in scripts)
+    # the state and the precomputed states (data), the bundle, the call that mounts
+    # them: all inline
+    assert len(scripts) == 4 and not any("src" in s for s in scripts)
     assert scripts[0] == {"type": "application/json", "id": "iaa-state"}
+    assert scripts[1] == {"type": "application/json", "id": "iaa-states"}
     assert not elements.named("link") and not elements.named("img")
     assert not elements.named("iframe") and not elements.named("base")
     assert document.count(standalone_script()) == 1

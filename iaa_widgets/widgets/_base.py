@@ -98,14 +98,17 @@ class IAAWidget(anywidget.AnyWidget):
         in a worker (:class:`GammaExplorer`) waits for it."""
         return None
 
-    def to_html(self, path=None, *, title: Any = None, timeout: float | None = 60.0):
+    def to_html(self, path=None, *, title: Any = None, timeout: float | None = 60.0,
+                budget: int = 5_000_000):
         """The widget in its current state as one self-contained HTML page (scripts and
         styles inline, no CDN: it opens from ``file://`` with no network; see
         :mod:`iaa_widgets.widgets.export`): written to ``path`` (a path or an open text
         file) and None returned, or returned as a string when ``path`` is None. Waits
         (up to ``timeout`` s, see :meth:`wait`) for a running computation first. In the
         page, hover, tooltips and zoom work; controls that recompute in Python are
-        disabled, and the page says which."""
+        disabled, and the page says which; the controls a widget declares switch among
+        states Python computes now, as many as keep the page within ``budget`` bytes
+        (:func:`~iaa_widgets.widgets.export.precomputed_states`)."""
         from .export import widget_page
 
         where = f"{type(self).__name__}.to_html"
@@ -114,11 +117,12 @@ class IAAWidget(anywidget.AnyWidget):
                           "returned as a string)", path)
         if timeout is not None:
             timeout = validate.real(where, "timeout", timeout, minimum=0)
+        budget = validate.integer(where, "budget", budget, minimum=0)
         try:
             self.wait(timeout)
         except AgreementError:
             pass  # the computation failed: the page shows its error, as the widget does
-        document = widget_page(self, title=title)
+        document = widget_page(self, title=title, budget=budget)
         if path is None:
             return document
         if hasattr(path, "write"):

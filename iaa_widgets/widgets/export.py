@@ -10,17 +10,30 @@ The page holds, inline (no CDN, no network: it opens from ``file://`` offline):
   front-end over a stand-in for anywidget's model, which renders the saved state;
 - ``static/widgets.css``, the widgets' stylesheet.
 
-Without a Python kernel nothing can be recomputed: every control that sets a traitlet
-(sliders, number boxes, selects, item ticks, page buttons, cell edits) is disabled or
-refused, and the banner lists the disabled ones by name; hover, tooltips, zoom and pan,
-"fix x axis" and CSV downloads work, as they are the page's own. A Content Security
+Without a Python kernel nothing can be recomputed, so the page carries precomputed
+states (issue 42, :func:`precomputed_states`): a widget names, in ``_export_groups()``,
+the controls whose values the page may switch among, as groups in order of priority (a
+group of one control moves it alone from the saved state; a group of two, every
+combination of their values). At export time Python sets each combination on the widget
+itself and saves what its synced traitlets then hold (only what differs from the saved
+state), so every number shown was computed by Python and the page's script only chooses
+among states, never computes a measure. Groups are kept whole, in their order, while the
+page stays within ``budget`` bytes; the banner names the controls that work from saved
+states, the groups left out (with their size) and the controls still disabled.
+
+Every other control that sets a traitlet (number boxes, item ticks, cell edits …) is
+disabled or refused, and the banner lists the disabled ones by name; hover, tooltips,
+zoom and pan, "fix x axis" and CSV downloads work, as they are the page's own. A Content Security
 Policy refuses every request the page could make (``connect-src``, ``img-src`` …
 ``'none'`` but ``data:``/``blob:``), so a copy never reaches the network.
 """
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import anywidget
 
@@ -28,9 +41,11 @@ from ..errors import AgreementError
 from ..html import script_json, static_script, static_text, text
 from ._json import json_safe
 
-__all__ = ["widget_state", "widget_page", "standalone_script"]
+__all__ = ["Control", "DEFAULT_BUDGET", "precomputed_states", "widget_state", "widget_page",
+           "standalone_script"]
 
 _BUNDLE = "standalone.js"
+DEFAULT_BUDGET = 5_000_000  # bytes of a page (issue 42: under 5 MB by default)
 _ANYWIDGET_OWN = {"_esm", "_css", "_anywidget_id"}
 
 # scripts and styles are inline; vega compiles its expressions with Function ('unsafe-eval');
@@ -61,6 +76,120 @@ def widget_state(widget: anywidget.AnyWidget) -> dict[str, Any]:
     return {name: json_safe(getattr(widget, name)) for name in names}
 
 
+@dataclass(frozen=True)
+class Control:
+    """A control a static page keeps live: the traitlet ``name`` it sets, the ``label``
+    the page names it by, the ``values`` it may take there, and the CSS ``selector`` of
+    the page's elements that set it (left enabled)."""
+
+    name: str
+    label: str
+    values: tuple
+    selector: str
+
+
+def _diff(state: dict, base: dict) -> dict:
+    """The traitlets of ``state`` that differ from ``base``; ``_datasets`` by dataset."""
+    out = {k: v for k, v in state.items() if k != "_datasets" and base.get(k) != v}
+    rows = {k: v for k, v in state.get("_datasets", {}).items()
+            if base.get("_datasets", {}).get(k) != v}
+    if rows:
+        out["_datasets"] = rows
+    return out
+
+
+def _size(value: Any) -> int:
+    return len(script_json(value).encode("utf-8"))
+
+
+def _set(widget: anywidget.AnyWidget, values: Sequence[tuple[str, Any]]) -> None:
+    for name, value in values:  # in the order given: an observer may reset a later one
+        setattr(widget, name, value)
+    widget.wait()
+
+
+def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, Any]:
+    """The states a static page of ``widget`` switches among, within ``budget`` bytes.
+
+    Parameters
+    ----------
+    widget : IAAWidget
+        A widget whose ``_export_groups()`` lists groups of :class:`Control` in order of
+        priority (none: no state is saved).
+    budget : int
+        Bytes the states may take in the page.
+
+    Returns
+    -------
+    dict
+        ``controls`` (name, label, values, selector of each control some kept group
+        moves), ``states`` (``[key, diff]``: the values of the controls, in that order,
+        and the traitlets that differ from the saved state), ``dropped`` (the groups left
+        out: their labels, number of states, and the bytes that were left, which their states
+        need more than)
+        and ``budget``.
+
+    Raises
+    ------
+    AgreementError
+        If the widget does not come back to its saved state afterwards.
+
+    Notes
+    -----
+    A group's states are the saved state with the group's controls set to each
+    combination of their values, computed by the widget itself; a combination whose
+    widget shows an error is left out. A group is kept whole or not at all; groups
+    are taken in order while their states fit in what the budget leaves.
+    """
+    groups = list(getattr(widget, "_export_groups", lambda: [])())
+    everyone = list({c.name: c for g in groups for c in g}.values())
+    names = [c.name for c in everyone]
+    base = widget_state(widget)
+    saved = [(n, getattr(widget, n)) for n in names]
+    states: dict[str, list] = {json.dumps([base[n] for n in names]): []}
+    kept: list[tuple] = []
+    dropped: list[dict] = []
+    left = budget - _size(list(states))
+    with widget.hold_sync():
+        try:
+            for group in groups:
+                new, used, done = {}, 0, True
+                for combo in itertools.product(*(c.values for c in group)):
+                    _set(widget, zip((c.name for c in group), combo))
+                    state = widget_state(widget)
+                    key = json.dumps([state[n] for n in names])
+                    if state.get("error") or key in states or key in new:
+                        continue
+                    new[key] = [[state[n] for n in names], _diff(state, base)]
+                    used += _size(new[key]) + 1
+                    if used > left:
+                        done = False
+                        break
+                _set(widget, saved)  # (within a group, each combination sets all its controls)
+                labels = " × ".join(c.label for c in group)
+                n = 1
+                for c in group:
+                    n *= len(c.values)
+                if done:
+                    states.update(new)
+                    kept.append(group)
+                    left -= used
+                else:
+                    dropped.append({"controls": labels, "n_states": n,
+                                    "left": _budget_text(max(left, 0))})
+        finally:
+            _set(widget, saved)
+    if widget_state(widget) != base:
+        raise AgreementError(f"{type(widget).__name__}.to_html: the widget did not come "
+                             "back to its saved state after computing the page's states")
+    live = {c.name for g in kept for c in g}
+    return {"controls": [{"name": c.name, "label": c.label, "values": json_safe(list(c.values)),
+                          "selector": c.selector} for c in everyone if c.name in live],
+            "names": names,
+            "states": [v for v in states.values() if v],
+            "dropped": dropped, "budget": budget}
+
+
 def standalone_script() -> str:
     """``static/standalone.js``: a classic script defining ``iaaStandalone.mount``
     (:func:`~iaa_widgets.html.static_script`)."""
@@ -75,9 +204,17 @@ def _widget_css() -> str:
     return css
 
 
-def widget_page(widget: anywidget.AnyWidget, *, title: Any = None) -> str:
-    """The HTML document of ``widget`` in its current state (see the module's text).
-    ``title`` (text, escaped) defaults to the widget's class name."""
+def widget_page(widget: anywidget.AnyWidget, *, title: Any = None,
+                budget: int = DEFAULT_BUDGET) -> str:
+    """The HTML document of ``widget`` in its current state (see the module's text), with
+    the precomputed states (:func:`precomputed_states`) that keep the page within
+    ``budget`` bytes. ``title`` (text, escaped) defaults to the widget's class name."""
+    empty = {"controls": [], "names": [], "states": [], "dropped": [], "budget": budget}
+    left = budget - len(_page(widget, title, empty).encode("utf-8"))
+    return _page(widget, title, precomputed_states(widget, left))
+
+
+def _page(widget: anywidget.AnyWidget, title: Any, live: dict) -> str:
     name = type(widget).__name__
     title = name if title is None else title
     saved = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -88,24 +225,35 @@ def widget_page(widget: anywidget.AnyWidget, *, title: Any = None) -> str:
         f"<title>{text(title)}</title>\n"
         f"<style>{_STYLE}{_widget_css()}</style>\n</head>\n<body>\n"
         f"<p class=\"iaa-static-banner\" role=\"note\">Static copy of {text(name)}, saved "
-        f"{saved}: the numbers are those of the Python session then. Changes that Python "
-        "would recompute are refused, and these controls are disabled: "
-        "<span class=\"iaa-static-disabled\">…</span>. What the page does by itself "
-        "works: hover, tooltips, zoom and downloads.</p>\n"
+        f"{saved}: the numbers are those of the Python session then. "
+        "<span class=\"iaa-static-live-text\" hidden>These controls work from states that "
+        "Python computed when the page was saved: <span class=\"iaa-static-live\"></span>. "
+        "</span>Changes that Python would recompute are refused, and these controls are "
+        "disabled: <span class=\"iaa-static-disabled\">…</span>. "
+        "<span class=\"iaa-static-dropped-text\" hidden>Not saved, to keep the page within "
+        f"its budget of {_budget_text(live['budget'])}: "
+        "<span class=\"iaa-static-dropped\"></span>. </span>"
+        "What the page does by itself works: hover, tooltips, zoom and downloads.</p>\n"
         "<p class=\"iaa-static-notice\" role=\"status\" aria-live=\"polite\" hidden></p>\n"
         "<div id=\"iaa-widget\"></div>\n"
         "<noscript><p>This page draws the widget with JavaScript; allow it to see the "
         "chart.</p></noscript>\n"
         f"<script type=\"application/json\" id=\"iaa-state\">{state}</script>\n"
+        f"<script type=\"application/json\" id=\"iaa-states\">{script_json(live)}</script>\n"
         f"<script>{standalone_script()}</script>\n"
         "<script>\n"
         "(() => {\n"
         "  const el = document.getElementById(\"iaa-widget\");\n"
+        "  const q = (s) => document.querySelector(s);\n"
         "  try {\n"
-        "    const state = JSON.parse(document.getElementById(\"iaa-state\").textContent);\n"
+        "    const state = JSON.parse(q(\"#iaa-state\").textContent);\n"
+        "    const live = JSON.parse(q(\"#iaa-states\").textContent);\n"
         "    iaaStandalone.mount(el, state, {\n"
-        "      disabledList: document.querySelector(\".iaa-static-disabled\"),\n"
-        "      notice: document.querySelector(\".iaa-static-notice\"),\n"
+        "      live,\n"
+        "      disabledList: q(\".iaa-static-disabled\"),\n"
+        "      liveList: q(\".iaa-static-live\"),\n"
+        "      droppedList: q(\".iaa-static-dropped\"),\n"
+        "      notice: q(\".iaa-static-notice\"),\n"
         "    });\n"
         "  } catch (err) {\n"
         "    const p = document.createElement(\"p\");\n"
@@ -116,3 +264,11 @@ def widget_page(widget: anywidget.AnyWidget, *, title: Any = None) -> str:
         "  }\n"
         "})();\n"
         "</script>\n</body>\n</html>\n")
+
+
+def _budget_text(n: int) -> str:
+    """A budget in bytes as the page names it: "5 MB" (10^6 bytes), "800 kB", "120 bytes"."""
+    for unit, size in (("MB", 10**6), ("kB", 10**3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"

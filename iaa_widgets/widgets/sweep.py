@@ -140,6 +140,28 @@ class AugmentedKappaSweep(IAAWidget):
         items = self._sweep.items
         return self._item_rows(np.flatnonzero(items["class"].to_numpy() == cls))
 
+    def _export_groups(self) -> list[tuple]:
+        """The controls a static page keeps live (:mod:`.export`), in order of priority:
+        p over the sweep's own grid; the class listed; the pair; the pages of the saved
+        class's items; then p with the class. (p with another pair is not saved: the
+        page refuses it and says so; δ and τ stay disabled.)"""
+        from .export import Control
+
+        p = Control("p", "p", tuple(float(v) for v in self._sweep.curve["p"]),
+                    ".iaa-slider-p")
+        cls = Control("selected_class", "item class",
+                      tuple(r["key"] for r in self.classes), "[data-class]")
+        groups = [(p,), (cls,)]
+        if self.pair_labels:
+            groups.append((Control("pair", "pair", (AVERAGE, *range(len(self.pair_labels))),
+                                   ".iaa-select-pair"),))
+        total = self.class_table.get("total", 0)
+        if total > self.max_rows:
+            groups.append((Control("row_offset", "pages of items",
+                                   tuple(range(0, total, self.max_rows)),
+                                   ".iaa-page-prev, .iaa-page-next"),))
+        return groups + [(p, cls)]
+
     # ----------------------------------------------------------- internals
     def _pair_index(self, pair) -> int:
         if pair in (AVERAGE, "average"):

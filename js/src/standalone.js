@@ -3,11 +3,15 @@
 // `iaaStandalone.mount`, inlined into the page (no CDN; works from file:// offline).
 //
 // A static copy has no Python kernel, so this model stands in for anywidget's over the
-// synced state saved in the page: `get`, `on`, `off` work as in the notebook; `set` of
-// any traitlet is refused (Python would recompute the numbers from it), the control
-// that asked is put back to the saved value and a notice says why; `save_changes` does
-// nothing and `send` shows the same notice. Form controls that would set a traitlet are
-// disabled and listed in the page's banner; those that act on the page only stay live.
+// synced state saved in the page: `get`, `on`, `off` work as in the notebook. The page
+// may carry precomputed states (export.precomputed_states, issue 42): for the controls
+// it names, `set` looks up the state Python computed for the new values of those
+// controls and switches to it (a number snaps to the nearest saved value); it computes
+// nothing. Any other `set` is refused (Python would recompute the numbers from it), the
+// control that asked is put back to the saved value and a notice says why;
+// `save_changes` does nothing and `send` shows the same notice. Form controls that
+// would set a traitlet are disabled and listed in the page's banner; those that act on
+// the page only, or switch among saved states, stay live.
 import widget from "./index.js";
 
 // Controls that act on the page only (no traitlet): the SPA chart's "fix x axis" box
@@ -15,22 +19,69 @@ import widget from "./index.js";
 const FRONT_END_ONLY = ".iaa-fix-x, .iaa-zoom-button";
 const CONTROLS = "input, select, textarea, button";
 
+const NO_STATES = { controls: [], names: [], states: [], dropped: [] };
+
+// The saved value of `control` nearest to `value` (a number: the slider's step may be
+// finer than the saved grid), or `value` itself.
+function snap(control, value) {
+  if (typeof value !== "number") return value;
+  let best = value;
+  let gap = Infinity;
+  for (const v of control.values) {
+    if (typeof v === "number" && Math.abs(v - value) < gap) [best, gap] = [v, Math.abs(v - value)];
+  }
+  return best;
+}
+
 class StaticModel {
-  constructor(state, notify) {
+  constructor(state, notify, live = NO_STATES) {
+    this.saved = state;
     this.state = state;
     this.notify = notify;
     this.listeners = new Map();
+    this.live = live;
+    this.controls = new Map(live.controls.map((c) => [c.name, c]));
+    const key = (values) => JSON.stringify(values);
+    this.key = key;
+    this.states = new Map(live.states.map(([values, diff]) => [key(values), diff]));
+    this.states.set(key(live.names.map((n) => state[n])), {});
   }
 
   get(name) {
     return this.state[name];
   }
 
-  // Refused: the saved value stays, and the views listening to `name` redraw from it
-  // (so a slider the reader dragged springs back to the value the numbers belong to).
-  set(name) {
-    this.notify(name);
+  // A saved control: switch to the state saved for the new values, if there is one.
+  // Otherwise refused: the saved value stays, and the views listening to `name`
+  // redraw from it (so a slider the reader dragged springs back to the value the
+  // numbers belong to).
+  set(name, value) {
+    const control = this.controls.get(name);
+    if (control) {
+      const wanted = snap(control, value);
+      const values = this.live.names.map((n) => (n === name ? wanted : this.state[n]));
+      const diff = this.states.get(this.key(values));
+      if (diff) {
+        this.switchTo(diff);
+        return;
+      }
+      const others = this.live.names.filter((n) => n !== name && this.state[n] !== this.saved[n]);
+      this.notify(name, `"${control.label}" = ${wanted} with ${others.map((n) => `"${this.controls.get(n)?.label || n}" = ${this.state[n]}`).join(", ")} was not saved with the page`);
+    } else {
+      this.notify(name);
+    }
     queueMicrotask(() => this.emit(`change:${name}`));
+  }
+
+  // the saved state with `diff` over it (`_datasets` by dataset); the views of every
+  // traitlet that differs from the state shown redraw
+  switchTo(diff) {
+    const next = { ...this.saved, ...diff,
+      _datasets: { ...this.saved._datasets, ...(diff._datasets || {}) } };
+    const changed = Object.keys(next).filter(
+      (k) => JSON.stringify(next[k]) !== JSON.stringify(this.state[k]));
+    this.state = next;
+    queueMicrotask(() => changed.forEach((k) => this.emit(`change:${k}`)));
   }
 
   save_changes() {}
@@ -66,15 +117,16 @@ function controlName(node) {
 }
 
 // Disable every form control under `root` that would set a traitlet (now and in any
-// part the widget redraws later); `onChange` receives the sorted, distinct names of the
-// disabled controls the reader can see (a hidden part, such as the cell editor of a
-// table that is not editable, is not listed).
-function disableKernelControls(root, onChange) {
+// part the widget redraws later), but those matching `live` (they switch among saved
+// states); `onChange` receives the sorted, distinct names of the disabled controls the
+// reader can see (a hidden part, such as the cell editor of a table that is not
+// editable, is not listed).
+function disableKernelControls(root, live, onChange) {
   let listed = null;
   const apply = () => {
     const names = new Map();
     for (const node of root.querySelectorAll(CONTROLS)) {
-      if (node.matches(FRONT_END_ONLY)) continue;
+      if (node.matches(FRONT_END_ONLY) || (live && node.matches(live))) continue;
       if (!node.disabled) node.disabled = true; // (a widget may enable it again: see below)
       if (!node.dataset.iaaStatic) {
         node.dataset.iaaStatic = "disabled";
@@ -98,20 +150,42 @@ function disableKernelControls(root, onChange) {
   return () => observer.disconnect();
 }
 
-// Render the widget whose synced state is `state` into `el`. `disabledList` receives
-// the names of the disabled controls (as text); `notice` the message shown when the
-// reader tries one of the refused changes (a click on a cell, a key, a dragged slider).
-export function mount(el, state, { disabledList, notice } = {}) {
-  const notify = (name) => {
+// Render the widget whose synced state is `state` into `el`, switching among the
+// precomputed states of `live`. `disabledList` receives the names of the disabled
+// controls (as text), `liveList` those of the saved controls, `droppedList` the groups
+// of controls left out of the page's budget; `notice` the message shown when the reader
+// tries one of the refused changes (a click on a cell, a key, a dragged slider).
+export function mount(el, state, { live = NO_STATES, disabledList, liveList, droppedList,
+  notice } = {}) {
+  const notify = (name, why) => {
     if (!notice) return;
     const what = name ? `changing "${name}"` : "this action";
-    notice.textContent = `Static copy: ${what} needs the Python kernel; the numbers shown `
-      + "are those saved with the page.";
+    notice.textContent = why ? `Static copy: ${why}; the numbers shown are unchanged.`
+      : `Static copy: ${what} needs the Python kernel; the numbers shown are those saved `
+        + "with the page.";
     notice.hidden = false;
   };
-  const model = new StaticModel(state, notify);
+  const model = new StaticModel(state, notify, live);
   const cleanup = widget.render({ model, el });
-  const stop = disableKernelControls(el, (names) => {
+  const shown = (list, items) => {
+    if (!list) return;
+    list.textContent = items.join("; ");
+    list.parentElement.hidden = !items.length;
+  };
+  shown(liveList, live.controls.map((c) => `${c.label} (${c.values.length} values)`));
+  shown(droppedList, live.dropped.map((d) => `${d.controls} (${d.n_states} states, more than `
+    + `the ${d.left} left)`));
+  // a slider over saved values steps over them (its own step may be finer)
+  for (const c of live.controls) {
+    const nums = c.values.filter((v) => typeof v === "number").sort((a, b) => a - b);
+    if (nums.length < 2) continue;
+    const step = Number(Math.min(...nums.slice(1).map((v, k) => v - nums[k])).toPrecision(12));
+    for (const node of el.querySelectorAll(c.selector)) {
+      if (node.type === "range") Object.assign(node, { min: nums[0], max: nums.at(-1), step });
+    }
+  }
+  const selector = live.controls.map((c) => c.selector).join(", ");
+  const stop = disableKernelControls(el, selector, (names) => {
     if (disabledList) disabledList.textContent = names.length ? names.join(", ") : "none";
   });
   return () => {
