@@ -46,10 +46,14 @@ def df():
 
 
 def run_notebook(open_lab_page, name, cells, count=1, css=".iaa-explorer"):
-    """A new notebook of ``cells``, run, with ``count`` widgets matching ``css`` drawn."""
+    """A new notebook of ``cells``, run, with ``count`` widgets matching ``css`` drawn in
+    it (JupyterLab also restores the notebooks opened before, whose widgets may show in
+    their hidden tabs: they are not counted)."""
     page = open_lab_page(name, cells)
     page.run_all()
-    page.wait_for_widgets(css, count, timeout=240_000)  # (a new kernel's imports, loaded machine)
+    page.page.wait_for_function(  # (a new kernel's imports take long on a loaded machine)
+        f"() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) {css}')]"
+        f".filter((e) => Number(e.dataset.revision) >= 1).length === {count}", timeout=240_000)
     return page
 
 
