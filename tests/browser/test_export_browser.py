@@ -7,12 +7,15 @@ keep what is the page's own working (tooltips, zoom, "fix x axis", CSV), with no
 console error, no dialog and no request. Screenshots: tests/artifacts/export_*.png."""
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import iaa_widgets as iaa
 from iaa_widgets import Annotations
 from iaa_widgets.continuum import random_continuum
 from iaa_widgets.datasets import crowd_labels, email_types
+from iaa_widgets.measures.augmented import augmented_kappa_sweep
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 
@@ -72,28 +75,116 @@ def test_contingency_page(offline, tmp_path, artifacts):
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
 
 
+def _small_email() -> Annotations:
+    """The first 40 messages of the e-mail data (three annotators, secondary labels)."""
+    long = email_types()
+    return Annotations.from_long(long[long["item"].isin(long["item"].unique()[:40])],
+                                 rank="rank")
+
+
+def _shown(page, key: str) -> float:
+    return float(page.locator(f'.iaa-summary tr[data-key="{key}"] .iaa-value')
+                 .get_attribute("data-value"))
+
+
 def test_sweep_page(offline, tmp_path, artifacts):
-    w = iaa.AugmentedKappaSweep(Annotations.from_long(email_types(), rank="rank"))
+    # issue 42: the p slider, the class rows and the pair switch among the states Python
+    # computed at export; the numbers shown equal the measure's at that p
+    data = _small_email()
+    w = iaa.AugmentedKappaSweep(data)
     w.p = 0.8
     page, log = offline(_export(w, tmp_path, "sweep"))
     _drawn(page)
     page.screenshot(path=str(artifacts / "export_sweep.png"), full_page=True)
     assert "κ′ at p = 0.800" in page.inner_text(".iaa-widget")
     slider = page.locator("input.iaa-slider-p")
-    assert slider.is_disabled() and float(slider.input_value()) == 0.8
-    # the class table's rows ask Python for their items: refused, the selection kept
+    assert slider.is_enabled() and float(slider.input_value()) == 0.8
+    assert "p (51 values)" in page.inner_text(".iaa-static-live")
+    assert "p" not in page.inner_text(".iaa-static-disabled").split(", ")
+    reference = augmented_kappa_sweep(data)  # the measure itself, at each p
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # one step of the sweep's grid: 0.81
+    page.wait_for_function("() => document.querySelector('.iaa-summary').textContent"
+                           ".includes('p = 0.810')")
+    r = reference.at(0.81)
+    for key, value in (("kappa", r.value), ("p_a", r.observed), ("p_e", r.expected)):
+        assert _shown(page, key) == pytest.approx(value, abs=1e-12)
+    slider.fill("0.55")
+    page.wait_for_function("() => document.querySelector('.iaa-summary').textContent"
+                           ".includes('p = 0.550')")
+    assert _shown(page, "kappa") == pytest.approx(reference.at(0.55).value, abs=1e-12)
+    # the chart's point moved with it (the sweep_point rows of the saved state)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / "export_sweep_p055.png"), full_page=True)
+    # a class row at this p (p × class saved): its items listed, κ_x at p = 0.55
     chosen = w.selected_class
     other = next(c["key"] for c in w.classes if c["key"] != chosen)
     page.locator(f'tr[data-class="{other}"]').click()
-    assert 'changing "selected_class"' in _refused(page)
-    assert page.locator("tr.iaa-selected").get_attribute("data-class") == chosen
+    page.wait_for_function(f"() => document.querySelector('tr.iaa-selected')"
+                           f".dataset.class === '{other}'")
+    total = int((reference.items["class"] == other).sum())
+    assert f": {total} items" in page.inner_text(".iaa-items-title")
+    assert "κ (p = 0.550)" in page.inner_text(".iaa-items")
+    # the pair with p moved was not saved: refused, and the notice says which
+    page.locator("select.iaa-select-pair").select_option("0")
+    assert "was not saved with the page" in _refused(page)
+    assert _shown(page, "kappa") == pytest.approx(reference.at(0.55).value, abs=1e-12)
+    # back to the saved class and p, the pair alone is saved: A × B's own sweep
+    page.locator(f'tr[data-class="{chosen}"]').click()
+    slider.fill("0.8")
+    page.wait_for_function("() => document.querySelector('.iaa-summary').textContent"
+                           ".includes('p = 0.800')")
+    page.locator("select.iaa-select-pair").select_option("0")
+    names = list(data.annotators)
+    pair = augmented_kappa_sweep(data.select_annotators(names[:2])).at(0.8)
+    page.wait_for_function("(v) => Math.abs(Number(document.querySelector("
+                           "'.iaa-summary tr[data-key=\"kappa\"] .iaa-value').dataset.value)"
+                           " - v) < 1e-12", arg=pair.value)
+    # δ and τ need the kernel: disabled and named
+    listed = page.inner_text(".iaa-static-disabled")
+    assert "δ, least change of κ_x" in listed and "τ, agreement for class 1" in listed
     # the CSV of the listed items is made on the page: it works
-    csv = page.locator("a.iaa-csv").get_attribute("data-csv")
-    assert csv.count("\r\n") == len(w.class_table["rows"]) + 1
+    assert page.locator("a.iaa-csv").get_attribute("data-csv").count("\r\n") >= 2
     assert log["requests"] == [] and log["dialogs"] == []
     # vega warns (console.warn, not an error) of an empty extent while no κ_x curve is
     # ticked, as in JupyterLab
     assert log["errors"] == [], log
+
+
+def test_sweep_page_beyond_a_tiny_budget(offline, tmp_path):
+    w = iaa.AugmentedKappaSweep(_small_email())
+    w.to_html(tmp_path / "tiny.html", budget=1)
+    page, log = offline(tmp_path / "tiny.html")
+    _drawn(page)
+    dropped = page.inner_text(".iaa-static-dropped")
+    for group in ("p (51 states", "item class (", "pair (", "p × item class ("):
+        assert group in dropped
+    assert page.locator(".iaa-static-live-text").is_hidden()
+    assert page.locator("input.iaa-slider-p").is_disabled()
+    assert "p" in page.inner_text(".iaa-static-disabled").split(", ")
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def test_sweep_page_at_1e5_items_stays_within_its_budget(offline, tmp_path):
+    rng = np.random.default_rng(0)
+    n = 100_000  # items, two annotators, a primary and a secondary label each
+    item, who = np.repeat(np.arange(n), 2), np.tile(["A", "B"], n)
+    first = rng.integers(0, 3, 2 * n)
+    second = (first + 1 + rng.integers(0, 2, 2 * n)) % 3
+    w = iaa.AugmentedKappaSweep(Annotations.from_long(pd.DataFrame({
+        "item": np.concatenate([item, item]), "annotator": np.concatenate([who, who]),
+        "label": np.concatenate([first, second]), "rank": np.repeat([1, 2], 2 * n)}),
+        rank="rank"))
+    path = tmp_path / "big.html"
+    w.to_html(path)
+    assert path.stat().st_size <= 5_000_000
+    page, log = offline(path)
+    _drawn(page)
+    page.locator("input.iaa-slider-p").fill("0.9")
+    page.wait_for_function("() => document.querySelector('.iaa-summary').textContent"
+                           ".includes('p = 0.900')")
+    assert _shown(page, "kappa") == pytest.approx(w.sweep.at(0.9).value, abs=1e-12)
+    assert log["requests"] == [] and log["errors"] == [], log
 
 
 def test_sparse_page(offline, tmp_path, artifacts):
