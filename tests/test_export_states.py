@@ -128,3 +128,27 @@ def test_budget_is_checked():
                 w.to_html(budget=budget)
     finally:
         w.close()
+
+
+def test_contingency_pair_states_are_each_pairs_measures():
+    long = email_types()
+    long = long[long["rank"] == 1]  # primary labels: one per annotator and item
+    w = iaa.ContingencyMatrix(long)
+    try:
+        before = widget_state(w)
+        live = precomputed_states(w, 5_000_000)
+        assert widget_state(w) == before
+        assert [c["name"] for c in live["controls"]] == ["pair"]
+        assert len(live["states"]) == 5  # 3 × 2 ordered pairs but the saved one
+        for (pair,), diff in live["states"]:
+            names = [w.annotators[k] for k in pair]
+            # Cohen's κ of that pair's own data (the measure function, not the widget)
+            sub = Annotations.from_long(long[long["annotator"].isin(names)])
+            kappa = iaa.cohen_kappa(sub.select_annotators(names)).value
+            # (a pair and its swap share κ: the state then keeps the saved coefficients)
+            shown = next(r for r in diff.get("coefficients", before["coefficients"])
+                         if r["key"] == "cohen_kappa")
+            assert shown["value"] == pytest.approx(kappa, abs=1e-12)
+            assert diff["pair"] == pair
+    finally:
+        w.close()

@@ -260,6 +260,18 @@ class ContingencyMatrix(IAAWidget):
             self.set_trait("categories", [str(c) for c in cats])
             self.matrix = m
 
+    def _export_groups(self) -> list[tuple]:
+        """The controls a static page keeps live (:mod:`.export`): the pair selectors,
+        over every ordered pair of annotators (with more than two). Editing a cell
+        needs the kernel and stays disabled."""
+        from .export import Control
+
+        n = len(self.annotators)
+        if n <= 2:
+            return []
+        pairs = tuple([a, b] for a in range(n) for b in range(n) if a != b)
+        return [(Control("pair", "pair", pairs, ".iaa-pair select"),)]
+
     # ----------------------------------------------------------- internals
     def _pair_table(self, pair) -> np.ndarray:
         a, b = pair

@@ -75,6 +75,29 @@ def test_contingency_page(offline, tmp_path, artifacts):
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
 
 
+def test_contingency_page_pair_selectors(offline, tmp_path):
+    # issue 42: the pair selectors switch among every pair's saved table and
+    # coefficients; editing a cell needs the kernel and stays disabled, named
+    long = email_types()
+    long = long[long["rank"] == 1]  # primary labels: one per annotator and item
+    w = iaa.ContingencyMatrix(long, editable=True)
+    page, log = offline(_export(w, tmp_path, "contingency_pairs"))
+    _drawn(page)
+    assert "pair (6 values)" in page.inner_text(".iaa-static-live")
+    columns = page.locator(".iaa-pair select.iaa-select-1")
+    assert columns.is_enabled()
+    columns.select_option("2")  # A × C
+    names = [w.annotators[0], w.annotators[2]]
+    sub = Annotations.from_long(long[long["annotator"].isin(names)])
+    kappa = iaa.cohen_kappa(sub.select_annotators(names)).value  # the measure itself
+    page.wait_for_function("(v) => Math.abs(Number(document.querySelector("
+                           "'tr[data-coef=\"cohen_kappa\"] .iaa-value').dataset.value)"
+                           " - v) < 1e-12", arg=kappa)
+    assert page.locator(".iaa-count").is_disabled()
+    assert "count of the selected cell" in page.inner_text(".iaa-static-disabled")
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
 def _small_email() -> Annotations:
     """The first 40 messages of the e-mail data (three annotators, secondary labels)."""
     long = email_types()
