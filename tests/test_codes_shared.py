@@ -81,12 +81,11 @@ def test_non_string_objects():
 
 
 def test_scattered_addresses_fall_back_to_hashing():
-    # one object every 64 rows apart from strings made in between: a range too wide
+    # strings of 5,000 characters: one object per 4 KiB block or more, too many places
     rng = np.random.default_rng(3)
-    names = _names(500)
-    _ = [str(i) * 50 for i in range(20_000)]  # noqa: F841 (spreads later allocations)
-    late = np.array([f"late-{i}" for i in range(100)], dtype=object)
-    column = np.concatenate([names, late])[rng.integers(0, 600, 2_000)]
+    pool = np.array([f"{i:05d}" + "x" * 5_000 for i in range(200)], dtype=object)
+    column = pool[rng.integers(0, 200, 2_000)]
+    assert C._address_codes(_pointers(column)) is None
     _same_as_factorize(column)
 
 
