@@ -1,7 +1,8 @@
 """Integer codes of a column: one hash pass per column, Arrow's dictionary encoding for
 Arrow-backed strings (or its result without a hash table of the column: few fixed-width
 names, few values, few short values of polars' strings read in their views; ids in runs
-encoded once per run) and for Python strings with many values, a dense look-up table or
+encoded once per run) and for Python strings with many values, Python objects that rows
+share coded by their address, a dense look-up table or
 the steps of sorted ids for integers (and for floats that are whole numbers). Text ids
 keep their names in Arrow (:func:`_names`)."""
 from __future__ import annotations
@@ -397,9 +398,11 @@ def _factorize(values: np.ndarray):
 def _object_codes(values: np.ndarray):
     """``pd.factorize`` of Python objects (the distinct values an object array, or for
     strings an Arrow array: :func:`_text_codes`). Where rows share their objects (a
-    column made from a list of labels or ids), the object pointers are hashed (ints:
-    fast), then the distinct objects (equal values at different addresses merge there;
-    None/NaN become −1 as in pd.factorize). Where each row holds its own copy of its
+    column made from a list of labels or ids, or read by pandas' CSV parser with
+    dtype=object), the object pointers are coded (ints: fast; many values by their
+    address, :func:`_address_codes`, without a hash table of the addresses), then the
+    distinct objects are hashed (equal values at different addresses merge there;
+    None/NaN become −1 as in pd.factorize: :func:`_renumbered`). Where each row holds its own copy of its
     value (strings converted one per row), hashing the pointers would double the work:
     the objects are hashed directly, strings with many distinct values (more than 64 in
     the first rows: ids) through Arrow (:func:`_text_codes`; few labels or names are
