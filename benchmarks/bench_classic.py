@@ -182,11 +182,13 @@ def time_row_orders(n_raters: int = 10, n_items: int = 1_000_000, repeat: int = 
     print(f"\n== row orders: α nominal on {len(df):,} ratings (integer item ids), ours best "
           f"of {repeat}, krippendorff best of 2")
     for name, d in row_orders(df).items():
+        with open("/proc/loadavg") as f:  # the machine may be shared: load beside each row
+            load = " ".join(f.read().split()[:3])
         (t, c), v = timed(lambda: iaa.krippendorff_alpha(d).value, repeat)
         (tp, cp), vp = timed(lambda: kripp_alpha(d), 2)
         print(f"  {name:<22} ours {t:7.3f} s (CPU {c:6.3f})  krippendorff {tp:7.3f} s "
               f"(CPU {cp:6.3f})  {agreement(vp, v):<10} ours {tp / t:5.1f}× faster "
-              f"(CPU {cp / c:5.1f}×; goal ≥ 10×)")
+              f"(CPU {cp / c:5.1f}×; goal ≥ 10×; load average {load})")
 
 
 # ------------------------------------------------------------------ main
