@@ -130,3 +130,17 @@ def test_a_name_between_the_sampled_rows_is_not_missed():
     assert coded is None or np.array_equal(coded[0], pd.factorize(names)[0])
     codes, _ = C._coded(pd.Series(names, dtype="str"))
     np.testing.assert_array_equal(codes, pd.factorize(names)[0])
+
+
+def test_objects_shared_in_the_head_only():
+    # the CSV parser shares objects within a chunk: most objects are copies beyond it
+    rng = np.random.default_rng(6)
+    head = _names(1_000)[rng.integers(0, 1_000, 1 << 16)]
+    rest = np.array(["".join(list(s)) for s in _names(1_500)[rng.integers(0, 1_500, 100_000)]],
+                    dtype=object)
+    column = np.concatenate([head, rest])
+    coded = C._address_codes(_pointers(column))
+    assert coded is not None and 2 * len(coded[1]) > len(column)  # Arrow hashes the objects
+    _same_as_factorize(column)
+    column[7::13] = None  # missing values: pandas hashes them
+    _same_as_factorize(column)

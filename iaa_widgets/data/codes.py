@@ -457,7 +457,11 @@ def _renumbered(values: np.ndarray, object_codes: np.ndarray, first: np.ndarray)
     address: memory read in sequence), equal values at different addresses merge,
     then the values are numbered by the row where each first appears, and named by the
     object in that row (as pd.factorize names them); None/NaN: −1."""
-    value_codes, uniques = pd.factorize(values[first])
+    objects = values[first]
+    # many objects (copies: the CSV parser shares them only within a chunk): Arrow hashes
+    # the strings faster than pandas (:func:`_text_codes`)
+    coded = _text_codes(objects) if 2 * len(objects) > len(values) else None
+    value_codes, uniques = coded or pd.factorize(objects)
     if np.array_equal(value_codes, np.arange(len(first))):  # one object per value
         value_first = first
     else:
