@@ -253,6 +253,25 @@ def test_headline_shows_the_measures_own_interval():
     assert w.headline["ci_method"].startswith("Wald")
 
 
+def test_headline_says_q_and_the_items_for_its_half_width(w, raters):
+    """Issue 45 §5: the headline adds Krippendorff's q(0.8), the share of the headline
+    measure's bootstrap replicates below 0.8 (iaa.bootstrap's prob_below, same draws), and
+    the items a 95 % interval of ±0.05 needs, which is sample_size's pilot answer on the
+    same seed (its SE the bootstrap's: test_inference_sample_size checks that), after the
+    measure's own interval has stayed its own (Wald for Fleiss' κ)."""
+    h, ann = w.headline, w._project.ann  # the raters as the widget holds them (its draws)
+    assert set(ann.annotators) == set(raters["annotator"])
+    boot = iaa.bootstrap(ann, "fleiss_kappa", n_resamples=50, seed=1, missing="available")
+    assert (h["alpha_min"], h["half_width"]) == (0.8, 0.05)
+    assert h["q_min"] == boot.prob_below(0.8)
+    pilot = iaa.sample_size(ann, "fleiss_kappa", half_width=0.05, n_resamples=50, seed=1,
+                            missing="available")
+    assert h["items_for_half_width"] == pilot.n_items
+    assert h["ci_method"].startswith("Wald")
+    assert (h["ci_low"], h["ci_high"]) == pytest.approx(
+        iaa.fleiss_kappa(raters, missing="available").ci, abs=1e-12)
+
+
 def test_counts_shown_equal_the_lists(w, raters):
     """Issue 39: a number the panels show is the length of the list its click gives. Each
     annotator's "n differ" (their items whose label differs from the majority of the
@@ -344,6 +363,7 @@ def test_no_variation_no_interval(df):
     w = iaa.ProjectExplorer(same, n_resamples=20)
     w.wait(120)
     assert (w.intervals, w.error, w.headline["n_disagreements"]) == ("none", "", 0)
+    assert "q_min" not in w.headline  # no variation: no replicates to read q from
     assert w.items_page["total"] == 0 and w.annotators_panel["loo_ready"]
     rows = w.annotators_panel["rows"]
     assert all(r["delta_low"] is None and r["n_differ"] == 0 for r in rows)

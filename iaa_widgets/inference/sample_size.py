@@ -237,6 +237,14 @@ def sample_size(data=None, measure: str = "krippendorff_alpha", *, method: str |
                                         **params})
 
 
+def items_for_half_width(se: float, n_pilot: int, half_width: float,
+                         confidence: float = 0.95) -> int:
+    """Units a ``confidence`` interval of half-width ``half_width`` needs, from a pilot's
+    bootstrap SE over ``n_pilot`` units: se(n) = se √(n_pilot / n), so
+    n = ⌈n_pilot (z se / E)²⌉."""
+    return math.ceil(n_pilot * (D._z(0.5 + confidence / 2) * se / half_width) ** 2)
+
+
 def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resamples, seed,
            kwargs) -> SampleSizeResult:
     from ..data import as_annotations
@@ -270,7 +278,6 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
     se = float(np.nanstd(values, ddof=1))
     units = ann.n_items if codes is None else int(codes.max()) + 1
     size = ann.n_items / units                        # items per cluster (1 without)
-    z = D._z(0.5 + level / 2)
     n = math.nan
     params: dict = {"measure": m.name, "confidence": level, "n_resamples": n_resamples,
                     "resampled": "items" if codes is None else "clusters",
@@ -281,7 +288,7 @@ def _pilot(data, measure, half_width, level, alpha_min, prob, cluster, n_resampl
                 "interval has no width at any number of items")
     if half_width is not None:
         e = validate.real("sample_size", "half_width", half_width, minimum=0, open_low=True)
-        n = math.ceil(units * (z * se / e) ** 2) * size  # se(n) = se √(units / n)
+        n = items_for_half_width(se, units, e, level) * size
         params["half_width"] = e
     if alpha_min is not None:
         amin = validate.real("sample_size", "alpha_min", alpha_min, minimum=-1, maximum=1)

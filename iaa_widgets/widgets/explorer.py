@@ -43,6 +43,7 @@ from .. import explore, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..inference.bootstrap import bootstrap
+from ..inference.sample_size import items_for_half_width
 from ..inference.leave_one_out import leave_one_out
 from ..measures import _registry
 from ..measures.categorical.pairwise import KERNELS, pairwise
@@ -59,6 +60,9 @@ __all__ = ["ProjectExplorer", "MEASURES"]
 # of categorical labels by many annotators that have a Statistic (paired bootstrap)
 MEASURES = tuple(m.name for m in _registry.measures(report=True, data="categorical",
                                                      annotators="many") if m.statistic)
+# the headline's decision figures: q(0.8), the share of replicates below Krippendorff's
+# threshold for drawing conclusions (Content Analysis, 2004), and the items for ±0.05
+ALPHA_MIN, HALF_WIDTH = 0.8, 0.05
 
 
 class ProjectExplorer(IAAWidget):
@@ -145,6 +149,7 @@ class ProjectExplorer(IAAWidget):
         validate.integer(where, "page_size", page_size, minimum=1, maximum=1000)
         self._relevant = validate.real(where, "relevant_delta", relevant_delta, minimum=0)
         self._seed = seed
+        self._design: dict = {}  # q(α_min) and items for ±HALF_WIDTH, from the bootstrap
         self._highlight, self._notice = "", ""
         self._worker: threading.Thread | None = None
         self._failure = ""
@@ -350,6 +355,7 @@ class ProjectExplorer(IAAWidget):
         ann = self._project.ann
         fn, kwargs = self._measure()
         self._result = result = fn(ann, **kwargs)
+        self._design = {}
         ci = getattr(result, "ci", None)
         se = getattr(result, "se", None)
         # the measure's own interval kind ("Wald", "Student-t (379 df)" …); the panel says 95 %
@@ -377,7 +383,7 @@ class ProjectExplorer(IAAWidget):
             "reference": "" if self._reference is None else str(self._reference),
             "n_items": ann.n_items, "n_annotators": ann.n_annotators,
             "n_ratings": ann.n_ratings, "coverage": ann.n_ratings / max(n_cells, 1),
-            "n_disagreements": self._n_varied(),
+            "n_disagreements": self._n_varied(), **self._design,
             # a note only where it explains the value (NaN: why); z and p are not shown
             "note": "" if np.isfinite(value) else getattr(result, "note", "") or "",
             "interval_note": self._failure}))
@@ -401,8 +407,7 @@ class ProjectExplorer(IAAWidget):
         def run():
             try:
                 out = {}
-                if resamples and (getattr(result, "ci", None) is None
-                                  or getattr(result, "se", None) is None):
+                if resamples:  # its interval where the measure has none; q and the design
                     out["boot"] = bootstrap(ann, fn, n_resamples=resamples,
                                             seed=self._seed, **kwargs)
                 if ann.n_annotators >= 3:
@@ -429,11 +434,14 @@ class ProjectExplorer(IAAWidget):
                 with self.hold_sync():
                     if "boot" in out:
                         b = out["boot"]
-                        se = getattr(result, "se", None)
-                        self._send_headline(getattr(result, "ci", None) or b.ci,
-                                            se if se is not None else b.se,
-                                            f"bootstrap percentile, {self._n_resamples} "
-                                            "resamples")
+                        self._design = _design(b, ann.n_items)
+                        ci, se = getattr(result, "ci", None), getattr(result, "se", None)
+                        if ci is None or se is None:
+                            self._send_headline(ci or b.ci, se if se is not None else b.se,
+                                                f"bootstrap percentile, {self._n_resamples} "
+                                                "resamples")
+                        else:
+                            self._send_headline(ci, se, self.headline.get("ci_method", ""))
                     if "loo" in out:
                         self.leave_one_out = out["loo"]
                         self._send_annotators()
@@ -628,6 +636,17 @@ class ProjectExplorer(IAAWidget):
             self.send({"written": str(path), "rows": rows, "bytes": len(data)})
         else:
             self.send({"download": name, "rows": rows, "bytes": len(data)}, buffers=[data])
+
+
+def _design(boot, n_items: int) -> dict:
+    """The headline's decision figures from its bootstrap (issue 45 §5): Krippendorff's
+    q(ALPHA_MIN), the share of replicates below ALPHA_MIN, and the items a 95 % interval of
+    half-width HALF_WIDTH needs, its SE scaled by √(n_items / n) (sample_size's pilot rule)."""
+    if not np.isfinite(boot.se) or boot.distribution.size < 2:
+        return {}
+    return {"alpha_min": ALPHA_MIN, "q_min": boot.prob_below(ALPHA_MIN),
+            "half_width": HALF_WIDTH,
+            "items_for_half_width": items_for_half_width(boot.se, n_items, HALF_WIDTH)}
 
 
 def _nothing_to_compare(data, loader_args) -> str:

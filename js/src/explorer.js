@@ -141,12 +141,17 @@ export function renderExplorer({ model, shell }) {
     // why the bootstrap gave no interval (too few items vary …): said, not a red error
     const failed = state === "failed" && s.interval_note ? `no interval: ${s.interval_note}` : "";
     const band = s.band && !still ? `at least ${s.band.toLowerCase()} agreement` : "";
+    const design = s.q_min !== undefined && s.q_min !== null && !still;
     const details = h("details", { class: "iaa-method" },
       h("summary", { "data-focus-key": "method" }, "how these numbers are made"),
       h("ul", {},
         hasCi ? h("li", {}, `[low, high]: the 95 % interval (${s.ci_method})`) : null,
         band ? h("li", {}, `band: the ${s.scale} band the value reaches with 95 % cumulative `
           + "probability (Gwet 2014, Handbook of Inter-Rater Reliability, ch. 6)") : null,
+        design ? h("li", {}, `q(${s.alpha_min}): the share of bootstrap replicates below `
+          + `${s.alpha_min}, the probability of failing that threshold (Krippendorff 2004)`) : null,
+        design ? h("li", {}, `±${s.half_width} needs n items: a 95 % interval that narrow, the `
+          + "bootstrap SE scaled by √(items / n) (iaa.sample_size, method='pilot')") : null,
         h("li", {}, `${nameOf(s.measure)}: ${s.source}`),
         h("li", {}, "coverage: the share of item × annotator cells that hold a rating")));
     details.open = methodOpen;
@@ -157,6 +162,12 @@ export function renderExplorer({ model, shell }) {
           `${nameOf(s.measure)} = ${fmt(s.value)}`), " ",
         h("span", { class: "iaa-headline-interval" }, interval),
         band ? [" · ", h("span", { class: "iaa-headline-band" }, band)] : null),
+      design ? h("div", { class: "iaa-headline-design" },
+        h("span", { class: "iaa-headline-q", "data-value": String(s.q_min) },
+          `q(${s.alpha_min}) = ${fmt(s.q_min)}, the chance of falling below ${s.alpha_min}`),
+        " · ",
+        h("span", { class: "iaa-headline-items", "data-value": String(s.items_for_half_width) },
+          `±${s.half_width} needs ${count(s.items_for_half_width)} items`)) : null,
       still ? h("div", { class: "iaa-still" }, "all annotators agree on every item: nothing to adjudicate") : null,
       h("div", { class: "iaa-caption" },
         `${count(s.n_items)} items · ${count(s.n_annotators)} annotators · ${count(s.n_ratings)} ratings · `

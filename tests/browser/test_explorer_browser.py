@@ -631,6 +631,12 @@ def test_headline_legend_words_and_verdicts(nb):
     assert details.get_attribute("open") is None  # the method behind the toggle
     assert "Gwet 2014" in details.text_content() and "Fleiss (1971)" in details.text_content()
     assert "z and p" not in w.text_content()
+    # issue 45 §5: q(0.8) and the items for ±0.05, the numbers Python sent (the unit test
+    # checks them against iaa.bootstrap and iaa.sample_size)
+    q, items = nb.python("(w.headline['q_min'], w.headline['items_for_half_width'])")
+    assert float(w.locator(".iaa-headline-q").get_attribute("data-value")) == q
+    assert w.locator(".iaa-headline-items").text_content() == f"±0.05 needs {items:,} items"
+    assert "probability of failing that threshold" in details.text_content()
     assert w.locator(".iaa-legend .iaa-legend-entry").count() == 2
     heads = w.locator(".iaa-explorer-items thead th").all_text_contents()
     assert "pairs agreeing" in heads[2] and "ratings" in heads[3]
