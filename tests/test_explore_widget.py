@@ -272,6 +272,30 @@ def test_headline_says_q_and_the_items_for_its_half_width(w, raters):
         iaa.fleiss_kappa(raters, missing="available").ci, abs=1e-12)
 
 
+def test_groups_panel_is_compare_by_group(df, raters):
+    """Issue 45 §5: group= (a column, one group per item) adds the headline measure by group
+    and Fleiss' (1981) homogeneity test: iaa.compare(by=)'s numbers on the raters (the
+    reference left out, as everywhere in the explorer); an item in two groups is refused."""
+    order = {item: k for k, item in enumerate(df["item"].unique())}
+    grouped = df.assign(batch=[("a" if order[i] % 2 else "b") for i in df["item"]])
+    w = iaa.ProjectExplorer(grouped, reference="ann", group="batch", n_resamples=50, seed=1)
+    w.wait(120)
+    panel = w.groups_panel
+    expected = iaa.compare(raters, measure="fleiss_kappa",
+                           by=grouped.groupby("item")["batch"].first(), missing="available")
+    shown = {r["group"]: r["estimate"] for r in panel["rows"]}
+    assert shown == pytest.approx(dict(zip(map(str, expected.groups), expected.estimates)),
+                                  abs=1e-12)
+    assert (panel["statistic"], panel["p_value"]) == pytest.approx(
+        (expected.statistic, expected.p_value), abs=1e-12)
+    assert "Fleiss 1981" in panel["method"]
+    w.close()
+    clash = grouped.copy()
+    clash.loc[clash.index[0], "batch"] = "c"
+    with pytest.raises(iaa.AgreementError, match="more than one group"):
+        iaa.ProjectExplorer(clash, group="batch")
+
+
 def test_counts_shown_equal_the_lists(w, raters):
     """Issue 39: a number the panels show is the length of the list its click gives. Each
     annotator's "n differ" (their items whose label differs from the majority of the

@@ -43,6 +43,7 @@ from .. import explore, validate
 from ..data import Annotations, as_annotations
 from ..errors import AgreementError
 from ..inference.bootstrap import bootstrap
+from ..inference.compare import compare
 from ..inference.sample_size import items_for_half_width
 from ..inference.leave_one_out import leave_one_out
 from ..measures import _registry
@@ -84,6 +85,10 @@ class ProjectExplorer(IAAWidget):
     Continuum, a table of units) open the span explorer instead
     (:class:`~iaa_widgets.widgets.span_explorer.SpanExplorer`: ``text=``, ``match=``,
     ``page_size=``), which lists the documents with unmatched or mismatched units.
+    ``group``: a column of the tidy table (one group per item: a round, batch or domain) or
+    a Series item → group; a panel then compares the headline measure across the groups
+    (:func:`~iaa_widgets.compare` with ``by=``: each group's value and interval, Fleiss'
+    (1981) homogeneity χ²), ``groups_panel`` from Python.
 
     With an empty table or one annotator there is nothing to compare: the widget shows
     that as a message (``message``) instead of raising.
@@ -123,6 +128,8 @@ class ProjectExplorer(IAAWidget):
     sort_descending = traitlets.Bool(False).tag(sync=True)
     message = traitlets.Unicode("", help="what the widget shows instead of its panels when "
                                 "there is nothing to compare ('' otherwise)").tag(sync=True)
+    groups_panel = traitlets.Dict(read_only=True, help="the headline measure by group "
+                                  "(group=): compare(by=)'s rows and test").tag(sync=True)
 
     #: a download larger than this (bytes of CSV) is written by Python to the working
     #: directory instead of travelling through the page
@@ -140,7 +147,7 @@ class ProjectExplorer(IAAWidget):
     def __init__(self, data, text=None, reference=None, measure: str = "fleiss_kappa", *,
                  pair_measure: str = "cohen_kappa", consensus="majority",
                  n_resamples: int = 200, seed=0, page_size: int = 25,
-                 relevant_delta: float = 0.02, **loader_args):
+                 relevant_delta: float = 0.02, group=None, **loader_args):
         where = "ProjectExplorer"
         validate.choice(where, "measure", measure, MEASURES)
         validate.choice(where, "pair_measure", pair_measure, tuple(KERNELS))
@@ -156,8 +163,9 @@ class ProjectExplorer(IAAWidget):
         nothing = _nothing_to_compare(data, loader_args)
         if not nothing:
             self._text = explore.item_texts(data, text, loader_args)
-            if isinstance(text, str):
-                data = data.drop(columns=[text])
+            self._group = _item_groups(data, group, loader_args)
+            named = [c for c in (text, group) if isinstance(c, str)]  # columns: a table
+            data = data.drop(columns=named) if named else data
             # the reference is the yardstick, not a rater: the project's raters leave it out
             self._project = explore.Project(as_annotations(data, **loader_args), consensus,
                                             reference)
@@ -413,6 +421,10 @@ class ProjectExplorer(IAAWidget):
                 if ann.n_annotators >= 3:
                     out["loo"] = leave_one_out(ann, fn, n_resamples=resamples,
                                                seed=self._seed, **kwargs)
+                if self._group is not None:
+                    out["groups"] = compare(ann, measure=measure, by=self._group,
+                                            n_resamples=self._n_resamples, seed=self._seed,
+                                            **kwargs)
                 if resamples:
                     out["pairs"] = pairwise(ann, pair_measure, ci="percentile",
                                             n_resamples=resamples, seed=self._seed,
@@ -447,6 +459,9 @@ class ProjectExplorer(IAAWidget):
                         self._send_annotators()
                     if "pairs" in out:
                         self._send_pairs(out["pairs"])
+                    if "groups" in out:
+                        self.set_trait("groups_panel", _groups_panel(out["groups"],
+                                                                     self._group.name))
                     self.intervals = "ready" if resamples else "none"
         self._failure = ""
         self._worker = threading.Thread(target=run, name="ProjectExplorer", daemon=True)
@@ -636,6 +651,37 @@ class ProjectExplorer(IAAWidget):
             self.send({"written": str(path), "rows": rows, "bytes": len(data)})
         else:
             self.send({"download": name, "rows": rows, "bytes": len(data)}, buffers=[data])
+
+
+def _item_groups(data, group, loader_args) -> pd.Series | None:
+    """Item → group for the groups panel, from a column of the tidy table (one group per
+    item) or a Series; None without ``group``."""
+    if group is None:
+        return None
+    if isinstance(group, pd.Series):
+        return group.rename(group.name if group.name is not None else "group")
+    if not isinstance(group, str) or not isinstance(data, pd.DataFrame) \
+            or group not in data.columns:
+        validate.fail("ProjectExplorer", "group", "the name of a column of the tidy table "
+                      "(a round, batch or domain per item) or a Series item → group", group)
+    item = loader_args.get("item", "item")
+    per_item = data.groupby(item, sort=False)[group]
+    mixed = per_item.nunique(dropna=False)
+    if (mixed > 1).any():
+        raise AgreementError(f"ProjectExplorer: group={group!r} gives item "
+                             f"{mixed.index[(mixed > 1).argmax()]!r} more than one group; "
+                             "a group holds whole items (one value of the column per item)")
+    return per_item.first().rename(group)
+
+
+def _groups_panel(result, column) -> dict:
+    """compare(by=)'s groups and homogeneity test, for the page."""
+    rows = [{"group": str(g), "estimate": e, "ci_low": c[0], "ci_high": c[1], "n_items": n}
+            for g, e, c, n in zip(result.groups, result.estimates, result.estimate_ci,
+                                  result.n_items)]
+    return json_safe({"column": str(column), "rows": rows, "statistic": result.statistic,
+                      "statistic_name": result.statistic_name, "df": result.df,
+                      "p_value": result.p_value, "method": result.method})
 
 
 def _design(boot, n_items: int) -> dict:

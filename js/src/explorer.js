@@ -68,6 +68,7 @@ export function renderExplorer({ model, shell }) {
   const matrixBox = h("section", { class: "iaa-panel iaa-matrix-panel", "aria-label": "annotator by annotator agreement" });
   const annotatorsBox = h("section", { class: "iaa-panel iaa-annotators-panel", "aria-label": "annotators" });
   const labelsBox = h("section", { class: "iaa-panel iaa-labels-panel", "aria-label": "labels" });
+  const groupsBox = h("section", { class: "iaa-panel iaa-groups-panel", "aria-label": "groups" });
   const filters = h("div", { class: "iaa-filters" });
   const described = h("div", { class: "iaa-selection", "aria-live": "polite" });
   const notice = h("div", { class: "iaa-notice", role: "status" });
@@ -90,7 +91,7 @@ export function renderExplorer({ model, shell }) {
   const itemsPanel = h("section", { class: "iaa-items-panel", "aria-label": "items" },
     filters, described, notice, tools, itemsScroll, itemsKey, downloads);
   body.append(headline, controls,
-    h("div", { class: "iaa-explorer-panels" }, matrixBox, annotatorsBox, labelsBox),
+    h("div", { class: "iaa-explorer-panels" }, matrixBox, annotatorsBox, labelsBox, groupsBox),
     legend([[0.8, "agreement (pairs; labels on the diagonal) or a share of labels above the pooled one: "
       + "blue, darker for more"], [-0.8, "below chance, confusion off the diagonal, or a share below "
       + "the pooled one: orange, darker for more"]]),
@@ -510,10 +511,38 @@ export function renderExplorer({ model, shell }) {
     }
   };
 
+  // ---------------------------------------------------------------- groups (group=)
+  // the headline measure in each group and Fleiss' (1981) homogeneity test, from Python
+  const drawGroups = () => {
+    const g = model.get("groups_panel") || {};
+    groupsBox.hidden = !g.rows;
+    if (!g.rows) return groupsBox.replaceChildren();
+    const measure = nameOf(model.get("headline").measure);
+    const differ = g.p_value < 0.05;
+    groupsBox.replaceChildren(
+      h("h3", {}, `${measure} by ${g.column}`),
+      h("div", { class: "iaa-caption" }, `each group's value with its 95 % interval; `
+        + `${g.method}`),
+      h("table", { class: "iaa-groups" },
+        h("thead", {}, h("tr", {}, h("th", {}, g.column), h("th", {}, measure),
+          h("th", {}, "95 % interval"), h("th", {}, "items"))),
+        h("tbody", {}, ...g.rows.map((r) => h("tr", {},
+          h("th", { scope: "row" }, r.group),
+          h("td", { "data-value": String(r.estimate) }, fmt(r.estimate)),
+          h("td", {}, r.ci_low === null ? "—" : `[${fmt(r.ci_low)}, ${fmt(r.ci_high)}]`),
+          h("td", {}, count(r.n_items)))))),
+      h("div", { class: "iaa-groups-test", "data-p": String(g.p_value) },
+        `χ² = ${fmt(g.statistic)} on ${g.df} df, `
+        + (g.p_value < 0.001 ? "p < 0.001: " : `p = ${fmt(g.p_value)}: `)
+        + (differ ? `the groups' ${measure} differ (at the 5 % level)`
+          : `no evidence at the 5 % level that the groups' ${measure} differ`)));
+  };
+
   const drawAll = () => { drawMatrix(); drawAnnotators(); drawLabels(); drawFilters(); };
   const untip = focusTips(root);
   drawHeadline();
   drawAll();
+  drawGroups();
   drawItems();
   const announce = () => announceRedraw(root);
   announce();
@@ -523,6 +552,7 @@ export function renderExplorer({ model, shell }) {
     listen(model, "change:matrix", drawMatrix),
     listen(model, "change:annotators_panel", drawAnnotators),
     listen(model, "change:labels_panel", drawLabels),
+    listen(model, "change:groups_panel", drawGroups),
     listen(model, "change:query", drawAll),
     listen(model, "change:items_page", () => { drawItems(); announce(); }),
     listen(model, "msg:custom", onMessage),

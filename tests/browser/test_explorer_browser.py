@@ -805,6 +805,38 @@ def test_empty_states_explain_themselves(open_lab_page):
     nb.screenshot("explorer_empty_states.png", shown(nb).locator(".jp-Notebook"))
 
 
+GROUP_CELLS = [
+    "import iaa_widgets as iaa\n"
+    "g = iaa.datasets.product_reviews(n_items=150).drop(columns='text')\n"
+    "order = {item: k for k, item in enumerate(g['item'].unique())}\n"
+    "g['batch'] = ['<b>first</b>' if order[i] < 75 else 'second' for i in g['item']]\n"
+    "wg = iaa.ProjectExplorer(g, group='batch', n_resamples=50, seed=1)\n"
+    "wg",
+]
+
+
+def test_groups_panel_compares_the_groups(open_lab_page):
+    """Issue 45 §5: group= adds a panel comparing the headline measure across groups
+    (compare(by=): each group's value and interval, Fleiss' 1981 homogeneity χ²); what it
+    shows is what Python computed, and a group's name is text."""
+    nb = run_notebook(open_lab_page, "explorer_groups.ipynb", GROUP_CELLS)
+    root = shown(nb).locator(".iaa-explorer").first
+    nb.page.wait_for_function("() => document.querySelector('.iaa-explorer .iaa-groups-test')",
+                              timeout=90_000)
+    panel = nb.python("wg.groups_panel")
+    rows = root.locator(".iaa-groups tbody tr")
+    assert rows.count() == 2
+    assert rows.locator("th").all_text_contents() == ["<b>first</b>", "second"]
+    shown_values = [float(v) for v in rows.locator("td[data-value]").evaluate_all(
+        "(cells) => cells.map((c) => c.dataset.value)")]
+    assert shown_values == [r["estimate"] for r in panel["rows"]]
+    test = root.locator(".iaa-groups-test")
+    assert float(test.get_attribute("data-p")) == panel["p_value"]
+    assert test.text_content().startswith(f"χ² = {panel['statistic']:.3f} on 1 df")
+    assert root.locator(".iaa-groups-panel b").count() == 0  # the name stayed text
+    nb.screenshot("explorer_groups.png", root)
+
+
 # ---------------------------------------------------------------- at scale
 SCALE_CELLS = [
     "import numpy as np, pandas as pd\nimport iaa_widgets as iaa\n"
