@@ -361,3 +361,19 @@ def test_alpha_with_one_minus_the_weights_is_irrcacs_weighted_krippendorff(seed,
     est = cac(frame, cats, family).krippendorff()["est"]
     assert iaa.krippendorff_alpha(ann, metric=delta).value == pytest.approx(
         est["coefficient_value"], abs=TOL)
+
+
+def test_weighted_agreement_over_many_categories_runs_over_each_items_pairs(monkeypatch):
+    """Issue 44: 9,000 float labels made AC2's weighted per-item agreement an items × K × K
+    einsum (minutes); beyond DENSE_WEIGHTED_CATEGORIES it sums over the pairs of categories
+    present in each item. Both routes give the same AC2 (the dense one is the reference,
+    Gwet 2014 ch. 3's weighted p_a), here forced on 40 float labels."""
+    from iaa_widgets.measures import _formulas
+    rng = np.random.default_rng(3)
+    values = np.round(rng.normal(size=40), 3)
+    df = pd.DataFrame({"item": np.repeat(np.arange(30), 3), "annotator": ["a", "b", "c"] * 30,
+                       "label": rng.choice(values, 90)})
+    dense = iaa.gwet_ac2(df, weights="quadratic")
+    monkeypatch.setattr(_formulas, "DENSE_WEIGHTED_CATEGORIES", 2)
+    pairs = iaa.gwet_ac2(df, weights="quadratic")
+    assert (pairs.value, pairs.se) == pytest.approx((dense.value, dense.se), abs=1e-12)

@@ -151,12 +151,21 @@ def pairable(counts):
     return _row_sums(counts) >= 2
 
 
+# most categories whose weighted per-item agreement is an items × K × K product; beyond,
+# it runs over the pairs of categories present in each item (9,000 float labels: minutes
+# of einsum against a fraction of a second)
+DENSE_WEIGHTED_CATEGORIES = 64
+
+
 def item_agreement(counts, w=None):
     """Per-item agreement Σ_k n_ik(n*_ik − 1) / (m_i(m_i − 1)), n*_ik = Σ_l w_kl n_il:
     the share of agreeing ordered pairs of ratings, each pair counted by its weight
     (Fleiss 1971, P_i; Gwet 2014, ch. 3, weighted p_a); NaN for an item with m_i < 2."""
     if _sparse(counts):
         return _sparse_item_agreement(counts, w)
+    if w is not None and np.shape(counts)[1] > DENSE_WEIGHTED_CATEGORIES:
+        from scipy.sparse import csr_matrix  # items × K² products: the item's pairs instead
+        return _sparse_item_agreement(csr_matrix(np.asarray(counts)), w)
     c = np.asarray(counts, dtype=float)
     m = _row_sums(c)
     pairs = m * (m - 1)
