@@ -409,3 +409,46 @@ def test_read_on_streams_gives_the_file_or_a_refusal(tmp_path, kind, marks, how,
             os.close(int(source.rsplit("/", 1)[1]))
     if odd is None:
         assert got is not None and as_long(got) == expected
+
+
+# ------------------------------------------------------------ adjudication sheets (44)
+SHEET_ODD = st.sampled_from(["", " ", "1", "1.0", "-1", "x", "2026-11-28 00:00:00", "nan",
+                             "=A1", "'=A1", "\u202eevil", "9" * 40, "inf", "None"])
+
+
+@FAST
+@given(ratings(), st.data())
+@limited
+def test_adjudication_sheet_read_back_or_refused(marks, data):
+    """A sheet write_adjudication wrote, then edited as a person would in a spreadsheet
+    (any cell, the header or whole rows changed, blank or odd), is read into gold labels
+    that are the data's own labels, or refused with an AgreementError; never another
+    exception, under the memory cap and time limit."""
+    import io as _io
+    import pandas as pd
+    df = pd.DataFrame([{"item": item, "annotator": who, "label": label}
+                       for (item, who), label in marks.items()])
+    try:
+        selection = iaa.disagreements(df)
+    except AgreementError:
+        return
+    sheet = pd.read_csv(_io.StringIO(iaa.write_adjudication(selection)), dtype=str,
+                        keep_default_na=False)
+    if len(sheet):
+        sheet["adjudicated"] = [data.draw(st.sampled_from(sorted(set(df["label"])) + [""]))
+                                for _ in range(len(sheet))]
+    for _ in range(data.draw(st.integers(0, 3))):
+        if not len(sheet):
+            break
+        row = data.draw(st.integers(0, len(sheet) - 1))
+        column = data.draw(st.sampled_from(list(sheet.columns)))
+        sheet.loc[row, column] = data.draw(SHEET_ODD)
+    if data.draw(st.booleans()) and len(sheet.columns):  # a header renamed or dropped
+        sheet = sheet.drop(columns=[data.draw(st.sampled_from(list(sheet.columns)))])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sheet.csv"
+        sheet.to_csv(path, index=False)
+        gold = outcome_is_data_or_refusal(lambda: iaa.read_adjudication(path, df))
+    if gold is not None:
+        assert set(gold["label"]) <= set(df["label"])
+        assert set(gold["item"]) <= set(df["item"])
