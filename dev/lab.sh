@@ -77,6 +77,13 @@ TOKEN
 )
 echo "JupyterLab, loopback only, serving copies of notebooks/ in $work/:"
 echo "    http://127.0.0.1:$port/lab/tree/00_tour.ipynb${token:+?token=$token}"
+# the port and token chosen here go to JupyterLab unless given (it takes each only once)
+chosen=()
+for arg in "$@"; do
+  case $arg in --port=*|--ServerApp.port=*) port_given=1 ;; esac
+  case $arg in --IdentityProvider.token=*|--ServerApp.token=*) token_given=1 ;; esac
+done
+[ -n "${port_given:-}" ] || chosen+=(--ServerApp.port="$port")
+[ -n "${token_given:-}" ] || chosen+=(--IdentityProvider.token="$token")
 exec "$PY" -m jupyterlab "$work/00_tour.ipynb" --ServerApp.ip=127.0.0.1 \
-  --ServerApp.port="$port" --IdentityProvider.token="$token" \
-  --ServerApp.root_dir="$work" "${as_root[@]}" "$@"
+  "${chosen[@]}" --ServerApp.root_dir="$work" "${as_root[@]}" "$@"
