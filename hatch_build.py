@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-BUNDLE = ("widgets.js", "widgets.css", "embed.js", "standalone.js")
+BUNDLE = ("widgets.js", "widgets.css", "embed.js", "standalone.js", "loader.js")
 
 
 class FrontEndBundle(BuildHookInterface):

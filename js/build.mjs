@@ -28,7 +28,12 @@ const standaloneOptions = { ...options,
   entryPoints: { standalone: path.join(here, "src", "standalone.js") },
   format: "iife", globalName: "iaaStandalone", loader: { ".css": "empty" } };
 
-const builds = [options, embedOptions, standaloneOptions];
+// The small module each widget model loads (its `_esm`); it imports widgets.js once per
+// page from the model's `_bundle` traitlet (js/src/loader.js says why).
+const loaderOptions = { ...options, entryPoints: { loader: path.join(here, "src", "loader.js") },
+                        legalComments: "none" };
+
+const builds = [options, embedOptions, standaloneOptions, loaderOptions];
 if (process.argv.includes("--watch")) {
   for (const o of builds) await (await esbuild.context(o)).watch();
 } else {

@@ -177,7 +177,7 @@ def test_widget_state_is_the_synced_traitlets_of_the_widget_classes():
     w, _, _ = _contingency()
     plumbing = set(anywidget.AnyWidget.class_trait_names(sync=True))
     assert set(widget_state(w)) == set(w.trait_names(sync=True)) - plumbing - {
-        "_esm", "_css", "_anywidget_id"}
+        "_esm", "_css", "_anywidget_id", "_bundle", "_bundle_id"}  # the page has its own
     assert "error_traceback" not in widget_state(w)  # not synced: Python-side only
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE = ("widgets.js", "widgets.css", "embed.js", "standalone.js")
+BUNDLE = ("widgets.js", "widgets.css", "embed.js", "standalone.js", "loader.js")
 
 pytestmark = pytest.mark.slow
 

@@ -341,3 +341,17 @@ def test_submodules_are_attributes_without_an_import():
     assert fresh_python("import iaa_widgets as iaa; print(callable(iaa.datasets.email_types), "
                         "callable(iaa.charts.chart_for), 'datasets' in dir(iaa))") == \
         "True True True"
+
+
+def test_each_model_loads_a_small_loader_and_the_bundle_travels_once_keyed():
+    # anywidget rejects a model whose module takes over 2 s to load (and then drops
+    # Python's messages to it): the module is the loader, the bundle a traitlet keyed by
+    # its content so the page imports it once (js/src/loader.js)
+    from iaa_widgets.widgets._base import STATIC
+
+    a = iaa.ContingencyMatrix([[3, 1], [2, 4]])
+    b = iaa.ContingencyMatrix([[5, 0], [1, 4]])
+    assert a._esm == (STATIC / "loader.js").read_text() and len(a._esm) < 4096
+    assert a._bundle == (STATIC / "widgets.js").read_text(encoding="utf-8")
+    assert a._bundle_id == b._bundle_id and len(a._bundle_id) == 16
+    assert {"_bundle", "_bundle_id"} <= set(a.trait_names(sync=True))

@@ -1,7 +1,10 @@
 """The base of every iaa_widgets widget.
 
 All widgets share one bundled ES module (``iaa_widgets/static/widgets.js``, built from
-``js/``; no CDN) and pick their front-end by ``_kind``. Charts are Vega-Lite specs made
+``js/``; no CDN) and pick their front-end by ``_kind``. A widget's own module (``_esm``)
+is a small loader (``static/loader.js``) that imports the bundle, sent in ``_bundle``,
+once per page: anywidget drops the messages of a model whose module takes over 2 s to
+load, and a page of widgets each parsing the bundle took that long under load. Charts are Vega-Lite specs made
 by :mod:`iaa_widgets.charts` with named datasets (``alt.NamedData``): the spec is sent
 once in ``_specs``, the rows of each dataset travel in ``_datasets``, and the front-end
 swaps them into the live view (``view.data(name, rows)``) instead of re-embedding.
@@ -11,6 +14,7 @@ widget (the ``error`` traitlet) rather than lost in a log.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import traceback
 from pathlib import Path
@@ -26,10 +30,12 @@ from ._json import json_safe
 __all__ = ["IAAWidget", "guarded", "chart_spec"]
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-_BUNDLE = STATIC / "widgets.js"
-if not _BUNDLE.exists():
-    raise ImportError(f"the widgets' front-end bundle {_BUNDLE} is missing: build it with "
-                      "`npm ci && npm run build` in js/ (pip install -e . does it too)")
+_BUNDLE, _LOADER = STATIC / "widgets.js", STATIC / "loader.js"
+for _path in (_BUNDLE, _LOADER):
+    if not _path.exists():
+        raise ImportError(f"the widgets' front-end bundle {_path} is missing: build it with "
+                          "`npm ci && npm run build` in js/ (pip install -e . does it too)")
+_BUNDLE_TEXT = _BUNDLE.read_text(encoding="utf-8")
 
 
 def _dataset_names(node: Any, found: set[str]) -> set[str]:
@@ -78,8 +84,12 @@ class IAAWidget(anywidget.AnyWidget):
     front-end renderer (``js/src/index.js``), registers its charts with
     :meth:`set_chart` and updates their rows with :meth:`set_rows`."""
 
-    _esm = _BUNDLE
+    _esm = _LOADER
     _css = STATIC / "widgets.css"
+    # the bundle the loader imports once per page, and the key it is cached under there
+    _bundle = traitlets.Unicode(_BUNDLE_TEXT).tag(sync=True)
+    _bundle_id = traitlets.Unicode(
+        hashlib.sha256(_BUNDLE_TEXT.encode("utf-8")).hexdigest()[:16]).tag(sync=True)
 
     _kind = traitlets.Unicode("").tag(sync=True)
     _specs = traitlets.Dict().tag(sync=True)

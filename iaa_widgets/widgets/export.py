@@ -46,7 +46,8 @@ __all__ = ["Control", "DEFAULT_BUDGET", "precomputed_states", "widget_state", "w
 
 _BUNDLE = "standalone.js"
 DEFAULT_BUDGET = 5_000_000  # bytes of a page (issue 42: under 5 MB by default)
-_ANYWIDGET_OWN = {"_esm", "_css", "_anywidget_id"}
+# anywidget's own traitlets and the bundle the loader imports (widgets/_base.py)
+_ANYWIDGET_OWN = {"_esm", "_css", "_anywidget_id", "_bundle", "_bundle_id"}
 
 # scripts and styles are inline; vega compiles its expressions with Function ('unsafe-eval');
 # nothing is fetched; images only from data: or blob: (vega-embed's PNG export, a CSV link)
@@ -69,7 +70,7 @@ def widget_state(widget: anywidget.AnyWidget) -> dict[str, Any]:
     NaN and infinities become null, as Jupyter's messages carry them): every synced
     traitlet the widget's classes add to ``anywidget.AnyWidget`` (``_kind``, ``_specs``,
     ``_datasets``, ``error`` and the widget's own), none of the ipywidgets plumbing
-    (``layout``, ``_esm``, model and view names)."""
+    (``layout``, ``_esm``, ``_bundle``, model and view names)."""
     # anywidget adds _esm, _css and _anywidget_id to each instance: the page has its own
     plumbing = set(anywidget.AnyWidget.class_trait_names(sync=True)) | _ANYWIDGET_OWN
     names = sorted(set(widget.trait_names(sync=True)) - plumbing)

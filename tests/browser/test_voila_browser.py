@@ -66,6 +66,8 @@ def test_tour_renders_with_every_widget(tour, artifacts):
     assert "Traceback" not in page.locator("body").inner_text()
     # the tour's own checks ran in Voila's kernel: Krippendorff's published α values
     assert page.get_by_text("0.743").count() >= 1
+    # every widget's loader imported the one bundle once (js/src/loader.js)
+    assert page.evaluate("() => globalThis.__iaaWidgetsBundles.size") == 1
     for name, root in roots.items():
         assert root.locator(".iaa-error").is_hidden(), name
         assert (root.get_attribute("data-host"), root.get_attribute("data-theme")) == \
