@@ -47,8 +47,9 @@ suite() {  # suite NAME COMMAND...: run it, echo its output, keep its last line 
 workers=${IAA_WORKERS:-auto}
 parallel=()
 [ "$workers" = 0 ] || parallel=(-n "$workers" --dist loadfile)
-# tests/site checks the built documentation site: it runs below, once the site is built
-suite main python -m pytest "${parallel[@]}" --ignore=tests/site "$@"
+# tests/site checks the built documentation site: it runs below, once the site is built;
+# the 25 slowest tests are listed at the end (the suite's time is a goal: issue 43)
+suite main python -m pytest "${parallel[@]}" --durations=25 --ignore=tests/site "$@"
 if [ "$(cat "$logs/main.rc")" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure here" >&2
   echo 1 >"$logs/main.rc"
