@@ -105,29 +105,93 @@ def _weights(weights, prep: Prepared):
           report=True, panel=True, engine=_engine.multi_rater(singles=True))
 def percent_agreement(data, *, missing: str = "listwise", annotators=None,
                       confidence: float = 0.95, ci: str = "wald") -> AgreementResult:
-    """Observed agreement A_o with its standard error and a confidence interval.
+    r"""Observed agreement A_o, with its standard error and a confidence interval.
 
     Two annotators: A_o is the share of items both put in the same category (Meyer,
     "Percentage of Agreement"). More annotators: the mean over items of the share of
-    agreeing pairs of ratings, Σ_c n_ic(n_ic − 1) / (m_i(m_i − 1)) (Fleiss 1971's
-    A'_o, Meyer "Multiple Raters").
+    agreeing pairs of ratings (Fleiss 1971's A'_o, Meyer "Multiple Raters"). It is not
+    chance-corrected: ``expected`` is NaN.
 
-    Standard error: SE = √(Σ_i (a_i − A_o)² / n) / √n over the per-item agreements
-    a_i; for two annotators a_i is 0 or 1 and this is the binomial √(A_o(1 − A_o)/n).
-    Under ``missing="available"`` it is Gwet's (2014, ch. 5) linearised SE, as irrCAC's
-    ``pa.coeff.raw`` (R, 1.0) and as Bennett's S with A_e = 0: over the n items with a
-    rating, a*_i = (n/n'') a_i (0 for an item rated once, n'' the items rated at least
-    twice), SE = √(Σ_i (a*_i − A_o)² / (n(n − 1))).
-    The tutorial prints SE = √(A_o(1 − A_o)) / n, which divides by n instead of √n
-    (its 0.04 for A_o = 0.7, n = 10 should be 0.145); we implement the correct one.
-    ``ci="wald"`` (default): A_o ± z·SE, cut to [0, 1] (the note says when);
-    ``ci="wilson"``: the
-    Wilson score interval, defined for a binomial count, so for two annotators only.
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label`` (anything `iaa.as_annotations` accepts). Primary
+        labels only.
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items every annotator rated. "available": A_o over the items rated
+        at least twice, each weighted equally; the items rated once enter the standard
+        error as Gwet's (2014, ch. 5) n (``params["items_per_term"]`` counts them).
+        "pairable": the same A_o, items rated once excluded and counted. "raise": refuse
+        data with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the interval ``ci``, in (0, 1).
+    ci : {"wald", "wilson"}, default "wald"
+        "wald": A_o ± z·SE, cut to [0, 1] (the note says when). "wilson": Wilson's (1927)
+        score interval of a binomial proportion, for two annotators only.
 
-    ``missing``: "listwise" (default; items rated by every annotator), "available" (A_o
-    over the items rated at least twice, each weighted equally; the items rated once
-    enter the SE as Gwet's n, ``params["items_per_term"]`` counts them), "pairable" (the
-    same A_o, items rated once excluded and counted) or "raise".
+    Returns
+    -------
+    AgreementResult
+        ``value`` and ``observed``: A_o; ``expected``: NaN; ``se``; ``ci`` and
+        ``ci_method``; ``n_items``, ``n_ratings``; ``excluded``: items left out, by reason;
+        ``params``: the arguments, and ``items_per_term`` under "available".
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings of items, a parameter is outside the values
+        listed above, no item is left under the policy, or ``ci="wilson"`` is asked for
+        more than two annotators.
+
+    See Also
+    --------
+    iaa_widgets.specific_agreement : Agreement on each category.
+    iaa_widgets.tolerance_agreement : Agreement within a tolerance on ordered scores.
+    iaa_widgets.bennett_s : A_o corrected for chance with uniform category shares.
+    iaa_widgets.bootstrap : A bootstrap interval over items.
+
+    Notes
+    -----
+    Per item $i$ with $m_i$ ratings and $n_{ic}$ of them in category $c$ (Fleiss 1971):
+
+    $$a_i = \frac{\sum_c n_{ic}(n_{ic} - 1)}{m_i(m_i - 1)}, \qquad
+    A_o = \frac{1}{n}\sum_i a_i .$$
+
+    For two annotators $a_i$ is 0 or 1. The standard error is
+    $\mathrm{SE} = \sqrt{\sum_i (a_i - A_o)^2 / n}\,/\sqrt{n}$, the binomial
+    $\sqrt{A_o(1 - A_o)/n}$ for two annotators. Meyer's slide prints
+    $\sqrt{A_o(1 - A_o)}/n$ (0.04 for $A_o = 0.7$, $n = 10$), which divides by $n$
+    instead of $\sqrt{n}$; the correct 0.1449 is implemented. Under
+    ``missing="available"`` the SE is Gwet's (2014, ch. 5) linearised one, as irrCAC's
+    ``pa.coeff.raw`` (R, 1.0): $a^*_i = (n/n'') a_i$, 0 for an item rated once,
+    $\mathrm{SE} = \sqrt{\sum_i (a^*_i - A_o)^2 / (n(n - 1))}$.
+
+    References
+    ----------
+    .. [1] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt (DKPro Statistics), slides "Percentage of Agreement".
+    .. [2] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+       *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
+    .. [3] Wilson, E. B. (1927). Probable inference, the law of succession, and
+       statistical inference. *Journal of the American Statistical Association*, 22(158),
+       209–212. https://doi.org/10.1080/01621459.1927.10502953
+    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+
+    Examples
+    --------
+    Meyer's "Percentage of Agreement" table (rows r2, columns r1): A_o = 7/10.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.percent_agreement(data)
+    >>> round(r.value, 4), round(r.se, 4)
+    (0.7, 0.1449)
+    >>> [round(b, 4) for b in r.ci]
+    [0.416, 0.984]
     """
     validate.choice("percent_agreement", "ci", ci, ("wald", "wilson"))
     z = _z("percent_agreement", confidence)
@@ -167,22 +231,93 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
           engine=_engine.multi_rater(singles=True))
 def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
               confidence: float = 0.95, population=None) -> AgreementResult:
-    """Bennett, Alpert & Goldstein's (1954) S = (A_o − 1/k) / (1 − 1/k), with k the
-    number of declared categories, used or not (Meyer, "Chance-corrected Measures");
-    Brennan & Prediger's (1981) coefficient. With ``weights`` (a family of
-    :mod:`~iaa_widgets.measures.weights` or a K × K matrix) A_o counts each pair of
-    ratings by its weight and A_e = Σ_kl w_kl / k² (Gwet 2014, ch. 3).
+    r"""Bennett, Alpert & Goldstein's (1954) S: A_o corrected for chance with uniform shares.
 
-    With more than two annotators A_o is Fleiss' multi-rater A'_o, which makes S
-    Randolph's (2005) free-marginal multirater κ. One declared category: A_e = 1, the
-    value is NaN (with a note). ``se``: Gwet's (2014, ch. 5) standard error over the
-    sampling of items (as irrCAC's ``bp()``), with the finite-population correction
-    1 − n/N for ``population=N``; ``ci`` the Wald interval S ± z·se.
+    The expected agreement is that of annotators who pick each of the k declared
+    categories (used or not) with equal chance, A_e = 1/k (Meyer, "Chance-corrected
+    Measures"). This is Brennan & Prediger's (1981) coefficient; with more than two
+    annotators A_o is Fleiss' multi-rater A'_o, which makes S Randolph's (2005)
+    free-marginal multirater κ.
 
-    ``missing``: "listwise" (default), "available" (Gwet 2014: A_o over the items
-    rated at least twice; A_e takes nothing from the data, but the items rated once
-    enter the variance, as Gwet's n), "pairable" (items rated once excluded, counted),
-    "raise".
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights: None (default, unweighted), a family of Gwet (2014, ch. 3):
+        "identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular",
+        "bipolar" (over numeric labels' values, or the positions of a declared order), or a
+        K × K matrix (a DataFrame aligned by its labels, or an array in declared order).
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items every annotator rated. "available" (Gwet 2014): A_o over the
+        items rated at least twice; A_e takes nothing from the data, but the items rated
+        once enter the variance as Gwet's n. "pairable": items rated once excluded,
+        counted. "raise": refuse data with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population the n items were drawn from, for the finite-population
+        correction 1 − n/N of the variance (None: infinite).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: S; ``observed``: A_o; ``expected``: A_e; ``se`` (Gwet 2014, ch. 5) and
+        the Wald ``ci``; ``params["k"]``: the number of declared categories;
+        ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings of items, ``weights`` is neither a family
+        nor a K × K matrix of the categories, a parameter is outside the values listed
+        above, or no item is left under the policy.
+
+    See Also
+    --------
+    iaa_widgets.percent_agreement : A_o alone.
+    iaa_widgets.scott_pi : Chance from the pooled category shares.
+    iaa_widgets.cohen_kappa : Chance from each annotator's category shares.
+    iaa_widgets.maxwell_re : S for two categories.
+    iaa_widgets.gwet_ac1 : Chance from the shares' spread.
+
+    Notes
+    -----
+    With agreement weights $w_{kl}$ (the identity unless ``weights`` is given) and k
+    declared categories (Gwet 2014, ch. 3):
+
+    $$S = \frac{A_o - A_e}{1 - A_e}, \qquad A_e = \frac{1}{k^2}\sum_{kl} w_{kl}
+    \quad (= 1/k \text{ unweighted}).$$
+
+    One declared category gives $A_e = 1$: the value is NaN, with a note. ``se`` is
+    Gwet's (2014, ch. 5) standard error over the sampling of items, as irrCAC's
+    ``bp.coeff.raw``.
+
+    References
+    ----------
+    .. [1] Bennett, E. M., Alpert, R., & Goldstein, A. C. (1954). Communications through
+       limited-response questioning. *Public Opinion Quarterly*, 18(3), 303–308.
+       https://doi.org/10.1086/266520
+    .. [2] Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses,
+       and alternatives. *Educational and Psychological Measurement*, 41(3), 687–699.
+       https://doi.org/10.1177/001316448104100307
+    .. [3] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+
+    Examples
+    --------
+    Meyer's example prints A_e^S = 0.5 and S = 0.4.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.bennett_s(data)
+    >>> round(r.expected, 4), round(r.value, 4)
+    (0.5, 0.4)
     """
     z_crit = _z("bennett_s", confidence)
     prep, stat, items, w, w_name = _bennett_statistic(data, weights=weights, missing=missing,
@@ -205,16 +340,82 @@ def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
           engine=_engine.pair_table)
 def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
-    """Scott's (1955) π for two annotators: A_e^π = Σ_c ((n_c,r1 + n_c,r2) / 2n)²
-    (Meyer, "Chance-corrected Measures"); with ``weights`` (a family of
-    :mod:`~iaa_widgets.measures.weights` or a K × K matrix) A_o = Σ_kl w_kl p_kl and
-    A_e = Σ_kl w_kl π_k π_l over the pooled shares π (Gwet 2014, ch. 3). ``se``: Gwet's
-    (2014, ch. 5) linearised standard error (π is Fleiss' κ of two annotators), with
-    the finite-population correction 1 − n/N for ``population=N``, and the Wald
-    interval ``ci``. More annotators: pick two with ``annotators=(a, b)``, or use
-    :func:`fleiss_kappa` (multi-π, the same weights) or :func:`~iaa_widgets.pairwise`.
-    ``missing``: "listwise" (default; the items both rated) or "raise". Expected
-    agreement 1: NaN with a note.
+    r"""Scott's (1955) π for two annotators: chance from the pooled category shares.
+
+    The expected agreement is that of two annotators who both draw from the categories'
+    shares pooled over the two (Meyer, "Chance-corrected Measures"). π is Fleiss' κ of
+    two annotators.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings of two annotators (or pick two with ``annotators``):
+        [Annotations][iaa_widgets.Annotations], or a tidy table with columns ``item``,
+        ``annotator``, ``label``. Primary labels only.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights: None (default), a family of Gwet (2014, ch. 3) ("identity",
+        "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar") or a
+        K × K matrix (a DataFrame aligned by its labels, or an array in declared order).
+    missing : {"listwise", "raise"}, default "listwise"
+        "listwise": the items both annotators rated. "raise": refuse a missing rating.
+    annotators : tuple of str, optional
+        The two annotators to compare, by name (needed when the data have more).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population of items, for the finite-population correction 1 − n/N
+        (None: infinite).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: π; ``observed``: A_o; ``expected``: A_e^π; ``se`` (Gwet 2014, ch. 5)
+        and the Wald ``ci``; ``per_category``: the pooled ``share`` of each category.
+
+    Raises
+    ------
+    AgreementError
+        If the data have other than two annotators and ``annotators`` does not pick two,
+        ``weights`` or another parameter is not one of the accepted values, or no item is
+        rated by both.
+
+    See Also
+    --------
+    iaa_widgets.fleiss_kappa : Multi-π, for any number of annotators.
+    iaa_widgets.cohen_kappa : Chance from each annotator's own shares.
+    iaa_widgets.bennett_s : Chance from uniform shares.
+    iaa_widgets.pairwise : π of every pair of annotators.
+
+    Notes
+    -----
+    With the pooled shares $\pi_k = (n_{k\cdot} + n_{\cdot k}) / 2n$ of the 2 × n ratings
+    and agreement weights $w_{kl}$ (Scott 1955; Gwet 2014, ch. 3):
+
+    $$\pi = \frac{A_o - A_e}{1 - A_e}, \qquad A_o = \sum_{kl} w_{kl} p_{kl}, \qquad
+    A_e = \sum_{kl} w_{kl} \pi_k \pi_l .$$
+
+    Unweighted, $A_e = \sum_c \pi_c^2$. Expected agreement 1 gives NaN, with a note.
+    ``se`` is Gwet's (2014, ch. 5) linearised standard error.
+
+    References
+    ----------
+    .. [1] Scott, W. A. (1955). Reliability of content analysis: the case of nominal
+       scale coding. *Public Opinion Quarterly*, 19(3), 321–325.
+       https://doi.org/10.1086/266577
+    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+    .. [3] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+
+    Examples
+    --------
+    Meyer's example: A_e^π = 218/400 = 0.545, π printed 0.341.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.scott_pi(data)
+    >>> round(r.expected, 4), round(r.value, 4)
+    (0.545, 0.3407)
     """
     z_crit = _z("scott_pi", confidence)
     prep, stat = _scott_statistic(data, weights=weights, missing=missing,
@@ -239,27 +440,75 @@ def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
           panel=True, benchmarked=True, engine=_engine.pair_table)
 def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
-    """Cohen's (1960) κ for two annotators; weighted κ (Cohen 1968) with ``weights``
-    one of Gwet's (2014, ch. 3) families (:mod:`~iaa_widgets.measures.weights`):
-    "linear" (1 − |x_i − x_j|/(x_max − x_min)), "quadratic" (1 − (x_i − x_j)²/(x_max −
-    x_min)²), "ordinal", "radical", "ratio", "circular", "bipolar", over the category
-    values x for numeric labels (equally spaced labels such as 1 … k give Cohen's
-    1 − |i − j|/(k − 1)) and the positions in the declared order for text labels
-    (refused when no order was declared), or a k × k matrix of agreement weights (1 on
-    the diagonal; rows are the first annotator's categories): a DataFrame aligned by
-    its labels, or a bare array in declared order.
+    r"""Cohen's (1960) κ for two annotators, and weighted κ (Cohen 1968).
 
-    ``se`` is the large-sample standard error under the alternative (Fleiss, Cohen &
-    Everitt 1969), used for the Wald interval ``ci``; ``params["se_null"]``
-    the one under κ = 0, with ``z`` = κ / se_null and its two-sided
-    ``p_value``. More annotators: ``annotators=(a, b)``, :func:`davies_fleiss_kappa`
-    (multi-κ) or :func:`~iaa_widgets.pairwise`. ``missing``: "listwise" (default; the
-    items both rated) or "raise". Data from ``Annotations.from_counts`` is refused
-    (κ needs to know who rated what). Expected agreement 1: NaN with a note.
+    The expected agreement is that of two annotators who keep their own category shares
+    but rate independently (Meyer, "Chance-corrected Measures"). With ``weights``,
+    disagreements between near categories earn partial credit.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings of two annotators (or pick two with ``annotators``):
+        [Annotations][iaa_widgets.Annotations], or a tidy table with columns ``item``,
+        ``annotator``, ``label``. Primary labels only. Data from
+        ``Annotations.from_counts`` are refused (κ needs to know who rated what).
+    weights : str or array_like or pandas.DataFrame, optional
+        None (default, unweighted) or one of Gwet's (2014, ch. 3) families: "linear"
+        (1 − |x_i − x_j|/(x_max − x_min)), "quadratic" (1 − (x_i − x_j)²/(x_max −
+        x_min)²), "ordinal", "radical", "ratio", "circular", "bipolar", "identity", over
+        the category values x for numeric labels and the positions in the declared order
+        for text labels (refused when no order was declared); or a K × K matrix of
+        agreement weights (1 on the diagonal; rows are the first annotator's
+        categories): a DataFrame aligned by its labels, or a bare array in declared order.
+    missing : {"listwise", "raise"}, default "listwise"
+        "listwise": the items both annotators rated. "raise": refuse a missing rating.
+    annotators : tuple of str, optional
+        The two annotators to compare, by name (needed when the data have more).
+    confidence : float, default 0.95
+        Level of the interval ``ci``, in (0, 1).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: κ; ``observed``: A_o; ``expected``: A_e^κ; ``se``: the large-sample
+        standard error under the alternative (Fleiss, Cohen & Everitt 1969) and its Wald
+        ``ci``; ``params``: ``se_null`` (the SE under κ = 0), ``z`` = κ / se_null and its
+        two-sided ``p_value``; ``per_category``: each annotator's count and the
+        agreements per category.
+
+    Raises
+    ------
+    AgreementError
+        If the data have other than two annotators and ``annotators`` does not pick two,
+        come from ``Annotations.from_counts``, ``weights`` is not a family or a matrix of
+        the categories (or needs an order that was not declared), or no item is rated by
+        both.
+
+    See Also
+    --------
+    iaa_widgets.davies_fleiss_kappa : Multi-κ (Conger's κ), any number of annotators.
+    iaa_widgets.light_kappa : Mean of the pairs' κ.
+    iaa_widgets.kappa_max : The largest κ the marginals allow.
+    iaa_widgets.scott_pi : Chance from the pooled shares.
+    iaa_widgets.pairwise : κ of every pair of annotators.
+    iaa_widgets.benchmark : Read κ against a benchmark scale.
+
+    Notes
+    -----
+    With $p_{kl}$ the share of items the first annotator put in $k$ and the second in
+    $l$, margins $p_{k\cdot}$, $p_{\cdot l}$, and agreement weights $w_{kl}$ (Cohen
+    1960, 1968):
+
+    $$\kappa_w = \frac{A_o - A_e}{1 - A_e}, \qquad A_o = \sum_{kl} w_{kl} p_{kl},
+    \qquad A_e = \sum_{kl} w_{kl} p_{k\cdot} p_{\cdot l} .$$
+
+    Expected agreement 1 gives NaN, with a note. The variances under the alternative and
+    under κ = 0 are those of Fleiss, Cohen & Everitt (1969).
 
     Differences from other software (tests/test_differences.py): R's ``irr::kappa2``
-    with weights on numeric ratings sorts ten or more levels as text ("10" before
-    "2") and spaces its weights over the levels used: for a = 1…10, 2, 5, 9, 10, 1 and
+    with weights on numeric ratings sorts ten or more levels as text ("10" before "2")
+    and spaces its weights over the levels used: for a = 1…10, 2, 5, 9, 10, 1 and
     b = 2, 2, 4, 4, 6, 6, 8, 8, 10, 9, 3, 4, 10, 10, 1, quadratic κ_w is 0.9692 here and
     in scikit-learn, 0.2187 in irr. ``psych::cohen.kappa`` 1.7.8–2.2.9 puts a row sum
     where a column sum belongs in the variance of weighted κ: on Fleiss, Cohen &
@@ -267,6 +516,41 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
     0.00325 (ours and statsmodels); psych 2.3.3 and later agree with us. Called
     without ``levels=``, ``psych::cohen.kappa`` too spaces its weights over the levels
     used, as irr does; pass ``levels=`` the declared categories to get ours.
+
+    References
+    ----------
+    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+    .. [2] Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for
+       scaled disagreement or partial credit. *Psychological Bulletin*, 70(4), 213–220.
+       https://doi.org/10.1037/h0026256
+    .. [3] Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors
+       of kappa and weighted kappa. *Psychological Bulletin*, 72(5), 323–327.
+       https://doi.org/10.1037/h0028106
+    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+    .. [5] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+
+    Examples
+    --------
+    Meyer's example: A_e^κ = (3·4 + 6·7)/10² = 0.54, κ = 0.16/0.46, printed 0.348.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.cohen_kappa(data)
+    >>> round(r.expected, 4), round(r.value, 4)
+    (0.54, 0.3478)
+
+    Weighted κ on the ten-level ratings above (the value scikit-learn's
+    ``cohen_kappa_score(a, b, weights="quadratic")`` gives):
+
+    >>> a = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 2, 5, 9, 10, 1]
+    >>> b = [2, 2, 4, 4, 6, 6, 8, 8, 10, 9, 3, 4, 10, 10, 1]
+    >>> wide = pd.DataFrame({"a": a, "b": b})
+    >>> round(iaa.cohen_kappa(iaa.Annotations.from_wide(wide), weights="quadratic").value, 4)
+    0.9692
     """
     z_crit = _z("cohen_kappa", confidence)
     prep, stat = _cohen_statistic(data, weights=weights, missing=missing,
@@ -302,33 +586,111 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
           engine=_engine.multi_rater(singles=True))
 def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95, population=None) -> AgreementResult:
-    """Fleiss' (1971) κ, i.e. multi-π (Meyer, "Multiple Raters"): A'_o the mean
-    per-item share of agreeing rating pairs, A'_e = Σ_c p_c² with p_c the pooled share
-    of category c. Works on anonymous per-item counts (``Annotations.from_counts``).
-    With ``weights`` (a family of :mod:`~iaa_widgets.measures.weights` or a K × K
-    matrix) each pair of ratings counts by its agreement weight and
-    A'_e = Σ_kl w_kl p_k p_l (Gwet 2014, ch. 3; irrCAC's ``fleiss(weights=...)``).
+    r"""Fleiss' (1971) κ, i.e. multi-π, for any number of annotators.
 
-    ``se``: the standard error over the sampling of items with the raters fixed
-    (Gwet 2008's linearisation, as irrCAC computes it), with the finite-population
-    correction 1 − n/N for ``population=N`` (None: infinite), used for the Wald
-    interval ``ci`` (κ ± z·se; irrCAC takes Student's t with n − 1 degrees of freedom,
-    which differs only for a handful of items).
+    A'_o is the mean per-item share of agreeing pairs of ratings; A'_e = Σ_c p_c² with p_c
+    the pooled share of category c (Meyer, "Multiple Raters"). It works on anonymous
+    per-item counts (``Annotations.from_counts``): it needs no annotator identity.
 
-    Test of H0 κ = 0 (unweighted, every item rated by the same number m of
-    annotators, e.g. under the default "listwise"): ``params["se_null"]`` the standard
-    error under the null of Fleiss, Nee & Landis (1979), ``z`` = κ / se_null and its
-    two-sided normal ``p_value`` (what R irr's ``kappam.fleiss`` prints); NaN with a
-    note for weights or unequal m. ``per_category``: p_c, Fleiss' category-wise κ_c
-    (1971; NaN where p_c is 0 or 1), and (equal m) its null ``se_null`` = √(2/(nm(m − 1))),
-    ``z`` and ``p_value``; with weights the shares only.
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations] (per-item counts included), or
+        a tidy table with columns ``item``, ``annotator``, ``label``. Primary labels only.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights: None (default), a family of Gwet (2014, ch. 3) ("identity",
+        "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar") or a
+        K × K matrix (a DataFrame aligned by its labels, or an array in declared order);
+        as irrCAC's ``fleiss(weights=...)``.
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items rated by every annotator (by the most annotators any item
+        has, for count data). "available" (Gwet 2014, ch. 2 and 5): A'_o over the n''
+        items rated at least twice, p_c and the variance over all n items with a rating,
+        items rated once included (``params["items_per_term"]`` and the note count them).
+        "pairable": the items rated at least twice, in every term. "raise": refuse data
+        with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population of items, for the finite-population correction 1 − n/N
+        (None: infinite).
 
-    ``missing``: "listwise" (default; items rated by all, or by the most annotators
-    any item has for count data); "available" (Gwet 2014, ch. 2 and 5): A'_o over the
-    n'' items rated at least twice, p_c = (1/n) Σ_i n_ic/m_i and the variance over all
-    n items with a rating, items rated once included (``params["items_per_term"]``
-    and the note count them); "pairable" (items rated at least twice in every term,
-    items rated once excluded); or "raise".
+    Returns
+    -------
+    AgreementResult
+        ``value``: κ; ``observed``: A'_o; ``expected``: A'_e; ``se`` over the sampling of
+        items with the raters fixed (Gwet 2008) and the Wald ``ci``; ``params``:
+        ``se_null``, ``z`` and ``p_value`` of the test of κ = 0 (Fleiss, Nee & Landis
+        1979; unweighted, every item rated by the same number of annotators, NaN with a
+        note otherwise); ``per_category``: ``share`` p_c, Fleiss' category-wise ``kappa``
+        and its null ``se_null``, ``z``, ``p_value`` (unweighted; the shares only with
+        weights).
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings of items, ``weights`` or another parameter
+        is not one of the accepted values, or no item is left under the policy.
+
+    See Also
+    --------
+    iaa_widgets.scott_pi : The same coefficient for two annotators.
+    iaa_widgets.davies_fleiss_kappa : Chance from each annotator's own shares.
+    iaa_widgets.gwet_ac1 : Gwet's AC1, less affected by skewed shares.
+    iaa_widgets.krippendorff_alpha : α, with missing ratings and other metrics.
+    iaa_widgets.bootstrap : A bootstrap interval over items.
+
+    Notes
+    -----
+    Item $i$ has $m_i$ ratings, $n_{ic}$ of them in category $c$; $w_{kl}$ are the
+    agreement weights (the identity unless ``weights`` is given; Fleiss 1971; Gwet
+    2014, ch. 3):
+
+    $$a_i = \frac{\sum_k n_{ik}(n^*_{ik} - 1)}{m_i(m_i - 1)}, \quad
+    n^*_{ik} = \sum_l w_{kl} n_{il}, \quad
+    p_c = \frac{1}{n}\sum_i \frac{n_{ic}}{m_i},$$
+
+    $$\kappa = \frac{A'_o - A'_e}{1 - A'_e}, \qquad A'_o = \frac{1}{n}\sum_i a_i, \qquad
+    A'_e = \sum_{kl} w_{kl} p_k p_l .$$
+
+    ``se`` is Gwet's (2008) linearised standard error, as irrCAC computes it; irrCAC
+    takes Student's t with n − 1 degrees of freedom for its interval, which differs
+    only for a handful of items. The null test (R irr's ``kappam.fleiss``) uses the
+    variance of Fleiss, Nee & Landis (1979); a category's null SE is
+    $\sqrt{2/(nm(m - 1))}$.
+
+    References
+    ----------
+    .. [1] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+       *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
+    .. [2] Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of
+       kappa in the case of different sets of raters. *Psychological Bulletin*, 86(5),
+       974–977. https://doi.org/10.1037/0033-2909.86.5.974
+    .. [3] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+       presence of high agreement. *British Journal of Mathematical and Statistical
+       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+    .. [5] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Multiple Raters: Example for multi-π".
+
+    Examples
+    --------
+    Meyer's three raters of ten word pairs: A'_o = 32/60, A'_e = 458/900, multi-π =
+    22/442 (printed 0.049, truncated).
+
+    >>> data = iaa.datasets.meyer_relatedness()
+    >>> r = iaa.fleiss_kappa(data)
+    >>> round(r.observed, 4), round(r.expected, 4), round(r.value, 4)
+    (0.5333, 0.5089, 0.0498)
+
+    The same from the slide's agreement table of per-item counts (high, low):
+
+    >>> counts = [[3, 0], [2, 1], [2, 1], [2, 1], [1, 2], [0, 3], [0, 3], [1, 2], [1, 2], [1, 2]]
+    >>> round(iaa.fleiss_kappa(iaa.Annotations.from_counts(counts, ["high", "low"])).value, 4)
+    0.0498
     """
     z_crit = _z("fleiss_kappa", confidence)
     prep, stat, items, w, w_name = _fleiss_statistic(data, weights=weights, missing=missing,
@@ -438,20 +800,90 @@ def _davies_without_each(data, *, weights=None, missing: str = "listwise", annot
           without_each=_davies_without_each)
 def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                         confidence: float = 0.95, population=None) -> AgreementResult:
-    """Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ (Meyer, "Multiple Raters";
-    also reachable as :func:`conger_kappa`): A'_o as in :func:`fleiss_kappa`, A'_e the
-    mean over annotator pairs of Σ_kl w_kl p_r1,k p_r2,l with p_r,c each annotator's
-    own category shares (w the identity unless ``weights`` names a family of
-    :mod:`~iaa_widgets.measures.weights` or gives a K × K matrix; Gwet 2014, ch. 3).
+    r"""Davies & Fleiss' (1982) multi-κ, Conger's (1980) κ, for any number of annotators.
 
-    ``se``: Gwet's (2014, ch. 5) linearised standard error over the sampling of items
-    (as irrCAC's ``conger()``), with the finite-population correction 1 − n/N for
-    ``population=N``, and a Wald interval ``ci``. ``missing``: "listwise" (default);
-    "available" (Gwet 2014): A'_o over the items rated at least twice, p_r,c over
-    every item annotator r rated, items rated once included, and the variance over
-    every item with a rating; "pairable" (items rated at least twice in every term);
-    or "raise". Refuses anonymous data from ``Annotations.from_counts``.
-    ``per_category``: each annotator's shares.
+    A'_o is that of [fleiss_kappa][iaa_widgets.fleiss_kappa]; the expected agreement keeps
+    each annotator's own category shares, averaged over the pairs of annotators (Meyer,
+    "Multiple Raters"). Also reachable as `conger_kappa`.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only. Anonymous data from
+        ``Annotations.from_counts`` are refused.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights: None (default), a family of Gwet (2014, ch. 3) ("identity",
+        "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar") or a
+        K × K matrix (a DataFrame aligned by its labels, or an array in declared order).
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items every annotator rated. "available" (Gwet 2014): A'_o over
+        the items rated at least twice, p_rc over every item annotator r rated, items
+        rated once included, and the variance over every item with a rating.
+        "pairable": the items rated at least twice, in every term. "raise": refuse data
+        with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population of items, for the finite-population correction 1 − n/N
+        (None: infinite).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: κ; ``observed``: A'_o; ``expected``: A'_e; ``se`` (Gwet 2014, ch. 5,
+        as irrCAC's ``conger()``) and the Wald ``ci``; ``per_category``: each annotator's
+        category shares.
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings by named annotators, ``weights`` or another
+        parameter is not one of the accepted values, no item is left under the policy, or
+        an annotator rated none of the items used (leave them out with ``annotators``).
+
+    See Also
+    --------
+    iaa_widgets.fleiss_kappa : Chance from the pooled shares (multi-π).
+    iaa_widgets.cohen_kappa : The same coefficient for two annotators.
+    iaa_widgets.hubert_kappa : Hubert's κ, equal on complete data.
+    iaa_widgets.light_kappa : Mean of the pairs' Cohen's κ.
+
+    Notes
+    -----
+    With $p_{rc}$ annotator $r$'s share of category $c$ over the items it rated, $R$
+    annotators and agreement weights $w_{kl}$ (Conger 1980; Davies & Fleiss 1982; Gwet
+    2014, ch. 3):
+
+    $$\kappa = \frac{A'_o - A'_e}{1 - A'_e}, \qquad
+    A'_e = \binom{R}{2}^{-1} \sum_{r < s} \sum_{kl} w_{kl}\, p_{rk}\, p_{sl} .$$
+
+    $A'_o$ is Fleiss' (1971) mean per-item share of agreeing pairs of ratings.
+    ``se`` is Gwet's (2014, ch. 5) linearised standard error over the sampling of items.
+
+    References
+    ----------
+    .. [1] Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
+       *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+    .. [2] Conger, A. J. (1980). Integration and generalization of kappas for multiple
+       raters. *Psychological Bulletin*, 88(2), 322–328.
+       https://doi.org/10.1037/0033-2909.88.2.322
+    .. [3] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
+
+    Examples
+    --------
+    Meyer's three raters of ten word pairs (the slide defines multi-κ but prints no
+    value): the raters' shares of "high" are 0.3, 0.4 and 0.6, so A'_e = 1.48/3 and
+    κ = (32/60 − 1.48/3)/(1 − 1.48/3) = 0.0789.
+
+    >>> r = iaa.davies_fleiss_kappa(iaa.datasets.meyer_relatedness())
+    >>> round(r.expected, 4), round(r.value, 4)
+    (0.4933, 0.0789)
     """
     z_crit = _z("davies_fleiss_kappa", confidence)
     prep, stat, items, w, w_name = _davies_statistic(data, weights=weights, missing=missing,
@@ -487,21 +919,85 @@ conger_kappa = davies_fleiss_kappa  # Conger (1980): the same coefficient, by hi
           engine=_engine.multi_rater(singles=False))
 def specific_agreement(data, *, positive=None, missing: str = "listwise",
                        annotators=None) -> AgreementResult:
-    """Specific agreement per category: agreements on c over the opportunities to
-    agree on c, Σ_i n_ic(n_ic − 1) / Σ_i n_ic(m_i − 1) (Uebersax 1982). For two
-    annotators this is 2 n_cc / (n_c,r1 + n_c,r2); for binary data the two values are
-    the positive and negative agreement A_o+ and A_o− (Cicchetti & Feinstein 1990;
-    Meyer, "Equal Weights"). Any number of annotators and categories.
+    r"""Specific agreement per category: agreements on c over the opportunities to agree on c.
 
-    ``per_category``: agreements, opportunities and specific agreement of every
-    category (NaN, with a note, for a category nobody used). ``value`` is the specific
-    agreement of ``positive``; by default, for two categories, the category 1 (or
-    True) when the categories are {0, 1}, else the first category of an order the user
-    declared (``categories=``, an ordered Categorical); otherwise, and with more
-    categories, ``positive`` must be given (never the first string in sorted order). ``observed`` is the overall A_o; there is no
-    expected agreement (NaN). ``missing``: "listwise" (default), "available" or
-    "pairable" (the same here: an item rated once adds nothing to either sum and is
-    excluded, counted), "raise".
+    For two annotators this is 2 n_cc / (n_c,r1 + n_c,r2); for binary data the two values
+    are the positive and negative agreement A_o+ and A_o− (Cicchetti & Feinstein 1990;
+    Meyer, "Equal Weights"). Any number of annotators and categories (Uebersax 1982). It is
+    not chance-corrected: ``expected`` is NaN.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only.
+    positive : label, optional
+        The category whose specific agreement is ``value``. By default, for two
+        categories, 1 (or True) when the categories are {0, 1}, else the first category of
+        an order the user declared (``categories=``, an ordered Categorical); otherwise,
+        and with more categories, it must be given (never the first string in sorted
+        order).
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items every annotator rated. "available" and "pairable" (the same
+        here): an item rated once adds nothing to either sum and is excluded, counted.
+        "raise": refuse data with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: the specific agreement of ``positive``; ``observed``: the overall A_o;
+        ``expected``: NaN; ``per_category``: ``agreements``, ``opportunities`` and
+        ``specific_agreement`` of every category (NaN, with a note, for a category nobody
+        used); ``params``: ``positive``, and for two categories ``positive_agreement`` and
+        ``negative_agreement``.
+
+    Raises
+    ------
+    AgreementError
+        If ``positive`` is not a category, or is needed (more than two categories, or two
+        with no declared order that are not {0, 1}) and not given; or if the data cannot be
+        read or no item is left under the policy.
+
+    See Also
+    --------
+    iaa_widgets.percent_agreement : Agreement over all categories.
+    iaa_widgets.span_f1 : F1 between annotators, the positive specific agreement of spans.
+    iaa_widgets.per_label : Any measure on each label of set-valued annotations.
+
+    Notes
+    -----
+    With $n_{ic}$ ratings of item $i$ in category $c$ and $m_i$ ratings in all (Uebersax
+    1982):
+
+    $$p_s(c) = \frac{\sum_i n_{ic}(n_{ic} - 1)}{\sum_i n_{ic}(m_i - 1)} .$$
+
+    For two annotators and a 2 × 2 table with cells a (both positive), b, c, d (both
+    negative): $A_o^+ = 2a / (2a + b + c)$ and $A_o^- = 2d / (2d + b + c)$ (Cicchetti &
+    Feinstein 1990).
+
+    References
+    ----------
+    .. [1] Cicchetti, D. V., & Feinstein, A. R. (1990). High agreement but low kappa: II.
+       Resolving the paradoxes. *Journal of Clinical Epidemiology*, 43(6), 551–558.
+       https://doi.org/10.1016/0895-4356(90)90159-M
+    .. [2] Uebersax, J. S. (1982). A design-independent method for measuring the
+       reliability of psychiatric diagnosis. *Journal of Psychiatric Research*, 17(4),
+       335–342. https://doi.org/10.1016/0022-3956(82)90039-5
+    .. [3] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Issues: Equal Weights".
+
+    Examples
+    --------
+    Meyer's "Equal Weights" table: A_o+ = 2·10/(30 + 30) = 0.333 and
+    A_o− = 2·1000/(1020 + 1020) = 0.980.
+
+    >>> data = iaa.Annotations.from_contingency([[10, 20], [20, 1000]], categories=["+", "-"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.specific_agreement(data, positive="+")
+    >>> round(r.value, 4), round(r.params["negative_agreement"], 4)
+    (0.3333, 0.9804)
     """
     prep, stat, positive = _specific_statistic(data, positive=positive, missing=missing,
                                                annotators=annotators)
