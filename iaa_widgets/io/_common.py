@@ -345,20 +345,70 @@ class NoDocument(AgreementError, KeyError):
 
 @dataclass(frozen=True, eq=False)
 class Spans(Mapping):
-    """Units that annotators placed in the documents of an export: one
-    :class:`~iaa_widgets.Continuum` per document (``spans[item]``; ``spans.continuum()``
-    when there is one document).
+    """Units that annotators placed in the documents of an export: one `Continuum` per
+    document.
 
-    ``units`` holds one row per unit (item, annotator, category, start, end; its index
-    names the record each unit comes from); ``annotated`` one row per (item, annotator)
-    who submitted the document, with or without units, so that an annotator who marked
-    nothing still counts in γ (every unit of the others is then unmatched). ``notes``
-    say what the reader skipped or split; every Continuum carries them.
+    A read-only mapping ``{document: Continuum}`` of every submitted document, made by the
+    span readers (`read_brat`, `read_rttm`, `read_label_studio`, `read_prodigy`,
+    `read_doccano`, `read_conll`). ``spans[item]`` is one document's Continuum,
+    ``spans.continuum()`` the only one's, `continua` those agreement can be measured on.
 
-    A mapping of every submitted document: ``spans.items()`` gives each one's
-    Continuum, also one where nobody placed a unit (an empty Continuum, which γ
-    refuses) or that one annotator submitted. :meth:`continua` gives the documents
-    agreement can be measured on.
+    Parameters
+    ----------
+    units : pandas.DataFrame
+        One row per unit, columns ``item``, ``annotator``, ``category``, ``start``,
+        ``end``; its index names the record (file and line) each unit comes from.
+    annotated : pandas.DataFrame
+        One row per (``item``, ``annotator``) who submitted the document, with or without
+        units, so that an annotator who marked nothing still counts in γ (every unit of
+        the others is then unmatched).
+    notes : tuple of str, default ()
+        What the reader skipped or split; every Continuum carries them.
+    categories : tuple, optional
+        The declared categories in their order (``categories=`` of the reader); None: the
+        export's, sorted, every document's Continuum having them all.
+
+    Attributes
+    ----------
+    documents : list
+        The documents (items) in order of first appearance.
+
+    Methods
+    -------
+    continuum(item=None)
+        One document's Continuum (``item=None``: the only document of the export).
+    continua()
+        ``{document: Continuum}`` of the documents with two annotators or more and one
+        unit or more; each Continuum's ``notes`` say how many were left out.
+
+    Raises
+    ------
+    AgreementError
+        ``spans[item]`` of a document the export does not hold (a ``KeyError`` too, so
+        that ``in`` and ``get`` work); ``continuum()`` without ``item`` when the export
+        holds several documents.
+
+    See Also
+    --------
+    iaa_widgets.Continuum : One document's units.
+    iaa_widgets.gamma : Agreement on a Continuum.
+    iaa_widgets.span_disagreements : Units on which annotators differ.
+
+    Notes
+    -----
+    A document nobody placed a unit in gives an empty Continuum (which γ refuses), and one
+    that a single annotator submitted gives a one-annotator Continuum: both are in the
+    mapping, neither is in `continua`.
+
+    Examples
+    --------
+    >>> spans = iaa.read_prodigy("examples/exports/prodigy_hotel_ner.jsonl")
+    >>> spans
+    Spans(11 units in 6 documents, 2 annotators)
+    >>> len(spans.continua())  # one document has one annotator, one has no unit
+    4
+    >>> spans.units.columns.tolist()
+    ['item', 'annotator', 'category', 'start', 'end']
     """
 
     units: pd.DataFrame

@@ -20,19 +20,75 @@ _OTHER = {"A": "attribute", "M": "attribute", "R": "relation", "E": "event",
 
 
 def read_brat(source, categories=None):
-    """Read brat standoff annotations as :class:`Spans`: each ``T`` line gives one unit
-    per fragment (a discontinuous annotation ``0 5;9 12`` gives two units of its type,
-    counted in ``notes``), in character offsets.
+    r"""Read brat standoff annotations, one folder per annotator, as `Spans`.
 
-    ``source``: a folder holding one subfolder per annotator, or a mapping
-    ``{annotator: folder}``. The item is the ``.ann`` file's path inside its annotator's
-    folder, without ``.ann``; an annotator who has the file annotated that document, even
-    with no ``T`` line. When the document's ``.txt`` sits beside the ``.ann``, every
-    offset is checked against it: an offset beyond the text's end, or text at the
-    offsets other than the ``T`` line's, names the line; without the ``.txt``,
-    ``notes`` say how many documents could not be checked. A ``T`` id used twice in one
-    file is refused. Attributes, relations, events, normalisations, equivalences and
-    notes are not read: ``notes`` count them by kind.
+    Each text-bound ``T`` line gives one unit per fragment, in character offsets: a
+    discontinuous annotation ``0 5;9 12`` gives two units of its type, counted in
+    ``notes``. The item is the ``.ann`` file's path inside its annotator's folder, without
+    ``.ann``; an annotator who has the file annotated that document, even with no ``T``
+    line (so that γ counts every unit of the others as unmatched).
+
+    Parameters
+    ----------
+    source : path-like or mapping
+        A folder holding one subfolder per annotator (the subfolder's name is the
+        annotator), or a mapping ``{annotator: folder}``. ``.ann`` files are found in
+        subfolders too.
+    categories : sequence of str, optional
+        The entity types that may occur, in the order charts and tables show them. By
+        default (None), those the files use. A type not declared is refused.
+
+    Returns
+    -------
+    Spans
+        A mapping ``{document: Continuum}`` with ``.units`` (one row per fragment: item,
+        annotator, category, start, end; the index names the file and line),
+        ``.annotated`` (who submitted which document) and ``.notes`` (what was split or not
+        read).
+
+    Raises
+    ------
+    AgreementError
+        When a folder is missing or holds no ``.ann`` file; when a line is not one brat
+        writes or a ``T`` line is malformed (naming file and line); when a ``T`` id is used
+        twice in one file; when the document's ``.txt`` sits beside the ``.ann`` and an
+        offset lies beyond its end or the text there is not the line's; when a type is
+        not among ``categories``.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises a brat folder and calls this reader.
+    iaa_widgets.gamma : Agreement on the units of each document.
+    iaa_widgets.span_disagreements : The units on which annotators differ.
+    iaa_widgets.read_conll : Token-level BIO tags, another span format.
+
+    Notes
+    -----
+    A text-bound annotation is ``T<n> <TAB> <type> <start> <end>[;<start> <end>…] <TAB>
+    <text>``, offsets $0 \le \text{start} \le \text{end}$ into ``<document>.txt``. Without
+    the ``.txt``, offsets are not checked and ``notes`` say how many documents were not.
+    Attributes (``A``, ``M``), relations (``R``), events (``E``), normalisations (``N``),
+    equivalences (``*``) and annotator notes (``#``) are not read: ``notes`` count them by
+    kind.
+
+    References
+    ----------
+    Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J. (2012).
+    brat: a Web-based Tool for NLP-Assisted Text Annotation. In Proceedings of the
+    Demonstrations at EACL 2012 (pp. 102–107). https://aclanthology.org/E12-2021
+
+    Examples
+    --------
+    >>> # examples/exports/brat: alice/ and bob/, each with review_01.ann and .txt
+    >>> spans = iaa.read_brat("examples/exports/brat")
+    >>> spans
+    Spans(11 units in 1 documents, 2 annotators)
+    >>> spans.documents
+    ['review_01']
+    >>> spans.notes[:2]
+    ('1 discontinuous annotation(s) split into one unit per fragment', '1 attribute(s) not read')
+    >>> spans.continuum()
+    Continuum(11 units, 2 annotators, 4 categories)
     """
     folders = per_annotator(source, (), "brat folders (one per annotator)")
     units, where, annotated = [], [], []

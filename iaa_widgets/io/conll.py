@@ -22,11 +22,44 @@ __all__ = ["Tagged", "read_conll"]
 
 @dataclass(frozen=True)
 class Tagged:
-    """Token tags of several annotators, read two ways: ``tokens``, one label per token
-    (item ``(document, sentence, token)``, numbered from 1), for κ and α per token;
-    ``spans``, the entities the tags spell, in token positions (a unit ``[i, j)`` covers
-    tokens i … j − 1) within each document (item: the document number) or each sentence
-    (item ``(document, sentence)``), for γ and span F1."""
+    r"""Token tags of several annotators, read two ways by `read_conll`.
+
+    ``tokens`` holds one label per token, for κ and α per token; ``spans`` the entities
+    the tags spell, in token positions, for γ and span F1.
+
+    Parameters
+    ----------
+    tokens : Annotations
+        One label (the tag, e.g. ``B-PER``) per token; the item is ``(document, sentence,
+        token)``, numbered from 1.
+    spans : Spans
+        The entities, a unit ``[i, j)`` covering tokens $i \ldots j - 1$, within each
+        document (item: the document number) or each sentence (item ``(document,
+        sentence)``), as ``spans_by=`` of `read_conll` chose.
+
+    Attributes
+    ----------
+    tokens : Annotations
+        As above.
+    spans : Spans
+        As above.
+
+    See Also
+    --------
+    iaa_widgets.read_conll : Makes it.
+    iaa_widgets.Annotations : The type of ``tokens``.
+    iaa_widgets.Spans : The type of ``spans``.
+
+    Examples
+    --------
+    >>> import io
+    >>> tagged = iaa.read_conll({"alice": io.StringIO("Rome B-LOC\n. O\n"),
+    ...                          "bob": io.StringIO("Rome B-ORG\n. O\n")})
+    >>> tagged.tokens.items.tolist()
+    [(1, 1, 1), (1, 1, 2)]
+    >>> tagged.spans.units["category"].tolist()
+    ['LOC', 'ORG']
+    """
 
     tokens: Annotations
     spans: Spans
@@ -40,19 +73,79 @@ _COLUMNS = re.compile("[ \t]+")
 
 def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-",
                spans_by: str = "document") -> Tagged:
-    """Read CoNLL/BIO files, one per annotator, holding the same tokens.
+    r"""Read CoNLL/BIO files, one per annotator, holding the same tokens.
 
-    ``source``: a mapping ``{annotator: path}``, a list of paths (annotator: the file
-    name without its suffix) or a folder of ``.conll``/``.bio``/``.txt``/``.tsv`` files.
-    ``column``: the tag's column (0 is the token). The files keep their structure: a
-    ``docstart`` line (CoNLL-2003's ``-DOCSTART-``) starts a document, a blank line ends
-    a sentence. Every file must hold the same tokens in the same sentences: an error
-    names the first line where they part. A span starts at ``B-X`` or ``S-X``, or at
-    ``I-X``/``E-X`` after ``O`` or another type (as conlleval reads IOB1), and ends
-    before the next token that does not continue it, at the latest at its sentence's
-    end. ``spans_by``: ``"document"`` (positions count from the document's first
-    token) or ``"sentence"`` (one continuum per sentence, positions from its first
-    token).
+    The tags are read two ways (a `Tagged`): one label per token, for κ and α per
+    token, and the entities the tags spell, as `Spans` in token positions, for γ and
+    span F1. The files keep their structure: a ``docstart`` line starts a document, a
+    blank line ends a sentence. Every file must hold the same tokens in the same
+    sentences: an error names the first line where they part.
+
+    Parameters
+    ----------
+    source : mapping, list of path-like, or path-like
+        A mapping ``{annotator: path or open text file}``, a list of paths (the annotator
+        is the file name without its suffix) or a folder of ``.conll``, ``.bio``,
+        ``.txt`` or ``.tsv`` files.
+    column : int, default -1
+        The tag's column, columns separated by spaces or tabs: 0 is the token, -1 the
+        last column.
+    docstart : str, default "-DOCSTART-"
+        The first word of a line that starts a document (CoNLL-2003's ``-DOCSTART-``).
+    spans_by : {"document", "sentence"}, default "document"
+        ``"document"``: one continuum per document, positions counted from the document's
+        first token (item: the document number); ``"sentence"``: one continuum per
+        sentence, positions from its first token (item ``(document, sentence)``).
+
+    Returns
+    -------
+    Tagged
+        ``.tokens``, an `Annotations` with item ``(document, sentence, token)`` (numbered
+        from 1) and the tags as labels; ``.spans``, a `Spans` whose unit ``[i, j)`` covers
+        tokens $i \ldots j - 1$.
+
+    Raises
+    ------
+    AgreementError
+        When ``column``, ``docstart`` or ``spans_by`` is not one of the accepted values;
+        when a line has no such column or a tag is not ``O``, ``B-X``, ``I-X``, ``E-X`` or
+        ``S-X``; when the files' tokens or sentences differ (naming the first line where
+        they part); when a path does not exist.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises CoNLL by its content and calls this reader.
+    iaa_widgets.cohen_kappa : Agreement on the tags of each token.
+    iaa_widgets.gamma : Agreement on the spans.
+    iaa_widgets.read_brat : Character-offset spans.
+
+    Notes
+    -----
+    A span starts at ``B-X`` or ``S-X``, or at ``I-X`` or ``E-X`` after ``O`` or another
+    type (as conlleval reads IOB1), and ends before the next token that does not continue
+    it, at the latest at its sentence's end: IOB2, IOB1 and BIOES are read alike.
+
+    References
+    ----------
+    Ramshaw, L. A., & Marcus, M. P. (1995). Text Chunking using Transformation-Based
+    Learning. In Third Workshop on Very Large Corpora. https://aclanthology.org/W95-0107
+
+    Tjong Kim Sang, E. F., & De Meulder, F. (2003). Introduction to the CoNLL-2003 Shared
+    Task: Language-Independent Named Entity Recognition. In Proceedings of CoNLL-2003
+    (pp. 142–147). https://doi.org/10.3115/1119176.1119195
+
+    Examples
+    --------
+    >>> import io
+    >>> alice = io.StringIO("Luca B-PER\nBianchi I-PER\nruns O\n")
+    >>> bob = io.StringIO("Luca B-PER\nBianchi O\nruns O\n")
+    >>> tagged = iaa.read_conll({"alice": alice, "bob": bob})
+    >>> tagged
+    Tagged(tokens=Annotations(3 items, 2 annotators, 3 categories, 6 ratings), spans=Spans(2 units in 1 documents, 2 annotators))
+    >>> tagged.spans.units[["annotator", "category", "start", "end"]].values.tolist()
+    [['alice', 'PER', 0.0, 2.0], ['bob', 'PER', 0.0, 1.0]]
+    >>> round(iaa.cohen_kappa(tagged.tokens).value, 4)  # tokens 1 and 3 agree, 2 does not
+    0.5
     """
     if isinstance(column, bool) or not isinstance(column, int):
         raise AgreementError(f"read_conll: column={column!r}; expected the tag's column "

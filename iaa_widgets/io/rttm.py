@@ -11,15 +11,68 @@ __all__ = ["read_rttm"]
 
 
 def read_rttm(source, categories=None):
-    """Read RTTM files, one per annotator, as :class:`Spans`: the item is the file id
-    (field 2), a unit ``[onset, onset + duration)`` of category the speaker name (field
-    8).
+    r"""Read RTTM files, one per annotator, as `Spans`.
 
-    ``source``: a mapping ``{annotator: path}``, a list of paths (annotator: the file
-    name without ``.rttm``) or a folder of ``.rttm`` files. Lines of other types than
-    ``SPEAKER`` (``SPKR-INFO``, ``LEXEME``, ``NOISE`` …) are not read and are counted in
-    ``notes``; ``;;`` comment lines are skipped. Speaker names are compared as written:
-    two diarizations that name the same voice differently disagree on its category.
+    Each ``SPEAKER`` line is a unit ``[onset, onset + duration)`` (seconds) whose item is
+    the file id (field 2) and whose category is the speaker name (field 8). Speaker names
+    are compared as written: two diarizations that name the same voice differently
+    disagree on its category.
+
+    Parameters
+    ----------
+    source : mapping, list of path-like, or path-like
+        A mapping ``{annotator: path or open text file}``, a list of paths (the annotator
+        is the file name without ``.rttm``) or a folder of ``.rttm`` files.
+    categories : sequence of str, optional
+        The speaker names that may occur, in the order charts and tables show them. By
+        default (None), those the files use. A speaker not declared is refused.
+
+    Returns
+    -------
+    Spans
+        A mapping ``{file id: Continuum}`` with ``.units`` (one row per segment: item,
+        annotator, category, start, end), ``.annotated`` (who submitted which file) and
+        ``.notes`` (what was not read).
+
+    Raises
+    ------
+    AgreementError
+        When a ``SPEAKER`` line has fewer than eight fields, an onset or duration that is
+        not a number, a negative duration, or repeats a segment of the same file; when a
+        path does not exist or two paths name the same annotator; when a speaker is
+        not among ``categories``.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises RTTM by its content and calls this reader.
+    iaa_widgets.gamma : Agreement on the units of each recording.
+    iaa_widgets.read_textgrid : Praat's interval tiers, another time-aligned format.
+
+    Notes
+    -----
+    Lines of other types than ``SPEAKER`` (``SPKR-INFO``, ``LEXEME``, ``NOISE`` …) are not
+    read and are counted in ``notes``; ``;;`` comment lines are skipped. A file with no
+    ``SPEAKER`` line names no recording: its annotator is left out, and ``notes`` say so.
+
+    References
+    ----------
+    NIST (2009). The 2009 (RT-09) Rich Transcription Meeting Recognition Evaluation Plan,
+    appendix A (RTTM).
+
+    Examples
+    --------
+    >>> import io
+    >>> alice = io.StringIO("SPEAKER m1 1 0.0 4.2 <NA> <NA> spk_A <NA> <NA>\n"
+    ...                     "SPEAKER m1 1 4.5 3.1 <NA> <NA> spk_B <NA> <NA>\n")
+    >>> bob = io.StringIO("SPEAKER m1 1 0.0 4.0 <NA> <NA> spk_A <NA> <NA>\n"
+    ...                   "SPKR-INFO m1 1 <NA> <NA> <NA> unknown spk_A <NA> <NA>\n")
+    >>> spans = iaa.read_rttm({"alice": alice, "bob": bob})
+    >>> spans
+    Spans(3 units in 1 documents, 2 annotators)
+    >>> spans.notes
+    ('1 SPKR-INFO line(s) not read (only SPEAKER lines are)',)
+    >>> spans.units[["annotator", "category", "start", "end"]].values.tolist()
+    [['alice', 'spk_A', 0.0, 4.2], ['alice', 'spk_B', 4.5, 7.6], ['bob', 'spk_A', 0.0, 4.0]]
     """
     files = per_annotator(source, (".rttm",), "RTTM files (one per annotator)")
     units, where, annotated, other, silent = [], [], [], {}, []
