@@ -134,7 +134,7 @@ def set_membership(categories, what: str):
 
 
 def set_distances(categories, metric: str = "masi") -> np.ndarray:
-    """The K × K distances between set-valued categories (each a set or frozenset of
+    r"""The K × K distances between set-valued categories (each a set or frozenset of
     labels), row and column c for ``categories[c]``.
 
     Sets become rows of a boolean membership matrix B over the labels they hold, so
@@ -145,7 +145,54 @@ def set_distances(categories, metric: str = "masi") -> np.ndarray:
     definition and nltk's ``masi_distance``. Two empty sets are equal: d = 0 (J = 1 by
     convention, where nltk divides by zero); an empty and a non-empty set: d = 1.
     A category that is not a set is refused (read several choices as sets throughout:
-    the readers' ``sets=`` option)."""
+    the readers' ``sets=`` option).
+
+    Parameters
+    ----------
+    categories : sequence of set or frozenset
+        The set-valued categories, in the order of the rows and columns.
+    metric : {"masi", "jaccard"}, default "masi"
+        The distance.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        Symmetric distances in [0, 1], zero on the diagonal.
+
+    Raises
+    ------
+    AgreementError
+        When a category is not a set, or ``metric`` is not "masi" or "jaccard".
+
+    See Also
+    --------
+    krippendorff_alpha : α with ``metric="masi"`` or ``"jaccard"``.
+    per_label : agreement on each label of set-valued annotations.
+
+    Notes
+    -----
+    Jaccard: $d = 1 - |A \cap B| / |A \cup B|$. MASI (Passonneau 2006): $d = 1 - J M$ with
+    $M = 1$ if $A = B$, $2/3$ if one contains the other, $1/3$ if they overlap otherwise,
+    $0$ if disjoint.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, 831–836.
+    http://www.lrec-conf.org/proceedings/lrec2006/pdf/636_pdf.pdf
+
+    Jaccard, P. (1912). The distribution of the flora in the alpine zone. New
+    Phytologist, 11(2), 37–50. https://doi.org/10.1111/j.1469-8137.1912.tb05611.x
+
+    Examples
+    --------
+    {a, b} against {a}: J = 1/2 and one contains the other (M = 2/3), so
+    d = 1 − 1/3 (Passonneau 2006):
+
+    >>> d = iaa.set_distances([frozenset("ab"), frozenset("a"), frozenset("c")])
+    >>> d.round(4).tolist()
+    [[0.0, 0.6667, 1.0], [0.6667, 0.0, 1.0], [1.0, 1.0, 0.0]]
+    """
     validate.choice("set_distances", "metric", metric, SET_METRICS)
     b, _ = set_membership(categories, f"the {metric} metric")
     sizes = b.sum(axis=1)
@@ -234,7 +281,7 @@ def _coincidence_input(o, metric: Metric, category_values):
 
 
 def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None):
-    """α, D_o and D_e from coincidence matrices ``o`` of shape (..., K, K).
+    r"""α, D_o and D_e from coincidence matrices ``o`` of shape (..., K, K).
 
     Vectorised over the leading axes (e.g. one matrix per annotator pair). Where
     D_e = 0 (no variation among the pairable values, or fewer than two) the value
@@ -245,6 +292,56 @@ def alpha_from_coincidences(o, metric: Metric = "nominal", category_values=None)
     metric follow the order of o's rows. D_o and D_e become infinity or 0 where they
     leave the float range (values near 1e200 or 1e-200); α, computed on values scaled
     by their largest magnitude, stays exact.
+
+    Parameters
+    ----------
+    o : array_like of shape (..., K, K) or DataFrame
+        Coincidence matrices: square, finite, non-negative and symmetric. A labelled
+        DataFrame gives its labels as the categories.
+    metric : str, array_like or callable, default "nominal"
+        As in `krippendorff_alpha`: a name, a K × K matrix of δ or a callable ``d(c, k)``.
+    category_values : sequence, optional
+        The categories' numbers (interval, ratio), their sets (jaccard, masi), or the labels
+        a callable receives and a labelled distance matrix is aligned to.
+
+    Returns
+    -------
+    value, d_o, d_e : ndarray
+        α, D_o and D_e, each of shape ``o.shape[:-2]`` (NaN where D_e = 0).
+
+    Raises
+    ------
+    AgreementError
+        When ``o`` is not a square, finite, non-negative, symmetric matrix, the metric is
+        unknown, or the metric needs category values that are missing or not numeric.
+
+    See Also
+    --------
+    krippendorff_alpha : α from ratings.
+    set_distances : distances for set-valued categories.
+
+    Notes
+    -----
+    With $n_c = \sum_k o_{ck}$ and $n = \sum_c n_c$ (Krippendorff 2011):
+
+    $$\alpha = 1 - \frac{(n-1)\sum_{c,k} o_{ck}\,\delta_{ck}}{\sum_{c,k} n_c n_k\,\delta_{ck}}.$$
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg
+    School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    The coincidences of Krippendorff's (2011) nominal example (n = 40, D_o = 8/40;
+    he prints α = .743):
+
+    >>> data = iaa.datasets.krippendorff_2011()
+    >>> o = iaa.krippendorff_alpha(data).params["coincidences"]
+    >>> value, d_o, d_e = iaa.alpha_from_coincidences(o)
+    >>> round(float(value), 3), round(float(d_o), 4)
+    (0.743, 0.2)
     """
     validate.name_or_matrix("alpha_from_coincidences", "metric", metric, METRICS,
                             function=True)
@@ -315,7 +412,7 @@ def _alpha_engine(s, measure, metric: Metric = "nominal", *,
           report=True, panel=True, engine=_alpha_engine)
 def krippendorff_alpha(data, metric: Metric = "nominal", *,
                        missing: str = "pairable") -> AgreementResult:
-    """Krippendorff's α for any number of annotators, with missing ratings.
+    r"""Krippendorff's α for any number of annotators, with missing ratings.
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
     annotator, label). ``metric``: "nominal", "ordinal" (rank-based, categories in
@@ -349,6 +446,69 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
     annotators it computes 1 − (N(m − 1) − 1)/(m − 1)·D_o/D_e instead of
     1 − (N − 1)·D_o/D_e. On irr's ``anxiety`` data (3 raters, nominal) irr prints
     −0.0324; we and the krippendorff package give −0.0237 (tests/test_differences.py).
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Columns item, annotator, label (anything `iaa.as_annotations` accepts).
+    metric : str, array_like or callable, default "nominal"
+        "nominal", "ordinal", "interval", "ratio", "jaccard" or "masi"; a K × K matrix
+        of δ (a DataFrame aligned by label, or an array in declared order); or a
+        callable ``d(c, k)`` on two category labels.
+    missing : {"pairable", "listwise", "raise"}, default "pairable"
+        Which items enter: those rated at least twice, those every annotator rated, or
+        none missing (refuse otherwise).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (α), ``observed`` (D_o), ``expected`` (D_e), ``n_items`` and
+        ``n_ratings`` (pairable items and values), ``excluded``, ``per_category``,
+        ``params["coincidences"]`` and ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When no item has two ratings, the metric is unknown or unfit for the labels
+        (ordinal without a declared order, interval or ratio on text, set metrics on
+        labels that are not sets), or ``missing="raise"`` meets a missing rating.
+
+    See Also
+    --------
+    alpha_from_coincidences : α from a coincidence matrix.
+    set_distances : the Jaccard and MASI distances between set-valued labels.
+    per_label : α for each label of set-valued annotations.
+    unitizing_alpha : α_U for units on a continuum.
+
+    Notes
+    -----
+    Krippendorff (2011), with o_ck the coincidences, $n_c = \sum_k o_{ck}$ and
+    $n = \sum_c n_c$ the pairable values:
+
+    $$\alpha = 1 - \frac{D_o}{D_e}, \quad D_o = \frac{1}{n}\sum_{c,k} o_{ck}\,\delta_{ck},
+    \quad D_e = \frac{1}{n(n-1)}\sum_{c,k} n_c n_k\,\delta_{ck}.$$
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg
+    School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Hayes, A. F. & Krippendorff, K. (2007). Answering the call for a standard
+    reliability measure for coding data. Communication Methods and Measures, 1(1),
+    77–89. https://doi.org/10.1080/19312450709336664
+
+    Examples
+    --------
+    Krippendorff's (2011) 4 observers × 12 units; he prints α = .743 (nominal),
+    .815 (ordinal), .849 (interval) and .797 (ratio):
+
+    >>> data = iaa.datasets.krippendorff_2011()
+    >>> [round(iaa.krippendorff_alpha(data, m).value, 3)
+    ...  for m in ("nominal", "ordinal", "interval", "ratio")]
+    [0.743, 0.815, 0.849, 0.797]
+    >>> iaa.krippendorff_alpha(data).excluded
+    {'items with a single rating (unpairable)': 1}
     """
     validate.name_or_matrix("krippendorff_alpha", "metric", metric, METRICS, function=True)
     ann, dropped = complete(data, "krippendorff_alpha", missing)  # listwise: complete items
