@@ -56,20 +56,105 @@ __all__ = ["gwet_ac1", "gwet_ac2"]
           benchmarked=True, engine=_engine.multi_rater(singles=True))
 def gwet_ac1(data, *, missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
-    """Gwet's (2008) AC1 for two or more annotators (nominal categories).
+    r"""Gwet's (2008) AC1 for two or more annotators (nominal categories).
 
-    ``observed`` is p_a, ``expected`` p_e = Σ_k π_k(1 − π_k) / (q − 1) (see the module
-    docstring for which items enter which term). ``se``: Gwet's (2014, ch. 5)
-    linearised standard error with the finite-population correction 1 − n/N when
-    ``population=N`` is given (the size of the population of items the n were drawn
-    from; None: infinite). ``ci``: γ ± t·se, t of Student's distribution with n − 1
-    degrees of freedom, cut at 1 (as irrCAC; the note says so); ``params`` hold ``t`` =
-    γ/se, ``df`` and its two-sided ``p_value``. ``per_category``: the shares π_k.
+    AC1 takes chance agreement from how evenly the ratings spread over the categories, so
+    that a skewed distribution does not drive it to zero (Gwet 2008). It takes missing
+    ratings by Gwet's rule (2014, ch. 5): an item rated once enters the shares and the
+    variance, not the observed agreement.
 
-    ``missing``: "available" (default, Gwet 2014: p_a over the items rated at least
-    twice; π_k and the variance over every item with a rating), "pairable" (items rated
-    at least twice in every term), "listwise" (items rated by every annotator) or
-    "raise". One declared category: p_e is undefined, the value NaN with a note.
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only. The number q of categories
+        is that declared (``categories=``): unused ones count.
+    missing : {"available", "pairable", "listwise", "raise"}, default "available"
+        "available" (Gwet 2014): p_a over the items rated at least twice; π_k and the
+        variance over every item with a rating. "pairable": the items rated at least twice,
+        in every term. "listwise": the items every annotator rated. "raise": refuse data
+        with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population the n items were drawn from, for the finite-population
+        correction 1 − n/N of the variance (None: infinite).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: AC1; ``observed``: p_a; ``expected``: p_e; ``se``: Gwet's (2014, ch. 5)
+        linearised standard error; ``ci``: AC1 ± t·se on n − 1 degrees of freedom, cut at
+        1 (as irrCAC; the note and ``ci_uncut`` say when); ``params``: ``t`` = AC1 / se,
+        ``df`` and its two-sided ``p_value``; ``per_category``: the shares π_k.
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings of items, a parameter is outside the values
+        listed above, or no item is left under the policy.
+
+    See Also
+    --------
+    iaa_widgets.gwet_ac2 : AC1 with agreement weights.
+    iaa_widgets.fleiss_kappa : Chance from the squared pooled shares.
+    iaa_widgets.bennett_s : Chance from uniform shares.
+    iaa_widgets.benchmark : Read AC1 against a benchmark scale.
+
+    Notes
+    -----
+    Item $i$ has $r_i$ ratings, $r_{ik}$ of them in category $k$; $n''$ items are rated
+    at least twice, $n$ at least once, and $q$ categories are declared (Gwet 2008; 2014,
+    ch. 4):
+
+    $$p_a = \frac{1}{n''}\sum_{i:\,r_i \ge 2} \sum_k \frac{r_{ik}(r_{ik} - 1)}{r_i(r_i - 1)},
+    \qquad \pi_k = \frac{1}{n}\sum_i \frac{r_{ik}}{r_i},$$
+
+    $$p_e = \frac{1}{q - 1}\sum_k \pi_k(1 - \pi_k), \qquad
+    \mathrm{AC1} = \frac{p_a - p_e}{1 - p_e} .$$
+
+    One declared category leaves $p_e$ undefined: the value is NaN with a note.
+
+    Differences from other software (each pinned by a test in ``tests/test_gwet.py``):
+    irrCAC's ``table.CAC`` (two raters from a contingency table) divides the variance by
+    n² where its ``raw.CAC`` and we divide by n(n − 1): on Gwet's abstractors table it
+    prints se 0.04322, we give 0.04343 = 0.04322·√(100/99). irrCAC's ``raw.CAC`` without
+    ``categories=`` under pandas 3 counts "missing" as one more category; pass
+    ``categories=`` to irrCAC to compare.
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+       presence of high agreement. *British Journal of Mathematical and Statistical
+       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
+       Advanced Analytics, LLC. ISBN 978-0970806284.
+
+    Examples
+    --------
+    Gwet's (2014) two abstractors, 100 units (irrCAC's ``table_cont3x3abstractors``;
+    irrCAC prints AC1 0.84933, p_a 0.89, p_e 0.26992):
+
+    >>> table = pd.DataFrame([[13, 0, 0], [0, 20, 7], [0, 4, 56]],
+    ...                      index=["Ectopic", "AIU", "NIU"], columns=["Ectopic", "AIU", "NIU"])
+    >>> data = iaa.Annotations.from_contingency(table, categories=["Ectopic", "AIU", "NIU"])
+    >>> r = iaa.gwet_ac1(data)
+    >>> round(r.value, 5), round(r.observed, 5), round(r.expected, 5)
+    (0.84933, 0.89, 0.26992)
+
+    Gwet's (2014) four raters of twelve units with missing ratings (irrCAC's
+    ``raw_4raters``; irrCAC prints AC1 0.77544, se 0.14295):
+
+    >>> nan = np.nan
+    >>> wide = pd.DataFrame({"Rater1": [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...                      "Rater2": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, nan],
+    ...                      "Rater3": [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, 3],
+    ...                      "Rater4": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]})
+    >>> r = iaa.gwet_ac1(iaa.Annotations.from_wide(wide))
+    >>> round(r.value, 5), round(r.se, 5)
+    (0.77544, 0.14295)
     """
     return _gwet("gwet_ac1", data, None, missing, annotators, confidence, population)
 
@@ -80,13 +165,86 @@ def gwet_ac1(data, *, missing: str = "available", annotators=None,
           engine=_engine.multi_rater(singles=True))
 def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotators=None,
              confidence: float = 0.95, population=None) -> AgreementResult:
-    """Gwet's (2014, ch. 4) AC2: AC1 with agreement weights. ``weights``: one of
-    "identity" (AC1), "linear", "quadratic" (default), "ordinal", "radical", "ratio",
-    "circular", "bipolar" (Gwet 2014, ch. 3, over the category values for numeric
-    labels, else positions in the declared order; see
-    :mod:`iaa_widgets.measures.weights`) or a K × K matrix (a DataFrame aligned by its
-    labels, or an array in the declared order). Everything else as :func:`gwet_ac1`.
-    ``missing``: as :func:`gwet_ac1` ("available" by default).
+    r"""Gwet's (2014, ch. 4) AC2: AC1 with agreement weights, for ordered categories.
+
+    Disagreements between near categories earn partial credit through the weights; with
+    the identity weights AC2 is [gwet_ac1][iaa_widgets.gwet_ac1]. Missing ratings are
+    taken by Gwet's rule, as AC1.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``, in a declared order (numeric labels, an
+        ordered Categorical, or ``categories=``). Primary labels only.
+    weights : str or array_like or pandas.DataFrame, default "quadratic"
+        One of Gwet's (2014, ch. 3) families: "identity" (AC1), "linear", "quadratic",
+        "ordinal", "radical", "ratio", "circular", "bipolar", over the category values for
+        numeric labels and the positions in the declared order for text labels; or a
+        K × K matrix (a DataFrame aligned by its labels, or an array in declared order).
+    missing : {"available", "pairable", "listwise", "raise"}, default "available"
+        "available" (Gwet 2014): p_a over the items rated at least twice; π_k and the
+        variance over every item with a rating. "pairable": the items rated at least twice,
+        in every term. "listwise": the items every annotator rated. "raise": refuse data
+        with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the interval ``ci``, in (0, 1).
+    population : int, optional
+        Size N of the population the n items were drawn from, for the finite-population
+        correction 1 − n/N of the variance (None: infinite).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: AC2; ``observed``: p_a; ``expected``: p_e; ``se``, ``ci`` (Student's t
+        on n − 1 degrees of freedom, cut at 1), ``params`` (``t``, ``df``, ``p_value``,
+        ``weights``) and ``per_category`` (the shares π_k), as
+        [gwet_ac1][iaa_widgets.gwet_ac1].
+
+    Raises
+    ------
+    AgreementError
+        If ``weights`` is neither a family nor a K × K matrix of the categories, a family
+        needs an order that was not declared, or as [gwet_ac1][iaa_widgets.gwet_ac1].
+
+    See Also
+    --------
+    iaa_widgets.gwet_ac1 : The unweighted coefficient.
+    iaa_widgets.cohen_kappa : Weighted κ of two annotators.
+    iaa_widgets.krippendorff_alpha : α with ordinal or interval metrics.
+
+    Notes
+    -----
+    With agreement weights $w_{kl}$, $T_w = \sum_{kl} w_{kl}$ and
+    $r^*_{ik} = \sum_l w_{kl} r_{il}$ (Gwet 2014, ch. 4):
+
+    $$p_a = \frac{1}{n''}\sum_{i:\,r_i \ge 2} \sum_k \frac{r_{ik}(r^*_{ik} - 1)}{r_i(r_i - 1)},
+    \qquad p_e = \frac{T_w}{q(q - 1)} \sum_k \pi_k(1 - \pi_k), \qquad
+    \mathrm{AC2} = \frac{p_a - p_e}{1 - p_e},$$
+
+    with $\pi_k$ and $q$ as in AC1. The variance is Gwet's linearisation (2014, ch. 5).
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+       presence of high agreement. *British Journal of Mathematical and Statistical
+       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
+       Advanced Analytics, LLC. ISBN 978-0970806284.
+
+    Examples
+    --------
+    Gwet's (2014) two abstractors with quadratic weights (irrCAC prints AC2 0.94024,
+    p_a 0.9725, p_e 0.53985):
+
+    >>> table = pd.DataFrame([[13, 0, 0], [0, 20, 7], [0, 4, 56]],
+    ...                      index=["Ectopic", "AIU", "NIU"], columns=["Ectopic", "AIU", "NIU"])
+    >>> data = iaa.Annotations.from_contingency(table, categories=["Ectopic", "AIU", "NIU"])
+    >>> r = iaa.gwet_ac2(data, weights="quadratic")
+    >>> round(r.value, 5), round(r.observed, 5), round(r.expected, 5)
+    (0.94024, 0.9725, 0.53985)
     """
     validate.name_or_matrix("gwet_ac2", "weights", weights, FAMILIES)
     return _gwet("gwet_ac2", data, weights, missing, annotators, confidence, population)

@@ -54,20 +54,93 @@ def _light_engine(s, measure, *, weights=None, missing="listwise", annotators=No
           engine=_light_engine)
 def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=None,
                 confidence: float = 0.95) -> AgreementResult:
-    """Light's (1971) κ: the mean over the r(r − 1)/2 annotator pairs of their Cohen's
-    κ, each pair's κ over the items every annotator rated (R's ``irr::kappam.light``;
-    ``weights`` as :func:`cohen_kappa`, the mean of weighted κ's as R's ``psy::lkappa``).
+    r"""Light's (1971) κ: the mean of Cohen's κ over every pair of annotators.
 
-    ``observed`` and ``expected``: the means over pairs of A_o and A_e (κ_L is the mean
-    of the pairs' ratios, not the ratio of these means: that is :func:`hubert_kappa`).
-    ``params["pairs"]``: each pair's κ. A pair with A_e = 1 has no κ: the value is NaN.
+    Each of the r(r − 1)/2 pairs' κ is taken over the items every annotator rated, as R's
+    ``irr::kappam.light``; with ``weights`` it is the mean of weighted κ's, as R's
+    ``psy::lkappa``.
 
-    ``se``: the jackknife standard error over items, √((n − 1)/n Σ_i (κ_(i) − κ̄_(·))²),
-    with κ_(i) the value without item i (Light gives no variance for the mean of the
-    pairs' κ's; the pairs share items and annotators, so their covariances matter);
-    ``ci`` the Wald interval κ ± z·se, ``params["z"]`` = κ / se and its two-sided
-    ``p_value``. irr's z uses another variance (README "Differences from other
-    software"). ``missing``: "listwise" (default, irr's ``na.omit``) or "raise".
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights as [cohen_kappa][iaa_widgets.cohen_kappa]: None (default), a
+        family of Gwet (2014, ch. 3) ("identity", "linear", "quadratic", "ordinal",
+        "radical", "ratio", "circular", "bipolar") or a K × K matrix (a DataFrame aligned
+        by its labels, or an array in declared order).
+    missing : {"listwise", "raise"}, default "listwise"
+        "listwise": the items every annotator rated (irr's ``na.omit``). "raise": refuse
+        data with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: κ_L; ``observed`` and ``expected``: the means over pairs of A_o and
+        A_e; ``se``: the jackknife standard error over items, and the Wald ``ci``;
+        ``params``: ``pairs`` (each pair's κ), ``z`` = κ / se and its two-sided
+        ``p_value``.
+
+    Raises
+    ------
+    AgreementError
+        If the data cannot be read as ratings by named annotators, ``weights`` or another
+        parameter is not one of the accepted values, or no item is rated by every
+        annotator.
+
+    See Also
+    --------
+    iaa_widgets.cohen_kappa : κ of two annotators.
+    iaa_widgets.hubert_kappa : The ratio of the pairs' mean agreements.
+    iaa_widgets.davies_fleiss_kappa : Conger's multi-κ.
+    iaa_widgets.pairwise : Each pair's κ as a matrix.
+
+    Notes
+    -----
+    Over the pairs $p = (a, b)$ of $r$ annotators, with $A_{o,p}$ and $A_{e,p}$ the
+    pair's observed and expected agreement (Cohen 1960; Light 1971):
+
+    $$\kappa_L = \binom{r}{2}^{-1} \sum_{p} \frac{A_{o,p} - A_{e,p}}{1 - A_{e,p}} .$$
+
+    $\kappa_L$ is the mean of the pairs' ratios, not the ratio of the means (that is
+    Hubert's κ). A pair with $A_e = 1$ has no κ: the value is NaN. Light gives no
+    variance for the mean of the pairs' κ's (the pairs share items and annotators, so
+    their covariances matter): ``se`` is the jackknife over items,
+    $\sqrt{(n - 1)/n \sum_i (\kappa_{(i)} - \bar\kappa_{(\cdot)})^2}$ with
+    $\kappa_{(i)}$ the value without item $i$. irr's z uses another variance (README
+    "Differences from other software").
+
+    References
+    ----------
+    .. [1] Light, R. J. (1971). Measures of response agreement for qualitative data: some
+       generalizations and alternatives. *Psychological Bulletin*, 76(5), 365–377.
+       https://doi.org/10.1037/h0031643
+    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+    .. [3] Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
+       of interrater reliability and agreement (R package 0.84.1).
+       https://CRAN.R-project.org/package=irr
+
+    Examples
+    --------
+    irr's ``diagnoses`` data (30 patients, 6 raters; Fleiss 1971, Table 1): irr's manual
+    prints ``kappam.light(diagnoses)`` Kappa = 0.459.
+
+    >>> rows = ("4 4 4 4 4 4;2 2 2 5 5 5;2 3 3 3 3 5;5 5 5 5 5 5;2 2 2 4 4 4;1 1 3 3 3 3;"
+    ...         "3 3 3 3 5 5;1 1 3 3 3 4;1 1 4 4 4 4;5 5 5 5 5 5;1 4 4 4 4 4;1 2 4 4 4 4;"
+    ...         "2 2 2 3 3 3;1 4 4 4 4 4;2 2 4 4 4 5;3 3 3 3 3 5;1 1 1 4 5 5;1 1 1 1 1 2;"
+    ...         "2 2 4 4 4 4;1 3 3 5 5 5;5 5 5 5 5 5;2 4 4 4 4 4;2 2 4 5 5 5;1 1 4 4 4 4;"
+    ...         "1 4 4 4 4 5;2 2 2 2 2 4;1 1 1 1 5 5;2 2 4 4 4 4;1 3 3 3 3 3;5 5 5 5 5 5")
+    >>> wide = pd.DataFrame([r.split() for r in rows.split(";")]).astype(int)
+    >>> r = iaa.light_kappa(iaa.Annotations.from_wide(wide))
+    >>> round(r.value, 3)
+    0.459
     """
     z_crit = _z("light_kappa", confidence)
     prep, stat, w_name = _light_parts(data, weights=weights, missing=missing,
@@ -166,15 +239,74 @@ light_kappa.statistic = _light_statistic
           missing=('listwise', 'raise'), engine=_engine.multi_rater(singles=False))
 def hubert_kappa(data, *, missing: str = "listwise", annotators=None,
                  confidence: float = 0.95) -> AgreementResult:
-    """Hubert's (1977) κ as DKPro Agreement defines it (``HubertKappaAgreement``, which
-    cites Hubert 1977, Conger 1980 and Davies & Fleiss 1982 together): the observed
-    agreement averaged over annotator pairs, A'_o = mean_i Σ_c n_ic(n_ic − 1)/(r(r − 1)),
-    with the pairwise chance agreement A'_e = mean over annotator pairs (a, b) of
-    Σ_c p_ac p_bc, p_ac annotator a's share of category c. On complete data this is
-    Davies & Fleiss' multi-κ (Conger's κ), which computes it:
-    ``davies_fleiss_kappa(data, missing="listwise")``, its standard error included.
-    ``missing``: "listwise" (default) or "raise" (DKPro warns on missing values and
-    defines it on complete data only).
+    r"""Hubert's (1977) κ as DKPro Agreement defines it: pairwise agreement and chance.
+
+    DKPro Agreement's ``HubertKappaAgreement`` cites Hubert 1977, Conger 1980 and Davies &
+    Fleiss 1982 together. On complete data it is Davies & Fleiss' multi-κ (Conger's κ),
+    which computes it: ``davies_fleiss_kappa(data, missing="listwise")``, its standard
+    error included.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``. Primary labels only.
+    missing : {"listwise", "raise"}, default "listwise"
+        "listwise": the items every annotator rated. "raise": refuse data with a missing
+        rating (DKPro warns on missing values and defines it on complete data only).
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
+
+    Returns
+    -------
+    AgreementResult
+        As [davies_fleiss_kappa][iaa_widgets.davies_fleiss_kappa] (``value``, ``observed``
+        A'_o, ``expected`` A'_e, ``se``, ``ci``, ``per_category``), with ``measure``
+        "hubert_kappa" and a note saying so.
+
+    Raises
+    ------
+    AgreementError
+        If ``missing`` is not "listwise" or "raise", or as
+        [davies_fleiss_kappa][iaa_widgets.davies_fleiss_kappa].
+
+    See Also
+    --------
+    iaa_widgets.davies_fleiss_kappa : The same on complete data, with missing ratings too.
+    iaa_widgets.light_kappa : The mean of the pairs' κ instead.
+    iaa_widgets.fleiss_kappa : Chance from the pooled shares.
+
+    Notes
+    -----
+    With $r$ annotators, $n_{ic}$ ratings of item $i$ in category $c$ and $p_{ac}$
+    annotator $a$'s share of category $c$ (Hubert 1977; Conger 1980):
+
+    $$A'_o = \frac{1}{n}\sum_i \frac{\sum_c n_{ic}(n_{ic} - 1)}{r(r - 1)}, \qquad
+    A'_e = \binom{r}{2}^{-1} \sum_{a < b} \sum_c p_{ac} p_{bc}, \qquad
+    \kappa_H = \frac{A'_o - A'_e}{1 - A'_e} .$$
+
+    References
+    ----------
+    .. [1] Hubert, L. (1977). Kappa revisited. *Psychological Bulletin*, 84(2), 289–297.
+       https://doi.org/10.1037/0033-2909.84.2.289
+    .. [2] Conger, A. J. (1980). Integration and generalization of kappas for multiple
+       raters. *Psychological Bulletin*, 88(2), 322–328.
+       https://doi.org/10.1037/0033-2909.88.2.322
+    .. [3] Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
+       *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
+
+    Examples
+    --------
+    Meyer's three raters of ten word pairs: A'_e = 1.48/3 by hand from the raters' shares
+    of "high" (0.3, 0.4, 0.6), κ = 0.0789, as `davies_fleiss_kappa`.
+
+    >>> r = iaa.hubert_kappa(iaa.datasets.meyer_relatedness())
+    >>> round(r.expected, 4), round(r.value, 4)
+    (0.4933, 0.0789)
     """
     if missing not in COMPLETE:
         raise AgreementError(f"hubert_kappa: missing must be one of {list(COMPLETE)!r} "
@@ -202,16 +334,75 @@ hubert_kappa.statistic = _hubert_statistic
           missing=('listwise', 'raise'), engine=_engine.pair_table)
 def kappa_max(data, *, weights=None, missing: str = "listwise",
               annotators=None) -> AgreementResult:
-    """Cohen's (1960) κ_max = (A_max − A_e) / (1 − A_e): the largest κ two annotators
-    could reach with their marginal distributions (row shares p_i·, column shares p_·j)
-    kept. Unweighted: A_max = Σ_c min(p_c·, p_·c) (Cohen 1960). Weighted (``weights``
-    as :func:`cohen_kappa`): A_max = max Σ_ij w_ij p_ij over the tables p ≥ 0 with
+    r"""Cohen's (1960) κ_max: the largest κ two annotators could reach with their marginals.
+
+    The row shares p_i· and column shares p_·j of the two annotators' table are kept;
+    κ_max is the κ of the table with those marginals that agrees most. κ / κ_max is the
+    share of the attainable agreement beyond chance that was reached.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings of two annotators (or pick two with ``annotators``):
+        [Annotations][iaa_widgets.Annotations], or a tidy table with columns ``item``,
+        ``annotator``, ``label``. Primary labels only.
+    weights : str or array_like or pandas.DataFrame, optional
+        Agreement weights as [cohen_kappa][iaa_widgets.cohen_kappa]: None (default), a
+        family of Gwet (2014, ch. 3) or a K × K matrix (a DataFrame aligned by its labels,
+        or an array in declared order).
+    missing : {"listwise", "raise"}, default "listwise"
+        "listwise": the items both annotators rated. "raise": refuse a missing rating.
+    annotators : tuple of str, optional
+        The two annotators to compare, by name (needed when the data have more).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``: κ_max; ``observed``: A_max; ``expected``: A_e; ``params``: the data's
+        ``kappa`` and ``kappa_over_max`` (κ / κ_max). NaN, with a note, where A_e = 1.
+
+    Raises
+    ------
+    AgreementError
+        If the data have other than two annotators and ``annotators`` does not pick two,
+        ``weights`` or another parameter is not one of the accepted values, or no item is
+        rated by both.
+
+    See Also
+    --------
+    iaa_widgets.cohen_kappa : The κ reached.
+    iaa_widgets.gwet_ac1 : A coefficient less bound by skewed marginals.
+
+    Notes
+    -----
+    Unweighted (Cohen 1960):
+
+    $$\kappa_{\max} = \frac{A_{\max} - A_e}{1 - A_e}, \qquad
+    A_{\max} = \sum_c \min(p_{c\cdot}, p_{\cdot c}), \qquad A_e = \sum_c p_{c\cdot} p_{\cdot c} .$$
+
+    Weighted, $A_{\max} = \max \sum_{ij} w_{ij} p_{ij}$ over the tables $p \ge 0$ with
     those marginals, a transportation linear programme (Umesh, Peterson & Sauber 1989),
     solved with scipy's HiGHS.
 
-    ``value`` is κ_max, ``observed`` A_max, ``expected`` A_e; ``params``: the data's κ
-    and κ / κ_max (the share of the attainable agreement beyond chance). NaN, with a
-    note, where A_e = 1. ``missing``: "listwise" (default) or "raise".
+    References
+    ----------
+    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+    .. [2] Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and
+       the maximum value of kappa. *Educational and Psychological Measurement*, 49(4),
+       835–850. https://doi.org/10.1177/001316448904900407
+
+    Examples
+    --------
+    Meyer's table (shares of "high" 0.4 and 0.3): A_max = 0.3 + 0.6 = 0.9, A_e = 0.54,
+    κ_max = 0.36/0.46 by Cohen's formula; κ = 0.3478 is 4/9 of it.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.kappa_max(data)
+    >>> round(r.observed, 4), round(r.value, 4), round(r.params["kappa_over_max"], 4)
+    (0.9, 0.7826, 0.4444)
     """
     prep, stat = _kappa_max_statistic(data, weights=weights, missing=missing,
                                       annotators=annotators)
