@@ -50,8 +50,60 @@ def _safe(value):
 
 
 def write_adjudication(selection: pd.DataFrame, path=None, *, text=None):
-    """Write the :func:`adjudication_sheet` of ``selection`` as CSV (UTF-8) to ``path``
-    (a path or an open text file), or return it as a string when ``path`` is None."""
+    """Write an adjudication sheet of the items to decide, as CSV a spreadsheet opens.
+
+    The sheet has one row per item of ``selection``: ``item``, ``text`` (when given), each
+    annotator's label, ``consensus`` and an empty ``adjudicated`` column for the decision.
+    `read_adjudication` reads the decisions back.
+
+    Parameters
+    ----------
+    selection : pandas.DataFrame
+        A table with an ``item`` column and one column per annotator, as
+        `disagreements` returns (or ``ProjectExplorer.selection``); its ``agreement``
+        and ``n_ratings`` columns are not written.
+    path : path-like or file-like, optional
+        Where to write the sheet (UTF-8, CRLF line ends): a path or an open text file.
+        None (the default): return the sheet as a string.
+    text : pandas.Series or mapping, optional
+        Each item's text (item → text), written in a ``text`` column beside the labels.
+
+    Returns
+    -------
+    str or None
+        The CSV text when ``path`` is None, else None (the sheet was written).
+
+    Raises
+    ------
+    AgreementError
+        When ``selection`` is not a DataFrame with an ``item`` column.
+
+    See Also
+    --------
+    iaa_widgets.read_adjudication : Reads the decisions back as a "gold" annotator.
+    iaa_widgets.disagreements : The items to decide.
+    iaa_widgets.ProjectExplorer : Exports the sheet of its selection.
+
+    Notes
+    -----
+    A text cell that a spreadsheet would run as a formula (starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return) is written with a leading ``'`` so that it
+    stays text (OWASP's CSV-injection rule); `read_adjudication` takes the quote off
+    again. A date-time is written whole (``str(Timestamp)``); integer labels stay integers.
+
+    References
+    ----------
+    OWASP Foundation. CSV Injection. https://owasp.org/www-community/attacks/CSV_Injection
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": ["A", "B"] * 3,
+    ...                    "label": ["pos", "pos", "pos", "neg", "neg", "=SUM(1)"]})
+    >>> print(iaa.write_adjudication(iaa.disagreements(df)), end="")
+    item,A,B,consensus,adjudicated
+    2,pos,neg,,
+    3,neg,'=SUM(1),,
+    """
     sheet = adjudication_sheet(selection, text)
     for column in sheet.columns:
         if pd.api.types.is_datetime64_any_dtype(sheet[column]):  # the time kept: str(Timestamp)
@@ -110,15 +162,65 @@ def _by_text(values: pd.Series, known: pd.Index, what: str, where: str) -> list:
 
 
 def read_adjudication(path, data=None, *, annotator: str = "gold") -> pd.DataFrame:
-    """The decisions of an adjudication sheet as the ratings of one annotator: a tidy
-    DataFrame item, annotator (``annotator``, "gold" by default), label, one row per
-    item whose ``adjudicated`` cell is filled (``attrs["n_blank"]``: rows left blank).
+    r"""Read the decisions of an adjudication sheet as the ratings of one annotator.
 
-    With ``data`` (the project's ratings, anything the loaders accept) the sheet's
-    items and labels are matched to the data's by their text, so they keep their
-    identity (the item ``7`` stays the integer 7, the label ``"007"`` stays text), and an
-    unknown item or label is refused with its row; ``pd.concat([df, gold])`` then makes
-    the next round's data (``reference="gold"``). Without ``data`` they are read as text.
+    Each row whose ``adjudicated`` cell is filled gives one rating by ``annotator``;
+    ``pd.concat([df, gold])`` then makes the next round's data (``reference="gold"`` in
+    the measures that take one).
+
+    Parameters
+    ----------
+    path : path-like or file-like
+        The sheet: a CSV file written by `write_adjudication` (or
+        ``ProjectExplorer.export_adjudication``) and edited in a spreadsheet, or an open
+        file.
+    data : Annotations, pandas.DataFrame or array-like, optional
+        The project's ratings (anything `as_annotations` accepts). With it, the sheet's
+        items and labels are matched to the data's by their text, so that they keep their
+        identity (the item ``7`` stays the integer 7, the label ``"007"`` stays text; a
+        number by value: the sheet's ``1`` is the data's 1.0). Without it (None), they are
+        read as text.
+    annotator : str, default "gold"
+        The name of the adjudicator in the result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A tidy table ``item``, ``annotator``, ``label``, one row per decided item;
+        ``attrs["n_blank"]`` counts the rows left undecided.
+
+    Raises
+    ------
+    AgreementError
+        When ``path`` is not a path or open file, or the sheet is empty, unreadable or
+        lacks an ``item`` or ``adjudicated`` column; when a decided row has a blank item;
+        when an item is decided twice; with ``data``, when an item or label is not one of
+        the data's (naming the rows) or two of the data's are written alike (``1`` and
+        ``"1"``).
+
+    See Also
+    --------
+    iaa_widgets.write_adjudication : Writes the sheet.
+    iaa_widgets.disagreements : The items to decide.
+    iaa_widgets.majority_vote : A consensus without an adjudicator.
+
+    Notes
+    -----
+    A cell that `write_adjudication` quoted with ``'`` (a text a spreadsheet would run as
+    a formula) is read without the quote. Leading and trailing spaces of a decision are
+    dropped.
+
+    Examples
+    --------
+    >>> import io
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["A", "B"] * 2,
+    ...                    "label": ["pos", "pos", "pos", "neg"]})
+    >>> sheet = io.StringIO("item,A,B,consensus,adjudicated\n2,pos,neg,,neg\n")
+    >>> gold = iaa.read_adjudication(sheet, df)
+    >>> gold.values.tolist()  # the item is the data's integer 2, not the text "2"
+    [[2, 'gold', 'neg']]
+    >>> gold.attrs["n_blank"]
+    0
     """
     from .. import validate
     from ..data import as_annotations

@@ -275,17 +275,75 @@ def read_csv(path: str | PathLike, layout: str = "long", categories: Sequence | 
              item: str = "item", annotator: str = "annotator", label: str = "label",
              rank: str | None = None, na_values: Sequence[str] = NA_VALUES,
              **read_args) -> Annotations:
-    """Read ratings from a CSV file: ``layout="long"`` (one row per rating) or
-    ``"wide"`` (first column items, one column per annotator).
+    r"""Read ratings from a CSV file as `Annotations`.
 
-    ``na_values``: the cell texts read as missing, by default only the empty cell
-    (``("",)``), so that "NA", "None", "null" and "nan" stay labels (pass
-    ``keep_default_na=True`` for pandas' own list; None: no text). A blank or
-    whitespace-only label is a missing rating in both layouts; the ``notes`` of the
-    Annotations (and the ``note`` of every result) say how many cells were read as
-    missing. Errors name the file and the line (the header is
-    line 1) with the item and annotator; a file not in UTF-8 needs ``encoding=``.
-    Other keyword arguments go to :func:`pandas.read_csv`.
+    ``layout="long"`` reads one row per rating (item, annotator, label columns);
+    ``layout="wide"`` reads the first column as the items and every other column as one
+    annotator's labels. pandas parses the file; errors name the file and the line (the
+    header is line 1) with the item and annotator.
+
+    Parameters
+    ----------
+    path : path-like or file-like
+        The CSV file: a path or an open file (text or binary).
+    layout : {"long", "wide"}, default "long"
+        One row per rating, or one row per item and one column per annotator.
+    categories : sequence, optional
+        The labels that may occur, in their order (an order ordinal and weighted measures
+        use). By default (None), the labels the file holds; numbers are then ordered by
+        value, texts are not ordered. A label not declared is refused.
+    item, annotator, label : str, default "item", "annotator", "label"
+        The column names of a long table (not read with ``layout="wide"``).
+    rank : str, optional
+        A long table's column holding each label's rank (1 primary, 2 secondary, …) when
+        an annotator gives several labels to an item. None: one label per rating.
+    na_values : sequence of str or str or None, default ("",)
+        The cell texts read as missing. By default only the empty cell, so that "NA",
+        "None", "null" and "nan" stay labels (pass ``keep_default_na=True`` for pandas'
+        own list); None: no text is missing.
+    **read_args
+        Passed to `pandas.read_csv` (``sep=``, ``encoding=`` for a file not in UTF-8,
+        ``skiprows=`` …); ``chunksize=`` and ``iterator=`` are refused.
+
+    Returns
+    -------
+    Annotations
+        The validated ratings, integer-coded with their labels kept; its ``notes`` (and
+        the ``note`` of every result computed on it) say how many cells were read as
+        missing.
+
+    Raises
+    ------
+    AgreementError
+        When ``layout`` or ``na_values`` is not an accepted value; when the file is
+        missing (also a ``FileNotFoundError``), empty, not decodable (naming the line and
+        ``encoding=``) or not a table pandas can parse; when a header names a column twice
+        or lacks a named column; when an annotator rates an item twice, a label is not
+        among ``categories``, naming the line.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises a CSV file by its content and calls this reader.
+    iaa_widgets.as_annotations : The same loaders for a table in memory.
+    iaa_widgets.Annotations : The result type.
+
+    Notes
+    -----
+    A blank or whitespace-only label is a missing rating in both layouts (counted in
+    ``n_blank``), as is a cell matching ``na_values``; ``notes`` count both.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "item,annotator,label\n1,A,NA\n1,B,NA\n2,A,yes\n2,B,\n"
+    >>> ann = iaa.read_csv(io.StringIO(text))
+    >>> ann  # "NA" is a label; the empty cell is a missing rating
+    Annotations(2 items, 2 annotators, 2 categories, 3 ratings)
+    >>> ann.categories.tolist()
+    ['NA', 'yes']
+    >>> wide = iaa.read_csv("examples/exports/ratings_wide.csv", layout="wide")
+    >>> wide.annotators.tolist()
+    ['alice', 'bob', 'carol']
     """
     validate.choice("read_csv", "layout", layout, ("long", "wide"))
     if not (na_values is None or isinstance(na_values, str) or (
