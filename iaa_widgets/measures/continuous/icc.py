@@ -188,7 +188,7 @@ def _agreement_interval(ms: dict, k: int, unit: str, alpha: float, value: float)
           symbol='ICC', intervals=('exact F',), missing=('listwise', 'available', 'raise'))
 def icc(data, *, model: str = "twoway", type: str = "agreement", unit: str = "single",
         confidence: float = 0.95, missing: str = "listwise") -> AgreementResult:
-    """Intraclass correlation of numeric ratings (items = targets, annotators = raters).
+    r"""Intraclass correlation of numeric ratings (items = targets, annotators = raters).
 
     McGraw & Wong's (1996) forms, with Shrout & Fleiss' (1979) names:
 
@@ -231,8 +231,54 @@ def icc(data, *, model: str = "twoway", type: str = "agreement", unit: str = "si
       two-way model refuses it: its mean squares are those of a complete design.
     - "raise": refuse any item that lacks a rating.
 
-    Differences from other software
-    -------------------------------
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric ratings: items are the targets, annotators the raters.
+    model : {"twoway", "oneway"}, default "twoway"
+        Two-way (raters crossed with items) or one-way (each item its own raters).
+    type : {"agreement", "consistency"}, default "agreement"
+        Absolute agreement, or consistency (rater means removed; two-way only).
+    unit : {"single", "average"}, default "single"
+        The reliability of one rater's rating or of the mean of the k raters.
+    confidence : float, default 0.95
+        Level of the interval ``ci``, in (0, 1).
+    missing : {"listwise", "available", "raise"}, default "listwise"
+        As listed above ("available": one-way single form only).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (the ICC), ``ci`` (exact interval), ``params`` (the form's names, mean
+        squares, ``F``, ``df1``, ``df2``, ``p_value``, ``df_interval``), ``excluded``,
+        ``note``; ``observed`` and ``expected`` are NaN.
+
+    Raises
+    ------
+    AgreementError
+        When the ratings are not numeric, fewer than two items or raters remain, an
+        option is not one listed, ``type="consistency"`` is asked of the one-way model,
+        or ``missing`` is refused by the model.
+
+    See Also
+    --------
+    icc_table : every form on the same data.
+    kendall_w : concordance of rankings.
+    robinson_a : Robinson's A, the consistency ICC's older relative.
+    finn_coefficient : agreement against uniform random ratings.
+
+    Notes
+    -----
+    McGraw & Wong (1996), Table 4, with n items and k raters:
+
+    $$\mathrm{ICC}(1) = \frac{MSR - MSW}{MSR + (k-1)MSW}, \quad
+    \mathrm{ICC}(A,1) = \frac{MSR - MSE}{MSR + (k-1)MSE + \frac{k}{n}(MSC - MSE)},$$
+
+    $$\mathrm{ICC}(C,1) = \frac{MSR - MSE}{MSR + (k-1)MSE};$$
+
+    the average forms drop the factor $(k - 1)$ (and $k/n$ becomes $1/n$).
+
+    Differences from other software:
     R's ``irr::icc`` (0.84.1), read from its published source:
 
     - it tests the absolute-agreement forms ICC(A,1) and ICC(A,k) against
@@ -272,6 +318,38 @@ def icc(data, *, model: str = "twoway", type: str = "agreement", unit: str = "si
 
     (irr's figures here are its published formulas evaluated on these mean squares; R
     was not run). ``tests/test_icc.py`` pins ours on both data sets.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing
+    rater reliability. Psychological Bulletin, 86(2), 420–428.
+    https://doi.org/10.1037/0033-2909.86.2.420
+
+    McGraw, K. O. & Wong, S. P. (1996). Forming inferences about some intraclass
+    correlation coefficients. Psychological Methods, 1(1), 30–46.
+    https://doi.org/10.1037/1082-989X.1.1.30
+
+    Donner, A. (1986). A review of inference procedures for the intraclass correlation
+    coefficient in the one-way random effects model. International Statistical Review,
+    54(1), 67–82. https://doi.org/10.2307/1403259
+
+    Examples
+    --------
+    Shrout & Fleiss' (1979) Table 2, 6 targets × 4 judges; their Table 4 prints
+    ICC(1,1) = .17, ICC(2,1) = .29, ICC(3,1) = .71 and ICC(2,4) = .62:
+
+    >>> sf = pd.DataFrame([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+    ...                    [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], columns=list("ABCD"))
+    >>> data = iaa.Annotations.from_wide(sf)
+    >>> round(iaa.icc(data, model="oneway").value, 2)
+    0.17
+    >>> r = iaa.icc(data)
+    >>> r.params["form"], round(r.value, 2)
+    ('ICC(A,1)', 0.29)
+    >>> round(iaa.icc(data, type="consistency").value, 2)
+    0.71
+    >>> round(iaa.icc(data, unit="average").value, 2)
+    0.62
     """
     form = _form("icc", model, type, unit)
     confidence = validate.confidence("icc", "confidence", confidence)
@@ -337,7 +415,57 @@ def icc_table(data, *, confidence: float = 0.95, missing: str = "listwise") -> p
     ``intraclass_corr``: Type (McGraw & Wong's name), Shrout–Fleiss, Description, ICC,
     F, df1, df2, pval and the interval (``CI95%`` at the default ``confidence``, as
     a [low, high] pair). ``missing`` as in :func:`icc` ("available" is refused: it
-    gives the one-way single form only)."""
+    gives the one-way single form only).
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric ratings, as for `icc`.
+    confidence : float, default 0.95
+        Level of the intervals, in (0, 1).
+    missing : {"listwise", "raise"}, default "listwise"
+        As in `icc`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Six rows (ICC(1), ICC(A,1), ICC(C,1), ICC(k), ICC(A,k), ICC(C,k)) with columns
+        Type, Shrout–Fleiss, Description, ICC, F, df1, df2, pval and the interval.
+
+    Raises
+    ------
+    AgreementError
+        As `icc`, and for ``missing="available"``.
+
+    See Also
+    --------
+    icc : one form, with its full result.
+
+    Notes
+    -----
+    Each row is `icc` of one (model, type, unit); the formulas are McGraw & Wong's (1996)
+    Table 4.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing
+    rater reliability. Psychological Bulletin, 86(2), 420–428.
+    https://doi.org/10.1037/0033-2909.86.2.420
+
+    McGraw, K. O. & Wong, S. P. (1996). Forming inferences about some intraclass
+    correlation coefficients. Psychological Methods, 1(1), 30–46.
+    https://doi.org/10.1037/1082-989X.1.1.30
+
+    Examples
+    --------
+    Shrout & Fleiss' (1979) Table 2; their Table 4 prints .17, .29, .71, .44, .62, .91:
+
+    >>> sf = pd.DataFrame([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+    ...                    [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], columns=list("ABCD"))
+    >>> table = iaa.icc_table(iaa.Annotations.from_wide(sf))
+    >>> table["ICC"].round(2).tolist()
+    [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
+    """
     if missing == "available":
         raise AgreementError("icc_table: missing='available' gives only the one-way single "
                              "form; call icc(data, model='oneway', missing='available')")
