@@ -102,45 +102,112 @@ MARGINS: dict[str, Callable] = _registry.margin_kernels()
 def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
              diagonal: float = np.nan, ci: str | None = None, confidence: float = 0.95,
              n_resamples: int = 1000, seed=None, **kwargs) -> PairwiseMatrix:
-    """A symmetric annotator × annotator DataFrame of ``measure`` on every pair
-    (Datasaur's labeler/reviewer matrix).
+    r"""A symmetric annotator × annotator table of a measure on every pair of annotators.
 
-    ``missing``: "pairwise" (default) uses, for each pair, the items both annotators
-    rated; "listwise" only the items rated by every annotator, so that all cells
-    share the same items (refused when no item is); "raise" refuses data with a
-    missing rating.
+    Datasaur's labeler/reviewer matrix. The named measures are evaluated for all pairs
+    at once from their contingency tables; a callable is called once per pair.
 
-    ``measure``: "percent_agreement", "bennett_s", "scott_pi", "cohen_kappa" (with
-    ``weights=``) or "krippendorff_alpha" (with ``metric=``; for "interval" and
-    "ratio" the categories' numeric values, and for a callable metric the category
-    labels, are used unless ``category_values`` is given). Weight and distance
-    matrices follow :func:`cohen_kappa` and :func:`krippendorff_alpha`: a DataFrame is
-    aligned by label, a bare array needs a declared order. These are evaluated for all
-    pairs at once from their contingency tables.
-    A callable ``measure(annotations, **kwargs)`` returning a number or an
-    AgreementResult is also accepted; it is called once per pair (a Python loop, so
-    slower). ``diagonal`` fills the annotator-with-itself cells (NaN by default). A
-    pair with no item in common, or whose expected agreement is 1, gets NaN.
-    ``result.attrs["n_items"]`` holds the number of items each pair shares (a list of
-    rows in the order of the annotators); ``result.attrs["note"]`` what the data says of
-    itself (look-alike labels, blank labels), empty if nothing.
-    Refuses anonymous data from ``Annotations.from_counts``.
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame or SufficientStatistics
+        The ratings: [Annotations][iaa_widgets.Annotations], or a tidy table with columns
+        ``item``, ``annotator``, ``label``; or
+        [sufficient_statistics][iaa_widgets.sufficient_statistics] made with their pair
+        tables (each pair's table kept as counts; no ``ci=``). Anonymous data from
+        ``Annotations.from_counts`` are refused.
+    measure : str or callable, default "cohen_kappa"
+        "percent_agreement", "bennett_s", "scott_pi", "cohen_kappa" (with ``weights=``) or
+        "krippendorff_alpha" (with ``metric=``); or a callable
+        ``measure(annotations, **kwargs)`` returning a number or an AgreementResult (a
+        Python loop over pairs, so slower).
+    missing : {"pairwise", "listwise", "raise"}, default "pairwise"
+        "pairwise": for each pair, the items both annotators rated. "listwise": only the
+        items every annotator rated, so that all cells share the same items (refused when
+        no item is). "raise": refuse data with a missing rating.
+    diagonal : float, default nan
+        The value of the annotator-with-itself cells.
+    ci : {None, "percentile", "bca"}, default None
+        Add bootstrap intervals for every pair at once (named measures only): a resample
+        draws items, and each pair uses the drawn items both annotators rated.
+    confidence : float, default 0.95
+        Level of the bootstrap intervals, in (0, 1). ``level=``, its former name, works
+        for one more release with a DeprecationWarning.
+    n_resamples : int, default 1000
+        Number of bootstrap resamples (at least 2), with ``ci``.
+    seed : int or numpy.random.Generator, optional
+        Seed of the bootstrap, with ``ci``.
+    **kwargs
+        Keywords of the measure: ``weights`` (cohen_kappa), ``metric`` and
+        ``category_values`` (krippendorff_alpha; for "interval" and "ratio" the
+        categories' numeric values, and for a callable metric the labels, are used unless
+        ``category_values`` is given), or any keyword of a callable measure. Weight and
+        distance matrices are aligned by label (a DataFrame), or need a declared order (a
+        bare array).
 
-    ``ci``: "percentile" or "bca" adds bootstrap intervals for every pair at once
-    (``n_resamples`` resamples of the items, ``seed``, ``confidence``; see
-    :func:`~iaa_widgets.bootstrap`): a resample draws items, and each pair uses the drawn
-    items both annotators rated, exactly as recomputing the matrix on the rebuilt data.
-    ``attrs`` then hold ``ci_low``, ``ci_high``, ``se`` and ``n_undefined`` (resamples
-    where the pair's value is undefined) as lists of rows like ``n_items``, NaN on the
-    diagonal and where an interval is undefined, and ``ci_method``. The resamples are
-    item weights on ``pairwise.statistic(data, measure, **kwargs)`` (per item, one cell
-    of each pair's table), not rebuilt data. Named measures only. ``level=``, the former
-    name of ``confidence``, works for one more release with a DeprecationWarning (and is
-    refused with ``confidence=``).
+    Returns
+    -------
+    PairwiseMatrix
+        A DataFrame whose index and columns are the annotators, with ``.chart()`` (its
+        heatmap). A pair with no item in common, or whose expected agreement is 1, gets
+        NaN. ``attrs``: ``measure``, ``n_items`` (items each pair shares, a list of rows in
+        the annotators' order), ``params``, ``note`` (look-alike or blank labels, empty if
+        nothing); with ``ci``: ``ci_low``, ``ci_high``, ``se``, ``n_undefined`` (resamples
+        where the pair's value is undefined), as lists of rows (NaN on the diagonal),
+        ``ci_method`` and ``seed``.
 
-    ``data`` may be :func:`~iaa_widgets.sufficient_statistics` made with their pair
-    tables: each pair's table, over the items both rated ("pairwise") or every annotator
-    rated ("listwise"), kept as counts (no ``ci=``: intervals resample items).
+    Raises
+    ------
+    AgreementError
+        If ``measure`` is neither a named measure above nor a callable, ``ci`` is asked for
+        a callable, a parameter is outside the values listed above, the data come from
+        ``Annotations.from_counts``, or no item is rated by every annotator under
+        "listwise".
+
+    See Also
+    --------
+    iaa_widgets.cohen_kappa : κ of one pair.
+    iaa_widgets.light_kappa : The mean of the pairs' κ.
+    iaa_widgets.davies_fleiss_kappa : One multi-rater κ for all annotators.
+    iaa_widgets.bootstrap : Bootstrap intervals of any measure.
+    iaa_widgets.ContingencyMatrix : A pair's table, live.
+
+    Notes
+    -----
+    Cell $(a, b)$ is the measure on the $n_{ab}$ items both annotators rated (or every
+    annotator rated, under "listwise"), computed from the pair's K × K table
+    $t_{ab}[j, k] = \#\{i : x_{ia} = j,\ x_{ib} = k\}$; e.g. for Cohen's κ
+
+    $$\kappa_{ab} = \frac{A_{o,ab} - A_{e,ab}}{1 - A_{e,ab}}, \quad
+    A_{o,ab} = \frac{\sum_j t_{ab}[j, j]}{n_{ab}}, \quad
+    A_{e,ab} = \sum_j \frac{t_{ab}[j, \cdot]\, t_{ab}[\cdot, j]}{n_{ab}^2} .$$
+
+    The bootstrap resamples are item weights on ``pairwise.statistic(data, measure,
+    **kwargs)`` (per item, one cell of each pair's table), not rebuilt data; they give
+    exactly what recomputing the matrix on the rebuilt data would.
+
+    References
+    ----------
+    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+    .. [2] Datasaur. *Krippendorff's Alpha Calculation*: how Datasaur arranges the labels
+       of labelers and reviewers into its Inter-annotator Agreement matrix. Datasaur
+       documentation.
+
+    Examples
+    --------
+    Meyer's three raters of ten word pairs: r1 and r2 are the slide's table, κ = 0.16/0.46
+    (printed 0.348); r1–r3 and r2–r3 by the same formula from their tables.
+
+    >>> m = iaa.pairwise(iaa.datasets.meyer_relatedness())
+    >>> m.round(4)
+    annotator      r1      r2      r3
+    annotator
+    r1            NaN  0.3478  0.0741
+    r2         0.3478     NaN -0.1538
+    r3         0.0741 -0.1538     NaN
+    >>> m.attrs["n_items"][0]
+    [0, 10, 10]
     """
     if not callable(measure) and not (isinstance(measure, str) and measure in KERNELS):
         validate.fail("pairwise", "measure", f"one of {list(KERNELS)!r} or a callable (for "

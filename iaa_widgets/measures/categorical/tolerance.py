@@ -25,30 +25,88 @@ POLICIES = ("listwise", "available", "pairable", "raise")
 def tolerance_agreement(data, *, tolerance: float = 0, rule: str = "range",
                         missing: str = "listwise", annotators=None,
                         confidence: float = 0.95) -> AgreementResult:
-    """The share of items on which the annotators agree within ``tolerance`` t, in
-    score units (numeric labels, or positions 1 … K of a declared order: t = 1 then
-    means "adjacent categories agree"; text labels need a declared order).
+    r"""The share of items on which the annotators agree within a tolerance t, in score units.
 
-    ``rule="range"`` (irr's ``agree``): item i agrees when max_r x_ir − min_r x_ir ≤ t,
-    i.e. all its scores lie within a band of width t; ``value`` is the share of such
-    items (irr prints it × 100). ``rule="pairs"`` (our extension, the tolerance
-    version of Fleiss' A'_o): item i's agreement is the share of its ordered pairs of
-    ratings within t, Σ_ck [|x_c − x_k| ≤ t] n_ic n_ik − m_i over m_i(m_i − 1); the
-    value is their mean. For two annotators both are the same. With t = 0 "range" is
-    the share of unanimous items and "pairs" is :func:`percent_agreement`.
+    Scores are numeric labels, or positions 1 … K of a declared order: t = 1 then means
+    "adjacent categories agree" (R's ``irr::agree(ratings, tolerance)``, "extended
+    percentage agreement"). It is not chance-corrected: ``expected`` is NaN.
 
-    ``se``: √(Σ_i (a_i − A)² / n) / √n over the per-item agreements a_i, with a Wald
-    interval (as :func:`percent_agreement`). ``missing``: "listwise" (default, irr's
-    ``na.omit``), "available"/"pairable" (the items rated at least twice, each over
-    its own ratings; items rated once excluded, counted) or "raise". Per-item counts
-    (``Annotations.from_counts``) are accepted: neither rule needs to know who rated.
-    Ratings stay in long form (no items × categories table), so continuous ratings
-    cost what their ratings cost; the "pairs" rule compares each item's ratings two
-    by two (Σ_i m_i² work, no table over pairs).
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        The ratings: [Annotations][iaa_widgets.Annotations] (per-item counts from
+        ``Annotations.from_counts`` included: neither rule needs to know who rated), or a
+        tidy table with columns ``item``, ``annotator``, ``label``. Text labels need a
+        declared order when t > 0.
+    tolerance : float, default 0
+        t ≥ 0, in score units. With t = 0 agreement is identity of labels, which needs no
+        order.
+    rule : {"range", "pairs"}, default "range"
+        "range" (irr's ``agree``): item i agrees when all its scores lie within a band of
+        width t. "pairs" (our extension, the tolerance version of Fleiss' A'_o): the share
+        of the item's pairs of ratings within t. For two annotators both are the same.
+    missing : {"listwise", "available", "pairable", "raise"}, default "listwise"
+        "listwise": the items every annotator rated (irr's ``na.omit``). "available" and
+        "pairable": the items rated at least twice, each over its own ratings; items rated
+        once excluded, counted. "raise": refuse data with a missing rating.
+    annotators : sequence of str, optional
+        The annotators to use, by name (default: all).
+    confidence : float, default 0.95
+        Level of the Wald interval ``ci``, in (0, 1).
 
+    Returns
+    -------
+    AgreementResult
+        ``value`` and ``observed``: the share A (irr prints it × 100); ``expected``: NaN;
+        ``se`` and the Wald ``ci``; ``params``: ``tolerance``, ``rule``, ``missing``.
+
+    Raises
+    ------
+    AgreementError
+        If ``tolerance`` is negative or not a number, ``rule`` or ``missing`` is not one of
+        the values above, text labels have no declared order for t > 0, or no item is left
+        under the policy.
+
+    See Also
+    --------
+    iaa_widgets.percent_agreement : The "pairs" rule with t = 0.
+    iaa_widgets.krippendorff_alpha : α with an interval or ordinal metric.
+    iaa_widgets.icc : Intraclass correlation of numeric scores.
+
+    Notes
+    -----
+    With scores $x_{ir}$ of item $i$ (Gamer et al., irr's ``agree``):
+
+    $$a_i^{\text{range}} = [\max_r x_{ir} - \min_r x_{ir} \le t], \qquad
+    a_i^{\text{pairs}} = \frac{\sum_{r \ne s} [|x_{ir} - x_{is}| \le t]}{m_i(m_i - 1)},
+    \qquad A = \frac{1}{n}\sum_i a_i .$$
+
+    With t = 0 "range" is the share of unanimous items and "pairs" is percent agreement.
+    $\mathrm{SE} = \sqrt{\sum_i (a_i - A)^2 / n}/\sqrt{n}$, as percent agreement's.
     irr ignores ``tolerance`` for non-numeric ratings (it requires identical labels);
-    here the tolerance applies to the declared order's positions. With t = 0 agreement
-    is identity of labels, which needs no order: text labels are then taken as they are.
+    here the tolerance applies to the declared order's positions. Ratings stay in long
+    form (no items × categories table): continuous ratings cost what their ratings cost.
+
+    References
+    ----------
+    .. [1] Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
+       of interrater reliability and agreement (R package 0.84.1), function ``agree``.
+       https://CRAN.R-project.org/package=irr
+
+    Examples
+    --------
+    irr's ``video`` data (20 videos, 4 raters): irr's manual prints ``agree(video)``
+    %-agree = 35 and ``agree(video, tolerance=1)`` %-agree = 90.
+
+    >>> rows = ("4 4 3 4;4 4 4 5;4 4 5 5;4 4 4 4;4 3 2 4;4 4 3 4;4 3 2 5;4 4 3 4;4 3 3 4;"
+    ...         "4 3 3 4;4 4 3 4;4 3 3 4;4 4 4 4;4 4 4 4;4 4 3 4;4 4 4 4;4 4 4 4;4 4 4 4;"
+    ...         "4 4 4 4;4 5 5 4")
+    >>> wide = pd.DataFrame([r.split() for r in rows.split(";")]).astype(int)
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> round(iaa.tolerance_agreement(data).value, 4)
+    0.35
+    >>> round(iaa.tolerance_agreement(data, tolerance=1).value, 4)
+    0.9
     """
     validate.choice("tolerance_agreement", "rule", rule, ("range", "pairs"))
     z = _z("tolerance_agreement", confidence)
