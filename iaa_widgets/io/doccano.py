@@ -28,30 +28,83 @@ _FIELDS = ("label", "entities", "cats", "annotations")
 
 def read_doccano(source, item: str = "id", sets: bool | None = None, categories=None,
                  labels=None, field: str | None = None):
-    """Read doccano JSONL exports: classification as :class:`Annotations`, sequence
-    labelling as :class:`Spans`.
+    """Read doccano JSONL exports: classification as `Annotations`, sequence labelling as
+    `Spans`.
 
-    ``source``: doccano's export zip, a folder of ``<annotator>.jsonl`` files, a list of
-    them, a mapping ``{annotator: path or list of records}``, or one JSONL file (a
-    doccano 1.x project export, whose ``annotations`` name each ``user``: every user is
-    an annotator).
+    One file per annotator (doccano's export zip, or a folder of
+    ``<annotator>.jsonl``), or a doccano 1.x project export whose ``annotations`` name
+    each ``user``. A classification example with several labels is a set-valued label; one
+    with none is a missing label (counted in ``n_blank``), or the empty set when labels are
+    sets.
 
-    ``item`` names the field identifying an example across files (doccano's ``id``).
-    When no record of a file has an ``id``, as in the exports of doccano's
-    documentation, the item is the line number (the files list the examples in one
-    order; ``notes`` say so); ``item="text"`` matches the examples by their text.
+    Parameters
+    ----------
+    source : path-like, file-like, mapping, or list of path-like
+        doccano's export zip, a folder of ``<annotator>.jsonl`` files, a list of them, a
+        mapping ``{annotator: path or list of records}``, or one JSONL file of a doccano
+        1.x project export (every ``user`` is an annotator).
+    item : str, default "id"
+        The field identifying an example across files (doccano's ``id``). When no record
+        of a file has an ``id``, as in the exports of doccano's documentation, the item is
+        the line number (the files list the examples in one order; ``notes`` say so);
+        ``item="text"`` matches the examples by their text.
+    sets : bool, optional
+        As in `read_label_studio`: None (the default) reads every label as a frozenset once
+        one example has several, True always, False refuses several.
+    categories : sequence, optional
+        The labels that may occur, in their order. By default (None), those the files
+        use. A label not declared is refused.
+    labels : path-like, list of dict, or mapping, optional
+        doccano 1.x: the project's label file (path, or its parsed list of ``{"id",
+        "text"}``) or a mapping ``{id: name}``. Without it, label ids stay as text ids and
+        ``notes`` say so.
+    field : {"label", "entities", "cats", "annotations"}, optional
+        What to read when a record holds several: ``"label"``, ``"entities"`` (spans),
+        ``"cats"`` (intent detection's categories) or ``"annotations"`` (1.x). By default
+        the spans of a record that holds both, the other counted in ``notes``.
 
-    ``labels`` (1.x): the project's label file (path, or its parsed list of ``{"id",
-    "text"}``) or a mapping ``{id: name}``; without it, label ids stay as text ids and
-    ``notes`` say so. ``field`` picks what to read when a record holds several:
-    ``"label"``, ``"entities"`` (spans), ``"cats"`` (intent detection's categories) or
-    ``"annotations"`` (1.x); by default the spans of a record that holds both, the
-    other counted in ``notes``.
+    Returns
+    -------
+    Annotations or Spans
+        `Annotations` of classification labels; `Spans` (character offsets, one document
+        per example) of sequence labels. ``notes`` count what was not read.
 
-    A classification example with several labels is a set-valued label (``sets`` as in
-    :func:`~iaa_widgets.read_label_studio`); one with none is a missing label (counted in
-    ``n_blank``), or the empty set when labels are sets. ``relations`` are not read and
-    are counted in ``notes``.
+    Raises
+    ------
+    AgreementError
+        When ``field`` is not an accepted value or ``labels`` is not a label file or
+        mapping; when a record lacks the ``item`` field (while others have it) or any field
+        to read, or mixes spans and labels; when a span is not ``[start, end, label]``; when
+        a label id is not in ``labels``; when the files mix classification and spans; when
+        ``sets=False`` and an example has several labels.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises doccano JSON lines and zips and calls this reader.
+    iaa_widgets.read_label_studio : Label Studio's JSON export.
+    iaa_widgets.read_prodigy : Prodigy's db-out JSON lines.
+
+    Notes
+    -----
+    ``relations`` are not read and are counted in ``notes``.
+
+    References
+    ----------
+    Nakayama, H., Kubo, T., Kamura, J., Taniguchi, Y., & Liang, X. (2018). doccano: Text
+    Annotation Tool for Human. https://github.com/doccano/doccano
+
+    Examples
+    --------
+    >>> # examples/exports/doccano_intents.zip: alice.jsonl, bob.jsonl, carol.jsonl
+    >>> ann = iaa.read_doccano("examples/exports/doccano_intents.zip")
+    >>> ann
+    Annotations(10 items, 3 annotators, 3 categories, 29 ratings)
+    >>> ann.categories.tolist()
+    ['complaint', 'praise', 'question']
+    >>> one = iaa.read_doccano("examples/exports/doccano_intents_1x.jsonl",
+    ...                        labels="examples/exports/doccano_intents_labels.json")
+    >>> one.categories.tolist() == ann.categories.tolist()
+    True
     """
     field_name(item, "read_doccano", "item")
     if field is not None and field not in _FIELDS:

@@ -24,19 +24,74 @@ _WHO = ("tier", "ANNOTATOR", "PARTICIPANT")
 
 
 def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> Continuum:
-    """Read the time-aligned annotations of ELAN files as a
-    :class:`~iaa_widgets.Continuum`: each ``ALIGNABLE_ANNOTATION`` with a non-blank value
-    is a unit of that category, in seconds.
+    """Read the time-aligned annotations of ELAN files as a `Continuum`.
 
-    ``source``: one ``.eaf`` (path or open file), whose tiers hold the annotators'
-    annotations; or a mapping ``{annotator: path}``, a list of paths (annotator: the
-    file name without ``.eaf``) or a folder, one file per annotator of the same media,
-    each with one tier or naming it in ``tiers``. ``annotator`` (one file): who a tier's
-    annotations are by, its ``TIER_ID`` (``"tier"``) or its ``ANNOTATOR`` or
-    ``PARTICIPANT`` attribute. ``notes`` count what is not read: tiers left out by
-    ``tiers``, ``REF_ANNOTATION``s (symbolic, no time of their own), annotations on a
-    time slot not aligned, annotations with a blank value, and tiers of a linguistic type
-    that is not time-alignable (symbolic subdivisions and associations).
+    Each ``ALIGNABLE_ANNOTATION`` with a non-blank value is a unit of that category, in
+    seconds (ELAN's time slots are in milliseconds). One file's tiers are the annotators,
+    or each file holds one annotator's tier of the same media.
+
+    Parameters
+    ----------
+    source : path-like, file-like, mapping, or list of path-like
+        One ``.eaf`` (path or open file), whose tiers hold the annotators' annotations; or
+        a mapping ``{annotator: path}``, a list of paths (the annotator is the file name
+        without ``.eaf``) or a folder, one file per annotator of the same media, each with
+        one time-alignable tier or naming it in ``tiers``.
+    tiers : str or list of str, optional
+        The ``TIER_ID``s to read; the others are counted in ``notes``. None: every
+        time-alignable tier.
+    annotator : {"tier", "ANNOTATOR", "PARTICIPANT"}, default "tier"
+        With one file: whom a tier's annotations are by, its ``TIER_ID`` or its
+        ``ANNOTATOR`` or ``PARTICIPANT`` attribute.
+    categories : sequence of str, optional
+        The annotation values that may occur, in their order. By default (None), those the
+        files use. A value not declared is refused.
+
+    Returns
+    -------
+    Continuum
+        The units (annotator, category, start, end) of the media; ``notes`` count what
+        was not read.
+
+    Raises
+    ------
+    AgreementError
+        When ``annotator`` is not an accepted value, or a tier lacks that attribute; when
+        a file is not well-formed ELAN XML (naming the line), a ``TIER_ID`` or
+        ``TIME_SLOT_ID`` is defined twice or a time value is not a non-negative number;
+        when an annotation refers to a missing time slot or ends before it starts; when a
+        tier named in ``tiers`` is missing, or a per-annotator file holds several tiers and
+        ``tiers`` names none; when no aligned annotation has a value.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises ELAN XML by its content and calls this reader.
+    iaa_widgets.read_textgrid : Praat's interval tiers.
+    iaa_widgets.gamma : Agreement on a Continuum.
+
+    Notes
+    -----
+    ``notes`` count what is not read: tiers left out by ``tiers``, ``REF_ANNOTATION``s
+    (symbolic, no time of their own), annotations on a time slot not aligned, annotations
+    with a blank value, and tiers of a linguistic type that is not time-alignable
+    (symbolic subdivisions and associations).
+
+    References
+    ----------
+    Wittenburg, P., Brugman, H., Russel, A., Klassmann, A., & Sloetjes, H. (2006). ELAN:
+    a Professional Framework for Multimodality Research. In Proceedings of LREC 2006
+    (pp. 1556–1559).
+
+    Examples
+    --------
+    >>> # examples/exports/tour_guide.eaf: tiers gestures_alice and gestures_bob
+    >>> cont = iaa.read_elan("examples/exports/tour_guide.eaf", annotator="ANNOTATOR")
+    >>> cont
+    Continuum(8 units, 2 annotators, 4 categories)
+    >>> cont.annotators.tolist()
+    ['alice', 'bob']
+    >>> cont.notes[-1]
+    '2 REF_ANNOTATION(s) (symbolic, without time) not read'
     """
     if annotator not in _WHO:
         raise AgreementError(f"read_elan: annotator={annotator!r}; expected one of {_WHO}")

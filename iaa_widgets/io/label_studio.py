@@ -25,19 +25,75 @@ _SPAN_TYPES = ("labels",)
 
 def read_label_studio(source, from_name: str | None = None, sets: bool | None = None,
                       categories=None):
-    """Read a Label Studio JSON export: labels of one control as :class:`Annotations`
-    (``choices``, ``rating``, ``number``) or its spans as :class:`Spans` (``labels``).
+    """Read a Label Studio JSON export: one control's labels as `Annotations`, or its spans
+    as `Spans`.
 
-    ``source``: a path, an open file or the parsed list of tasks. The item is the task
-    ``id``, the annotator ``completed_by`` (its ``email`` when it is a user object).
-    ``from_name`` picks the control (needed when the export has several). A ``choices``
-    region with several choices is a set-valued label (a frozenset of texts); with
-    ``sets=None`` every label of the control is a set once one region holds several
-    choices (so that MASI and Jaccard compare like with like), ``sets=True`` always,
-    ``sets=False`` refuses several choices. An annotation with no region of the control
-    is a missing label (counted in ``n_blank``); a span with several labels gives one
-    unit per label. Cancelled annotations (``was_cancelled``) and model ``predictions``
-    are not read: the Annotations' ``notes`` count them.
+    The item is the task ``id``, the annotator ``completed_by`` (its ``email`` when it is
+    a user object). ``choices``, ``rating`` and ``number`` controls give one label per
+    annotation; ``labels`` controls give spans (a span with several labels gives one unit
+    per label).
+
+    Parameters
+    ----------
+    source : path-like, file-like, or list of dict
+        The export: a path, an open file or the parsed list of tasks.
+    from_name : str, optional
+        The control to read (its ``from_name``); needed when the export has several.
+    sets : bool, optional
+        How a ``choices`` region with several choices is read. None (the default): every
+        label of the control is a set (a frozenset of texts) once one region holds several
+        choices, so that MASI and Jaccard compare like with like; True: always sets;
+        False: several choices are refused.
+    categories : sequence, optional
+        The labels that may occur, in their order (an order ordinal and weighted measures
+        use, e.g. for ``rating``). By default (None), those the export uses. A label not
+        declared is refused.
+
+    Returns
+    -------
+    Annotations or Spans
+        `Annotations` for ``choices``, ``rating`` and ``number``; `Spans` (character
+        offsets, one document per task) for ``labels``. ``notes`` count what was not read.
+
+    Raises
+    ------
+    AgreementError
+        When the source is not a list of tasks, a task has no ``annotations`` list or an
+        annotation no ``completed_by``; when the export has several controls and
+        ``from_name`` names none, or names a control with no region or of a type not read;
+        when a region has several regions of the control or a value of the wrong type;
+        when ``sets=False`` and a region has several choices.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises a Label Studio export by its content and calls this
+        reader.
+    iaa_widgets.read_prodigy : Prodigy's db-out JSON lines.
+    iaa_widgets.set_distances : MASI and Jaccard distances between set-valued labels.
+
+    Notes
+    -----
+    An annotation with no region of the control is a missing label (counted in
+    ``n_blank``). Cancelled annotations (``was_cancelled``) and model ``predictions`` are
+    not read: ``notes`` count them.
+
+    References
+    ----------
+    Label Studio documentation, "Export annotations" (JSON format).
+    https://labelstud.io/guide/export
+
+    Examples
+    --------
+    >>> # examples/exports/label_studio_reviews.json: controls sentiment and topics
+    >>> path = "examples/exports/label_studio_reviews.json"
+    >>> ann = iaa.read_label_studio(path, from_name="sentiment")
+    >>> ann
+    Annotations(8 items, 3 annotators, 3 categories, 23 ratings)
+    >>> ann.notes
+    ('1 cancelled annotation(s) (was_cancelled) not read', '2 model prediction(s) not read')
+    >>> sets = iaa.read_label_studio(path, from_name="topics")
+    >>> sets.categories[1] == frozenset({"Room", "Staff"})  # several choices: a set
+    True
     """
     if from_name is not None:
         field_name(from_name, "read_label_studio", "from_name")

@@ -28,27 +28,89 @@ _PARTS = ("choice", "spans")  # the blocks read
 def read_prodigy(source, view_id: str | None = None, label: str | None = None,
                  item: str = "_input_hash", sets: bool | None = None, categories=None,
                  block: str | None = None, dataset: str | None = None):
-    """Read Prodigy's ``db-out`` JSON lines: answers or choices as :class:`Annotations`,
-    manual spans as :class:`Spans`.
+    """Read Prodigy's ``db-out`` JSON lines: answers or choices as `Annotations`, manual
+    spans as `Spans`.
 
-    ``source``: a path, an open file or a list of task dicts. The item is ``item``
-    (``_input_hash``: the input; ``"_task_hash"`` tells apart the questions of binary
-    ``ner``, one per suggested span of an input), the annotator ``_annotator_id`` (else
-    ``_session_id``, counted in ``notes``). ``dataset``: the dataset name Prodigy
-    prefixes to annotator ids (``news-alice``): ids with the prefix are read as the
-    plain name (``alice``), so that ``news-alice`` and ``alice`` are one annotator.
-    ``view_id`` keeps the tasks of one interface (needed when the file mixes several;
-    the others are counted in ``notes``): ``classification``/``binary``/``ner`` give
-    the binary ``answer`` ('accept' or 'reject'; ``label=`` picks the question when
-    tasks ask about several labels), ``choice`` the ``accept`` list of option ids (one
-    id, or a frozenset of ids when an annotator chose several: ``sets`` as in
-    :func:`~iaa_widgets.read_label_studio`), ``ner_manual``/``spans_manual`` the
-    ``spans``; ``blocks`` the part ``block=`` names (``"choice"`` or ``"spans"``; by
-    default the only one its tasks hold). A task with no ``_view_id`` gets the
-    interface its shape shows (``spans`` → ``ner_manual``, ``options`` and ``accept`` →
-    ``choice``, ``label`` and ``answer`` → ``classification``), and ``notes`` say so.
-    ``ignore`` answers are not read; in ``choice`` and span interfaces neither are
-    ``reject`` answers (the task was refused, not labelled): ``notes`` count both.
+    The item is ``item`` (the input's hash by default), the annotator ``_annotator_id``
+    (else ``_session_id``, counted in ``notes``). The interface (``_view_id``) decides
+    what is read: the binary ``answer`` of ``classification``, ``binary`` and ``ner``; the
+    ``accept`` list of option ids of ``choice``; the ``spans`` of ``ner_manual`` and
+    ``spans_manual``; the part of ``blocks`` that ``block`` names.
+
+    Parameters
+    ----------
+    source : path-like, file-like, or list of dict
+        The ``prodigy db-out`` file: a path, an open file or a list of task dicts.
+    view_id : str, optional
+        Keep the tasks of one interface (needed when the file mixes several; the others
+        are counted in ``notes``).
+    label : str, optional
+        The question to read when binary tasks ask about several labels.
+    item : str, default "_input_hash"
+        The task field naming the item: ``"_input_hash"`` (the input) or
+        ``"_task_hash"`` (tells apart the questions of binary ``ner``, one per suggested
+        span of an input), or any other field.
+    sets : bool, optional
+        How a ``choice`` task with several options chosen is read, as in
+        `read_label_studio`: None (the default) reads every label as a frozenset once one
+        task has several, True always, False refuses several.
+    categories : sequence, optional
+        The labels that may occur, in their order. By default (None), those the file
+        uses. A label not declared is refused.
+    block : {"choice", "spans"}, optional
+        The part of ``blocks`` tasks to read; by default the only one its tasks hold.
+    dataset : str, optional
+        The dataset name Prodigy prefixes to annotator ids (``news-alice``): ids with the
+        prefix are read as the plain name (``alice``), so that ``news-alice`` and
+        ``alice`` are one annotator.
+
+    Returns
+    -------
+    Annotations or Spans
+        `Annotations` of answers ('accept' or 'reject') or chosen option ids; `Spans`
+        (character offsets, one document per item) of manual spans. ``notes`` count what
+        was not read and how ids were read.
+
+    Raises
+    ------
+    AgreementError
+        When ``block`` is not an accepted value; when the file mixes interfaces and
+        ``view_id`` names none, or names one not read; when a task's answer, ``accept``
+        or spans are malformed, or it lacks the fields its interface needs (naming the
+        line); when tasks ask about several labels and ``label`` names none; when
+        ``sets=False`` and a task has several options chosen.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises Prodigy JSON lines by their content and calls this
+        reader.
+    iaa_widgets.read_label_studio : Label Studio's JSON export.
+    iaa_widgets.read_doccano : doccano's JSON lines.
+
+    Notes
+    -----
+    A task with no ``_view_id`` gets the interface its shape shows (``spans`` →
+    ``ner_manual``, ``options`` and ``accept`` → ``choice``, ``label`` and ``answer`` →
+    ``classification``), and ``notes`` say so. ``ignore`` answers are not read; in
+    ``choice`` and span interfaces neither are ``reject`` answers (the task was refused,
+    not labelled): ``notes`` count both.
+
+    References
+    ----------
+    Prodigy documentation, "Annotation interfaces" and "prodigy db-out".
+    https://prodi.gy/docs/api-interfaces
+
+    Examples
+    --------
+    >>> tasks = [{"text": "Win cash now", "_input_hash": 1, "_view_id": "classification",
+    ...           "label": "SPAM", "answer": answer, "_annotator_id": who}
+    ...          for who, answer in [("news-alice", "accept"), ("news-bob", "reject")]]
+    >>> ann = iaa.read_prodigy(tasks, dataset="news")
+    >>> ann.annotators.tolist(), ann.categories.tolist()
+    (['alice', 'bob'], ['accept', 'reject'])
+    >>> spans = iaa.read_prodigy("examples/exports/prodigy_hotel_ner.jsonl")
+    >>> spans
+    Spans(11 units in 6 documents, 2 annotators)
     """
     field_name(item, "read_prodigy", "item")
     if block is not None and block not in _PARTS:

@@ -32,16 +32,67 @@ _NAMES = {"File", "type", "Object", "class", "xmin", "xmax", "tiers?", "size", "
 
 
 def read_textgrid(source, tiers=None, categories=None) -> Continuum:
-    """Read interval tiers of Praat TextGrids as a :class:`~iaa_widgets.Continuum`:
-    each interval with a non-blank text is a unit of that category, in seconds (an
-    interval with blank text is unannotated time, not a unit).
+    """Read the interval tiers of Praat TextGrids as a `Continuum`.
 
-    ``source``: one TextGrid (path or open file), whose tiers are the annotators; or a
-    mapping ``{annotator: path}``, a list of paths (annotator: the file name without
-    ``.TextGrid``) or a folder, one TextGrid per annotator of the same recording, each
-    holding one tier or naming it in ``tiers``. ``tiers``: the tier names to read (the
-    others are counted in ``notes``). Point tiers (``TextTier``) hold no intervals:
-    they are not read and are counted in ``notes``.
+    Each interval with a non-blank text is a unit of that category, in seconds; an
+    interval with blank text is unannotated time, not a unit. One TextGrid's tiers are the
+    annotators, or each TextGrid holds one annotator's tier of the same recording.
+
+    Parameters
+    ----------
+    source : path-like, file-like, mapping, or list of path-like
+        One TextGrid (path or open file), whose interval tiers are the annotators; or a
+        mapping ``{annotator: path}``, a list of paths (the annotator is the file name
+        without ``.TextGrid``) or a folder, one TextGrid per annotator, each holding one
+        interval tier or naming it in ``tiers``.
+    tiers : str or list of str, optional
+        The tier names to read; the others are counted in ``notes``. None: every interval
+        tier.
+    categories : sequence of str, optional
+        The interval texts that may occur, in their order. By default (None), those the
+        files use. A text not declared is refused.
+
+    Returns
+    -------
+    Continuum
+        The units (annotator, category, start, end) of the recording; ``notes`` count what
+        was not read (point tiers, tiers not selected).
+
+    Raises
+    ------
+    AgreementError
+        When a file is not a Praat TextGrid in text format (long or short), naming the
+        line where it parts from one; when a tier named in ``tiers`` is missing; when a
+        per-annotator file holds several interval tiers and ``tiers`` names none of them;
+        when no interval has a text; when a category is not among ``categories``.
+
+    See Also
+    --------
+    iaa_widgets.read : Recognises a TextGrid by its content and calls this reader.
+    iaa_widgets.read_elan : ELAN's time-aligned tiers.
+    iaa_widgets.gamma : Agreement on a Continuum.
+
+    Notes
+    -----
+    Point tiers (``TextTier``) hold no intervals: they are not read and are counted in
+    ``notes``. A file with a UTF-16 byte order mark (as Praat writes non-ASCII text) is
+    read as UTF-16.
+
+    References
+    ----------
+    Boersma, P., & Weenink, D. Praat: doing phonetics by computer. TextGrid file formats:
+    https://www.fon.hum.uva.nl/praat/manual/TextGrid_file_formats.html
+
+    Examples
+    --------
+    >>> # examples/exports/interview.TextGrid: tiers alice and bob, and one point tier
+    >>> cont = iaa.read_textgrid("examples/exports/interview.TextGrid")
+    >>> cont
+    Continuum(9 units, 2 annotators, 2 categories)
+    >>> cont.annotators.tolist(), cont.categories.tolist()
+    (['alice', 'bob'], ['laugh', 'speech'])
+    >>> cont.notes
+    ('1 point tier(s) not read',)
     """
     one = hasattr(source, "read") or (isinstance(source, (str, os.PathLike))
                                       and os.path.isfile(source))
