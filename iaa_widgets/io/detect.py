@@ -40,15 +40,21 @@ _LINES = 200  # lines of a text format checked line by line
 def read(source, format: str | None = None, *, wait: float = WAIT, **options):
     """Read an annotation tool's export, recognising its format by its content.
 
+    One entry for every reader: the format is recognised on the first bytes, which are
+    kept for the reader, so that a pipe or a compressed file is read once.
+
     Parameters
     ----------
-    source : path, or open file
+    source : path-like or file-like
         A file, a folder (brat annotators; RTTM, CoNLL, doccano, ELAN or TextGrid files,
         one per annotator), a pipe or named pipe (``<(zcat export.jsonl.gz)``), an open
         file, a gzip, bzip2 or xz file, doccano's export zip or a zip of one file.
     format : str, optional
-        One of :data:`FORMATS`; skips the recognition.
-    wait : float
+        One of ``"csv"``, ``"tsv"``, ``"continuum"``, ``"label_studio"``,
+        ``"prodigy"``, ``"doccano"``, ``"brat"``, ``"conll"``, ``"rttm"``,
+        ``"textgrid"``, ``"elan"``; skips the recognition. None (the default): the
+        format is recognised from the content.
+    wait : float, default 60.0
         Seconds a pipe may stay silent before it is refused (a named pipe that no
         program writes to).
     **options
@@ -69,8 +75,16 @@ def read(source, format: str | None = None, *, wait: float = WAIT, **options):
 
     See Also
     --------
-    read_csv, read_label_studio, read_prodigy, read_doccano, read_brat, read_conll,
-    read_rttm, read_textgrid, read_elan, read_continuum_csv
+    iaa_widgets.read_csv : Ratings in a CSV table.
+    iaa_widgets.read_label_studio : Label Studio's JSON export.
+    iaa_widgets.read_prodigy : Prodigy's db-out JSON lines.
+    iaa_widgets.read_doccano : doccano's JSON lines and zips.
+    iaa_widgets.read_brat : brat standoff folders.
+    iaa_widgets.read_conll : CoNLL/BIO token tags.
+    iaa_widgets.read_rttm : RTTM diarization.
+    iaa_widgets.read_textgrid : Praat TextGrids.
+    iaa_widgets.read_elan : ELAN files.
+    iaa_widgets.read_continuum_csv : Units in a CSV table.
 
     Notes
     -----
