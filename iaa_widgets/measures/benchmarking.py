@@ -130,13 +130,97 @@ def membership(value: float, se: float, scale="landis-koch") -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Benchmark:
-    """A coefficient read against a benchmark scale (Gwet 2014, ch. 6).
+    r"""A coefficient read against a benchmark scale (Gwet 2014, ch. 6).
 
-    ``band``: the highest band whose cumulative membership probability reaches
-    ``level`` (None if none does: a custom scale that does not reach −1);
-    ``probability``: that cumulative probability; ``table``: every band's membership
-    and cumulative probability (see :func:`membership`); ``se_source``: where the
-    standard error comes from ("analytic", "given", or a bootstrap over items)."""
+    Made by [benchmark][iaa_widgets.benchmark] and `AgreementResult.benchmark()`; frozen.
+    In a notebook it shows a sentence and the bands' table.
+
+    Parameters
+    ----------
+    measure : str
+        The coefficient's name ("value" for a bare number).
+    value : float
+        The coefficient κ̂.
+    se : float
+        Its standard error.
+    scale : str
+        The scale's name, or "custom" for triples.
+    level : float
+        The cumulative probability the band retained must reach.
+    table : pandas.DataFrame
+        The bands' table (see Attributes).
+    band : str or None
+        The band retained.
+    probability : float
+        The band's cumulative probability.
+    se_source : str, default "analytic"
+        Where the standard error comes from.
+
+    Attributes
+    ----------
+    measure : str
+        The coefficient's name ("value" for a bare number).
+    value : float
+        The coefficient κ̂.
+    se : float
+        Its standard error.
+    scale : str
+        "landis-koch", "fleiss", "altman", "krippendorff" or "custom".
+    level : float
+        The cumulative probability the band retained must reach (``confidence``).
+    table : pandas.DataFrame
+        Indexed by the bands' interpretations, top band first: ``low``, ``high``, each
+        band's membership ``probability`` and the ``cumulative`` one from the top down.
+    band : str or None
+        The highest band whose cumulative probability reaches ``level``; None if none does
+        (a custom scale that does not reach −1).
+    probability : float
+        That cumulative probability (NaN with no band).
+    se_source : str
+        "analytic" (the result's own), "given" (``se=``), or the bootstrap over items that
+        gave it (resamples and seed).
+
+    Methods
+    -------
+    to_frame()
+        The bands' table (a copy).
+
+    See Also
+    --------
+    iaa_widgets.benchmark : Makes it.
+    iaa_widgets.AgreementResult : A coefficient with its standard error.
+
+    Notes
+    -----
+    Each band's probability is that of $N(\hat\kappa, se^2)$ truncated to [−1, 1]
+    (Gwet 2014, ch. 6; see [benchmark][iaa_widgets.benchmark]).
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+       Advanced Analytics, LLC. ISBN 978-0970806284.
+    .. [2] Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+       categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
+    .. [3] Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
+       Wiley.
+    .. [4] Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
+       Hall.
+    .. [5] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+       (2nd ed.), p. 241. Sage.
+
+    Examples
+    --------
+    Meyer's two raters (κ = 0.3478, se 0.3004): with so few items the only band retained
+    at 95 % is Landis & Koch's "Poor".
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> b = iaa.cohen_kappa(data).benchmark()
+    >>> b.scale, b.band, b.se_source
+    ('landis-koch', 'Poor', 'analytic')
+    >>> b.to_frame().index.tolist()
+    ['Almost perfect', 'Substantial', 'Moderate', 'Fair', 'Slight', 'Poor']
+    """
 
     measure: str
     value: float
@@ -164,14 +248,96 @@ class Benchmark:
 @validate.takes(level="confidence")
 def benchmark(result, *, se: float | None = None, scale="landis-koch",
               confidence: float = 0.95) -> Benchmark:
-    """Benchmark a coefficient with its standard error on a scale (Gwet 2014, ch. 6).
+    r"""Benchmark a coefficient with its standard error on a scale (Gwet 2014, ch. 6).
 
-    ``result``: an :class:`~iaa_widgets.AgreementResult` with a standard error (its
-    ``se``), or a number with ``se=``. ``scale``: "landis-koch" (default), "fleiss",
-    "altman", "krippendorff", or (low, high, label) triples. ``confidence``: the
-    cumulative probability the band retained must reach (0.95 by default; ``level=``,
-    its former name, works for one more release with a DeprecationWarning, and is refused
-    with ``confidence=``).
+    A coefficient κ̂ with standard error se is not simply placed in the band its value
+    falls in. The true κ is taken as normal around κ̂ with standard deviation se,
+    truncated to [−1, 1]; each band gets its membership probability, and the band retained
+    is the highest one whose cumulative probability, from the top band down, reaches
+    ``confidence``: "agreement is at least this good" with that probability.
+
+    Parameters
+    ----------
+    result : AgreementResult or float
+        An [AgreementResult][iaa_widgets.AgreementResult] with a standard error (its
+        ``se``; for a measure with none, such as α, a bootstrap over the same items), or a
+        bare value in [−1, 1] with ``se=``.
+    se : float, optional
+        The standard error (≥ 0); required with a bare value, and taking the place of the
+        result's own when given.
+    scale : str or sequence of (float, float, str), default "landis-koch"
+        "landis-koch", "fleiss", "altman", "krippendorff", or (low, high, label) triples
+        that tile an interval of [−1, 1] without gap or overlap.
+    confidence : float, default 0.95
+        The cumulative probability the band retained must reach, in (0, 1]. ``level=``,
+        its former name, works for one more release with a DeprecationWarning (and is
+        refused with ``confidence=``).
+
+    Returns
+    -------
+    Benchmark
+        ``band`` (None if no band reaches ``confidence``: a custom scale that does not
+        reach −1), its cumulative ``probability``, the bands' ``table`` (low, high,
+        probability, cumulative), ``value``, ``se`` and ``se_source``.
+
+    Raises
+    ------
+    AgreementError
+        If the result has no standard error and no bootstrap, a bare value comes without
+        ``se``, the value is NaN or outside [−1, 1], ``se`` is negative, ``scale`` is
+        neither a name above nor triples that tile part of [−1, 1], or ``confidence`` is
+        not in (0, 1].
+
+    See Also
+    --------
+    iaa_widgets.Benchmark : The result, with its table.
+    iaa_widgets.AgreementResult : Its ``benchmark()`` method calls this.
+    iaa_widgets.cohen_kappa : A coefficient with an analytic standard error.
+    iaa_widgets.gwet_ac1 : Another.
+
+    Notes
+    -----
+    The interval membership probability of a band $(a, b]$, with $\Phi$ the standard
+    normal distribution function (Gwet 2014, ch. 6):
+
+    $$P(a < \kappa \le b) = \frac{\Phi\left(\frac{b - \hat\kappa}{se}\right) -
+    \Phi\left(\frac{a - \hat\kappa}{se}\right)}{\Phi\left(\frac{1 - \hat\kappa}{se}\right) -
+    \Phi\left(\frac{-1 - \hat\kappa}{se}\right)} .$$
+
+    The normalisation is over [−1, 1] for every scale, so a custom scale that does not
+    reach −1 (Cicchetti & Sparrow's, from 0) has cumulative probabilities below 1. With
+    $se = 0$ all the probability sits on the value's band. Scales, top band first:
+    Landis & Koch (1977): almost perfect (0.8, 1], substantial (0.6, 0.8], moderate
+    (0.4, 0.6], fair (0.2, 0.4], slight (0, 0.2], poor [−1, 0]; Fleiss (1981): excellent
+    (0.75, 1], intermediate to good (0.4, 0.75], poor [−1, 0.4]; Altman (1991): very good
+    (0.8, 1], good (0.6, 0.8], moderate (0.4, 0.6], fair (0.2, 0.4], poor [−1, 0.2];
+    Krippendorff (2004, p. 241): reliable (0.8, 1], tentative conclusions only
+    (0.667, 0.8], unreliable [−1, 0.667].
+
+    References
+    ----------
+    .. [1] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+       Advanced Analytics, LLC. ISBN 978-0970806284.
+    .. [2] Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+       categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
+    .. [3] Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
+       Wiley.
+    .. [4] Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
+       Hall.
+    .. [5] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+       (2nd ed.), p. 241. Sage.
+
+    Examples
+    --------
+    The example of irrCAC's ``Benchmark`` (κ̂ = 0.67, se = 0.15, Altman's scale): the
+    cumulative probabilities 0.18168, 0.67511, 0.96356 retain "Moderate", although 0.67
+    itself lies in "Good".
+
+    >>> b = iaa.benchmark(0.67, se=0.15, scale="altman")
+    >>> b.band, round(b.probability, 5)
+    ('Moderate', 0.96356)
+    >>> b.table["cumulative"].round(5).tolist()
+    [0.18168, 0.67511, 0.96356, 0.99912, 1.0]
     """
     level = validate.probability("benchmark", "confidence", confidence, open_low=True)
     if hasattr(result, "value") and hasattr(result, "se"):
