@@ -13,9 +13,10 @@ runs in one worker thread that reports progress after every sample. Each request
 raises a generation counter; the running computation checks it at every progress
 report and stops as soon as a newer request exists, and the worker then takes the
 newest request only (requests never queue up). The kernel stays free meanwhile.
-A request first gives a quick estimate from QUICK_SAMPLES random continua (shown at
-once, so that a dragged slider answers fast; ``status["estimate"]`` says how many), then
-the result from all ``n_samples`` replaces it.
+A request first gives a quick estimate from its first QUICK_SAMPLES random continua
+(shown at once, so that a dragged slider answers fast; ``status["estimate"]`` says how
+many), then the result from all ``n_samples`` replaces it; both come from one run of
+:func:`~iaa_widgets.gamma_family` (one best alignment, each sample aligned once).
 In marimo, a cell reading ``mo.ui.anywidget(explorer).value`` runs as soon as a slider
 moves, before the worker has finished: call ``explorer.wait()`` in it.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 
 import traitlets
 
@@ -214,10 +216,10 @@ class GammaExplorer(IAAWidget):
                 return
             self._set_status("aligning", gen, 0, params["n_samples"])
         try:
-            quick = min(QUICK_SAMPLES, params["n_samples"])
-            if quick < params["n_samples"]:
-                self._quick_estimate(gen, {**params, "n_samples": quick})
+            quick = (None if QUICK_SAMPLES >= params["n_samples"]
+                     else (QUICK_SAMPLES, partial(self._show_estimate, gen)))
             res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
+                               estimate=quick,
                                **params, **self._fixed)
         except _Stale:
             with self._lock:
@@ -242,19 +244,14 @@ class GammaExplorer(IAAWidget):
                              seconds=time.perf_counter() - t0)
             self._lock.notify_all()
 
-    def _quick_estimate(self, gen: int, params: dict) -> None:
-        """γ from few random continua (``params["n_samples"]``), shown until the full
-        result replaces it; raises _Stale when a newer request exists."""
-        def current(done, wanted):
-            if gen != self._generation:
-                raise _Stale
-        first = gamma_family(self._continuum, progress=current, **params,
-                             sampler=self._fixed["sampler"], precision=None)
+    def _show_estimate(self, gen: int, first: GammaFamilyResult) -> None:
+        """Show γ from the first QUICK_SAMPLES random continua until the full result
+        replaces it; raises _Stale when a newer request exists."""
         with self._lock:
             if gen != self._generation:
                 raise _Stale
             self._apply(first, final=False)
-            self._estimate = (gen, params["n_samples"])
+            self._estimate = (gen, first.gamma.n_samples)
 
     def _apply(self, res: GammaFamilyResult, final: bool = True) -> None:
         """Show ``res``; a final one is also :attr:`result` (a quick estimate is not)."""

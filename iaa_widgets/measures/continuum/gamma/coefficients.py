@@ -264,7 +264,7 @@ def _check_options(where: str, alpha, beta, delta_empty, n_samples, seed) -> Non
 def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
                  category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
                  precision: float | None = None, seed=None, n_jobs: int = 1,
-                 progress="auto", cat_variant: str = "mathet",
+                 progress="auto", cat_variant: str = "mathet", estimate=None,
                  **loader_args) -> GammaFamilyResult:
     """γ, γ_cat and γ_k (every category) from one best alignment and one set of
     samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
@@ -278,7 +278,10 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     with ``done = 0`` once the best alignment is found
     (:mod:`~iaa_widgets.measures.continuum.gamma.progress`). Ctrl-C stops it promptly.
     ``cat_variant``: γ_cat and γ_k by Mathet (2017), ``"mathet"``, or by
-    pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both."""
+    pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both.
+    ``estimate``: a pair ``(k, callback)``; once the first k samples are drawn,
+    ``callback`` receives the result from those k alone (the same as with
+    ``n_samples=k``), and the run goes on with the same best alignment and samples."""
     _check_options("gamma_family", alpha, beta, delta_empty, n_samples, seed)
     validate.choice("gamma_family", "sampler", sampler, sorted(SAMPLERS))
     validate.choice("gamma_family", "cat_variant", cat_variant, list(CAT_VARIANTS))
@@ -290,22 +293,33 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     dis = Dissimilarity(alpha, beta, delta_empty, category_distance)
     dis.category_matrix(c)  # validate before sampling
     report, close = progress_reporter(progress)
-    try:
-        observed = best_alignment(c, dis)
-        num, den, num_k, den_k = category_disorder(observed, dis, cat_variant)
-        d_cat, d_k = _category_ratios(observed, dis, cat_variant)
-        if report is not None:
-            report(0, int(n_samples))
-        exp = expected_disorder(c, partial(_statistics, dissimilarity=dis,
-                                           cat_variant=cat_variant), sampler,
-                                n_samples, precision, seed, n_jobs, progress=report)
-    finally:
-        close()
-    s = exp.samples
     params = dict(alpha=alpha, beta=beta, delta_empty=delta_empty,
                   category_distance=_distance_name(category_distance),
                   sampler=sampler, seed=seed, precision_target=precision,
                   cat_variant=cat_variant)
+    try:
+        observed = best_alignment(c, dis)
+        if report is not None:
+            report(0, int(n_samples))
+        snapshot = None if estimate is None else (
+            estimate[0], lambda first: estimate[1](_family(c, dis, observed, first, params)))
+        exp = expected_disorder(c, partial(_statistics, dissimilarity=dis,
+                                           cat_variant=cat_variant), sampler,
+                                n_samples, precision, seed, n_jobs, progress=report,
+                                snapshot=snapshot)
+    finally:
+        close()
+    return _family(c, dis, observed, exp, params)
+
+
+def _family(c: Continuum, dis: Dissimilarity, observed: Alignment, exp,
+            params: dict) -> GammaFamilyResult:
+    """γ, γ_cat and γ_k from the best alignment and the samples' statistics ``exp``
+    (an :class:`~.sampling.ExpectedDisorder`)."""
+    cat_variant = params["cat_variant"]
+    num, den, num_k, den_k = category_disorder(observed, dis, cat_variant)
+    d_cat, d_k = _category_ratios(observed, dis, cat_variant)
+    s = exp.samples
     frame = observed.to_frame()
     common = dict(n_items=len(observed), n_annotators=c.n_annotators, n_ratings=c.n_units,
                   scale="disagreement", n_samples=exp.n_samples, precision=exp.precision,
