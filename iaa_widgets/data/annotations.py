@@ -26,27 +26,105 @@ EXPANSION_LIMIT = 10_000_000
 class Annotations:
     """Ratings of items by annotators, one entry per rating, integer-coded.
 
-    ``item``, ``annotator``, ``label`` and ``rank`` are parallel int arrays (codes
-    into ``items``, ``annotators`` and ``categories``; rank 1 is a primary label,
-    2 a secondary one). ``anonymous`` marks data built from per-item counts, where
-    annotator identities are unknown. ``ordered`` says that the order of ``categories``
-    was given by someone (numeric or boolean labels, an ordered pandas Categorical, or
-    ``categories=``), so that ordinal metrics and linear/quadratic weights may use it;
-    an order found by sorting text never counts. Build one with a loader, never by hand:
-    :meth:`from_long`, :meth:`from_wide`, :meth:`from_counts`,
-    :meth:`from_contingency` or :func:`read_csv`.
+    The data every categorical measure works on: parallel integer codes (item, annotator,
+    category, rank) beside the names they stand for, validated once. Build one with a
+    loader, never by hand: `from_long`, `from_wide`, `from_counts`, `from_contingency`,
+    `iaa_widgets.as_annotations` or a reader (`iaa_widgets.read_csv` …); every measure also
+    accepts a tidy table and loads it with `as_annotations`.
 
-    Counts stay counts: ``item_weight[i]`` is how many identical items row i of
-    ``items`` stands for (:meth:`from_contingency`: one item per non-zero cell) and
-    ``rating_count[r]`` how many identical anonymous ratings rating r stands for
-    (:meth:`from_counts`: one rating per non-zero cell); None means 1. ``n_items`` and
-    ``n_ratings`` count rows, ``total_items`` and ``total_ratings`` what they stand
-    for; code that reads single ratings calls :meth:`expanded` first.
+    Parameters
+    ----------
+    item, annotator, label, rank : numpy.ndarray of int
+        Parallel arrays, one entry per rating: codes into ``items``, ``annotators`` and
+        ``categories``, and the rank of the label (1 primary, 2 secondary). A blank
+        label is no entry (``n_blank`` counts it).
+    items, annotators, categories : pandas.Index
+        The names the codes stand for, in order; labels keep their identity (``1`` and
+        ``"1"`` stay apart).
+    anonymous : bool, default False
+        Data built from per-item counts, where annotator identities are unknown.
+    ordered : bool, default False
+        The order of ``categories`` was given by someone (numeric or boolean labels, an
+        ordered pandas Categorical, or ``categories=``), so that ordinal metrics and
+        linear or quadratic weights may use it; an order found by sorting text never
+        counts.
+    item_weight : numpy.ndarray of int, optional
+        How many identical items each row of ``items`` stands for (`from_contingency`:
+        one item per non-zero cell). None: one each.
+    rating_count : numpy.ndarray of int, optional
+        How many identical anonymous ratings each rating stands for (`from_counts`: one
+        rating per non-zero cell). None: one each.
+    notes : tuple of str, default ()
+        What every result computed from this data reports (look-alike labels, blank
+        labels, cells a file reader made missing).
+    n_blank : int, default 0
+        How many rows had a blank label (NaN, None, '' or whitespace only): missing
+        ratings, whose item and annotator stay known.
 
-    ``notes`` say what every result computed from this data should report (look-alike
-    labels, blank labels, cells a file reader made missing); ``n_blank`` is how many
-    rows had a blank label (NaN, None, '' or whitespace only): missing ratings, whose
-    item and annotator stay known.
+    Attributes
+    ----------
+    n_items, n_annotators, n_categories, n_ratings : int
+        Rows of ``items``, ``annotators``, ``categories`` and ratings.
+    total_items, total_ratings : int
+        What the rows stand for, counting ``item_weight`` and ``rating_count``.
+    weighted : bool
+        Rows stand for several items or ratings (counts kept as counts).
+    has_secondary : bool
+        Some rating is a secondary (rank 2) label.
+
+    Methods
+    -------
+    from_long(df, item="item", annotator="annotator", label="label", rank=None, categories=None)
+        From a tidy table with one row per rating.
+    from_wide(df, categories=None)
+        From an items × annotators table.
+    from_counts(table, categories=None)
+        From an items × categories table of counts (Fleiss' layout).
+    from_contingency(matrix, categories=None, annotators=("A", "B"))
+        From a two-annotator contingency table.
+    to_long()
+        The tidy table: item, annotator, label (and rank).
+    label_matrix()
+        Items × annotators primary category codes, -1 where missing.
+    primary()
+        The primary (rank 1) labels only.
+    select_annotators(names)
+        The ratings by the named annotators, in the order given.
+    expanded(what)
+        One row per item and per rating (counts expanded), for code that reads single
+        ratings.
+
+    See Also
+    --------
+    iaa_widgets.as_annotations : Loads a tidy table of any dataframe library.
+    iaa_widgets.read_csv : Reads one from a CSV file.
+    iaa_widgets.read : Reads one from an annotation tool's export.
+    iaa_widgets.sufficient_statistics : The same tables on a user's engine.
+
+    Notes
+    -----
+    Counts stay counts: ``n_items`` and ``n_ratings`` count rows, ``total_items`` and
+    ``total_ratings`` what they stand for, so that a 2 × 2 table of a million items is
+    four rows. `from_counts` data are anonymous: measures that need annotator identities
+    (Cohen's κ, Davies–Fleiss κ, pairwise matrices) refuse them.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": ["A", "B"] * 3,
+    ...                    "label": ["yes", "yes", "no", "yes", "no", "no"]})
+    >>> ann = iaa.Annotations.from_long(df)
+    >>> ann
+    Annotations(3 items, 2 annotators, 2 categories, 6 ratings)
+    >>> ann.categories.tolist(), ann.ordered
+    (['no', 'yes'], False)
+    >>> ann.label_matrix().tolist()  # codes into categories, one row per item
+    [[1, 1], [0, 1], [0, 0]]
+    >>> table = iaa.Annotations.from_contingency([[20, 5], [10, 15]], categories=["yes", "no"])
+    >>> table
+    Annotations(50 items, 2 annotators, 2 categories, 100 ratings, kept as counts)
+    >>> # Cohen (1960), eq. 1 by hand: p_o = 35/50 = 0.7, p_e = (25·30 + 25·20)/50² = 0.5
+    >>> round(iaa.cohen_kappa(table).value, 4)
+    0.4
     """
 
     item: np.ndarray

@@ -13,8 +13,61 @@ from .annotations import Annotations
 
 @validate.takes(loader=Annotations.from_long)  # a misspelt keyword refused (issue 44)
 def as_annotations(data, **loader_args) -> Annotations:
-    """Accept an :class:`Annotations` or a tidy table of any dataframe library (see
-    :meth:`Annotations.from_long` and :func:`tidy_columns`)."""
+    """Load ratings as `Annotations` from an Annotations or a tidy table of any dataframe
+    library.
+
+    The entry every measure calls on its ``data``: an `Annotations` passes through; a
+    pandas DataFrame, a polars frame (eager or lazy), a pyarrow Table, a DuckDB relation, a
+    Dask frame or anything with ``__arrow_c_stream__`` is read through narwhals by
+    `Annotations.from_long`.
+
+    Parameters
+    ----------
+    data : Annotations or DataFrame-like
+        The ratings: an `Annotations`, or a tidy table with one row per rating.
+    **loader_args
+        Options of `Annotations.from_long` (``item=``, ``annotator=``, ``label=``,
+        ``rank=``, ``categories=``), for a table only; a misspelt one is refused.
+
+    Returns
+    -------
+    Annotations
+        The validated, integer-coded ratings.
+
+    Raises
+    ------
+    AgreementError
+        When ``data`` is neither Annotations nor a table (naming how to convert what was
+        given: a dict, a list, an array, another library's frame); when loader options are
+        given with Annotations or are not `Annotations.from_long`'s; when a named column
+        is missing, an annotator rates an item twice without a rank, or a label is not
+        among ``categories``.
+
+    See Also
+    --------
+    iaa_widgets.Annotations : The result type, with its other loaders.
+    iaa_widgets.read_csv : Ratings from a CSV file.
+    iaa_widgets.sufficient_statistics : The tables on a lazy engine, without loading.
+
+    Notes
+    -----
+    A blank label (NaN, None, '' or whitespace only) is a missing rating: its item and
+    annotator stay known, ``n_blank`` and ``notes`` count it. Labels that only look alike
+    (``1`` and ``'1'``, ``'yes'`` and ``'Yes '``) stay separate categories, named in a
+    `LookAlikeLabelsWarning` and in ``notes``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"doc": ["d1", "d1", "d2", "d2"], "coder": ["A", "B", "A", "B"],
+    ...                    "code": [1, 2, 2, 2]})
+    >>> ann = iaa.as_annotations(df, item="doc", annotator="coder", label="code")
+    >>> ann
+    Annotations(2 items, 2 annotators, 2 categories, 4 ratings)
+    >>> ann.ordered  # numbers carry their order
+    True
+    >>> iaa.as_annotations(ann) is ann
+    True
+    """
     if isinstance(data, Annotations):
         if loader_args:
             raise AgreementError(f"loader options {sorted(loader_args)} apply to a DataFrame, "
