@@ -34,7 +34,7 @@ __all__ = ["finn_coefficient", "robinson_a", "janson_olsson_iota"]
           needs=('levels',))
 def finn_coefficient(data, *, levels: int, model: str = "oneway", missing: str = "listwise",
                      annotators=None) -> AgreementResult:
-    """Finn's (1970) coefficient r = 1 − MS_observed / MS_expected, with MS_expected =
+    r"""Finn's (1970) coefficient r = 1 − MS_observed / MS_expected, with MS_expected =
     (s² − 1)/12 the variance of ratings drawn uniformly from the s = ``levels``
     consecutive scale points (Finn 1970; as R's ``irr::finn(ratings, s.levels)``).
 
@@ -50,6 +50,66 @@ def finn_coefficient(data, *, levels: int, model: str = "oneway", missing: str =
     ``p_value``. ``observed``/``expected`` are MS_observed and MS_expected
     (``scale="disagreement"``). ``missing``: "listwise" (default; the items every
     annotator rated) or "raise".
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric scores (or labels in a declared order) one unit apart.
+    levels : int
+        s, the number of points of the rating scale (at least 2).
+    model : {"oneway", "twoway"}, default "oneway"
+        Within-item variance, or the residual with the annotator effect removed.
+    missing : {"listwise", "raise"}, default "listwise"
+        Keep the items every annotator rated, or refuse a missing score.
+    annotators : sequence, optional
+        The annotators to use, by name (default: all).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (r), ``observed`` (MS_observed), ``expected`` (MS_expected),
+        ``params`` (``F``, ``df``, ``p_value``), ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When the scores are not numeric or ordered, ``levels`` is below 2 or smaller
+        than the scores' range, an option is not one listed, or ``missing="raise"`` meets a
+        gap.
+
+    See Also
+    --------
+    robinson_a : the share of variation between items.
+    janson_olsson_iota : ι, for several variables.
+    icc : intraclass correlation.
+
+    Notes
+    -----
+    Finn (1970):
+
+    $$r = 1 - \frac{MS_\mathrm{observed}}{(s^2 - 1)/12}, \quad
+    MS_\mathrm{observed} = \frac{SS_\mathrm{within}}{n(r - 1)} \text{ (one-way)}.$$
+
+    References
+    ----------
+    Finn, R. H. (1970). A note on estimating the reliability of categorical data.
+    Educational and Psychological Measurement, 30(1), 71–76.
+    https://doi.org/10.1177/001316447003000106
+
+    Examples
+    --------
+    irr's anxiety data (a 6-point scale); R's ``irr::finn(anxiety, 6)`` prints
+    Finn = 0.446, F(Inf, 40) = 1.8, p = 0.01:
+
+    >>> anxiety = pd.DataFrame(
+    ...     [[3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1],
+    ...      [3, 4, 6], [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3],
+    ...      [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3], [4, 3, 2], [3, 4, 2]],
+    ...     columns=["r1", "r2", "r3"])
+    >>> data = iaa.Annotations.from_wide(anxiety)
+    >>> r = iaa.finn_coefficient(data, levels=6)
+    >>> round(r.value, 3), round(r.params["F"], 1), r.params["df"], round(r.params["p_value"], 2)
+    (0.446, 1.8, (inf, 40), 0.01)
     """
     validate.choice("finn_coefficient", "model", model, ("oneway", "twoway"))
     levels = validate.integer("finn_coefficient", "levels", levels, minimum=2)
@@ -93,12 +153,61 @@ finn_coefficient.statistic = _public(_finn_statistic)
 @register(family='correlation and variance', data='numeric', annotators='many',
           source='Robinson (1957)', symbol='A (Robinson)', missing=('listwise', 'raise'))
 def robinson_a(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
-    """Robinson's (1957) A = SS_items / (SS_items + SS_residual): the share of the
+    r"""Robinson's (1957) A = SS_items / (SS_items + SS_residual): the share of the
     variation not due to the annotators' means that lies between items (as R's
     ``irr::robinson``). Scores as in :func:`finn_coefficient`. No observed or
     expected agreement (NaN); ``params`` holds the sums of squares. NaN, with a note,
     when SS_items + SS_residual = 0 (every item got one score from everyone).
     ``missing``: "listwise" (default; the items every annotator rated) or "raise".
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric scores (or labels in a declared order).
+    missing : {"listwise", "raise"}, default "listwise"
+        Keep the items every annotator rated, or refuse a missing score.
+    annotators : sequence, optional
+        The annotators to use, by name (default: all).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (A), ``params`` (the sums of squares), ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When the scores are not numeric or ordered, fewer than two annotators or items
+        remain, or ``missing="raise"`` meets a gap.
+
+    See Also
+    --------
+    finn_coefficient : agreement against uniform random ratings.
+    icc : ICC(C,1), Robinson's A rescaled.
+
+    Notes
+    -----
+    Robinson (1957):
+    $$A = \frac{SS_\mathrm{items}}{SS_\mathrm{items} + SS_\mathrm{residual}}.$$
+
+    References
+    ----------
+    Robinson, W. S. (1957). The statistical measurement of agreement. American
+    Sociological Review, 22(1), 17–25. https://doi.org/10.2307/2088760
+
+    Examples
+    --------
+    irr's anxiety data; the value is SS_items / (SS_items + SS_residual) of the two-way
+    ANOVA (tests/test_irr_family.py checks it against pingouin's sums of squares):
+
+    >>> anxiety = pd.DataFrame(
+    ...     [[3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1],
+    ...      [3, 4, 6], [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3],
+    ...      [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3], [4, 3, 2], [3, 4, 2]],
+    ...     columns=["r1", "r2", "r3"])
+    >>> data = iaa.Annotations.from_wide(anxiety)
+    >>> round(iaa.robinson_a(data).value, 4)
+    0.4774
     """
     sc, stat = _robinson_statistic(data, missing=missing, annotators=annotators)
     value = _point(stat)[0]
@@ -138,7 +247,7 @@ robinson_a.statistic = _public(_robinson_statistic)
           missing=('listwise', 'raise'))
 def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool = False,
                        missing: str = "listwise") -> AgreementResult:
-    """Janson & Olsson's (2001) ι = 1 − r Σ_v SS_within,v / Σ_v [(r − 1) SS_total,v +
+    r"""Janson & Olsson's (2001) ι = 1 − r Σ_v SS_within,v / Σ_v [(r − 1) SS_total,v +
     SS_raters,v] over the variables v (as R's ``irr::iota``).
 
     ``data``: one set of ratings (a single variable), or a list of them, one per
@@ -153,6 +262,62 @@ def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool =
     variable [x_ir = c] (Janson & Olsson's dummy coding; their 1/√2 factor cancels);
     for one variable ι is then Conger's κ (Davies & Fleiss' multi-κ).
     ``missing``: "listwise" (default; the items every annotator rated) or "raise".
+
+    Parameters
+    ----------
+    data : Annotations, a tidy DataFrame, or a list of them
+        One set of ratings per variable, by the same annotators on the same items.
+    scale : {"quantitative", "nominal"}, default "quantitative"
+        Scores, or categories as indicator variables.
+    standardize : bool, default False
+        z-standardise each variable (quantitative only).
+    missing : {"listwise", "raise"}, default "listwise"
+        Keep the items every annotator rated in every variable, or refuse a gap.
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (ι), ``params`` (``variables`` and the sums), ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When the variables do not share annotators, the scores are not numeric or
+        ordered (quantitative), an option is not one listed, or ``missing="raise"``
+        meets a gap.
+
+    See Also
+    --------
+    finn_coefficient : one variable against uniform ratings.
+    davies_fleiss_kappa : nominal ι on one variable.
+
+    Notes
+    -----
+    Janson & Olsson (2001), over variables v and r annotators:
+
+    $$\iota = 1 - \frac{r \sum_v SS_{\mathrm{within},v}}
+    {\sum_v \left[(r - 1) SS_{\mathrm{total},v} + SS_{\mathrm{raters},v}\right]}.$$
+
+    References
+    ----------
+    Janson, H. & Olsson, U. (2001). A measure of agreement for interval or nominal
+    multivariate observations. Educational and Psychological Measurement, 61(2), 277–289.
+    https://doi.org/10.1177/00131640121971239
+
+    Examples
+    --------
+    Janson & Olsson's (2001) Table 1, as in irr's ``iota`` help page: weight and height of
+    5 persons estimated by 3 raters from photographs (no printed ι was found; the value
+    is checked against the distance definition in tests/test_irr_family.py):
+
+    >>> weight = pd.DataFrame({"r1": [71, 73, 86, 59, 71], "r2": [74, 80, 101, 62, 83],
+    ...                        "r3": [76, 80, 93, 66, 77]})
+    >>> height = pd.DataFrame({"r1": [166, 160, 187, 161, 172],
+    ...                        "r2": [171, 170, 174, 163, 182],
+    ...                        "r3": [171, 165, 185, 162, 181]})
+    >>> variables = [iaa.Annotations.from_wide(weight), iaa.Annotations.from_wide(height)]
+    >>> round(iaa.janson_olsson_iota(variables).value, 4)
+    0.755
     """
     validate.choice("janson_olsson_iota", "scale", scale, ("quantitative", "nominal"))
     standardize = validate.boolean("janson_olsson_iota", "standardize", standardize)

@@ -22,9 +22,65 @@ PERFECT_TOL = 1e-12  # |r| within this of 1 counts as a perfect correlation
           missing=('listwise', 'raise'), range=(-1.0, 1.0))
 def mean_pearson_r(data, *, fisher: bool = True, missing: str = "listwise",
                    annotators=None) -> AgreementResult:
-    """The mean of the annotators' pairwise Pearson correlations (R's ``irr::meancor``);
+    r"""The mean of the annotators' pairwise Pearson correlations (R's ``irr::meancor``);
     see :func:`mean_spearman_rho` for the rank version and the definition.
-    ``missing``: "listwise" (default) or "raise", as there."""
+    ``missing``: "listwise" (default) or "raise", as there.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric scores (or labels in a declared order), one per annotator and item.
+    fisher : bool, default True
+        Average on Fisher's z scale and test H0 ρ = 0 (False: the plain mean, no test).
+    missing : {"listwise", "raise"}, default "listwise"
+        Keep the items every annotator rated, or refuse a missing score.
+    annotators : sequence, optional
+        The annotators to use, by name (default: all).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (the mean r), ``params`` (``pairs``, ``perfect_pairs``, ``z``, ``p_value``),
+        ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When the scores are not numeric or ordered, fewer than two annotators
+        remain, an annotator is unknown, or ``missing="raise"`` meets a gap.
+
+    See Also
+    --------
+    mean_spearman_rho : the same on ranks.
+    icc : intraclass correlation.
+
+    Notes
+    -----
+    Over the P = r(r − 1)/2 pairs, $\bar r = \tanh\big(\frac{1}{P}\sum_p \operatorname{atanh} r_p\big)$
+    and  = \bar z \sqrt{n - 3}$ (Fisher 1921).
+
+    References
+    ----------
+    Fisher, R. A. (1921). On the "probable error" of a coefficient of correlation deduced
+    from a small sample. Metron, 1, 3–32.
+
+    Gamer, M., Lemon, J., Fellows, I. & Singh, P. (2019). irr: Various coefficients of
+    interrater reliability and agreement, R package version 0.84.1.
+    https://CRAN.R-project.org/package=irr
+
+    Examples
+    --------
+    irr's anxiety data; R's ``irr::meancor(anxiety)`` prints R = 0.224:
+
+    >>> anxiety = pd.DataFrame(
+    ...     [[3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1],
+    ...      [3, 4, 6], [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3],
+    ...      [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3], [4, 3, 2], [3, 4, 2]],
+    ...     columns=["r1", "r2", "r3"])
+    >>> data = iaa.Annotations.from_wide(anxiety)
+    >>> round(iaa.mean_pearson_r(data).value, 3)
+    0.224
+    """
     return _mean_correlation(data, "pearson", fisher, missing, annotators)
 
 
@@ -33,7 +89,7 @@ def mean_pearson_r(data, *, fisher: bool = True, missing: str = "listwise",
           missing=('listwise', 'raise'), range=(-1.0, 1.0))
 def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
                       annotators=None) -> AgreementResult:
-    """The mean of the annotators' pairwise Spearman correlations ρ (R's
+    r"""The mean of the annotators' pairwise Spearman correlations ρ (R's
     ``irr::meanrho``): Pearson's r of the ranks within each annotator, ties given their
     mean rank (as R's ``cor(method="spearman")`` and ``scipy.stats.spearmanr``).
 
@@ -54,6 +110,62 @@ def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
     ``missing``: "listwise" (default, irr's ``na.omit``) or "raise".
     ``mean_pearson_r.statistic`` serves ``bootstrap``; ``mean_spearman_rho`` has none
     (ranks are not sums over items), so ``bootstrap`` recomputes it per resample.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Numeric scores (or labels in a declared order), one per annotator and item.
+    fisher : bool, default True
+        Average on Fisher's z scale and test H0 ρ = 0 (False: the plain mean, no test).
+    missing : {"listwise", "raise"}, default "listwise"
+        Keep the items every annotator rated, or refuse a missing score.
+    annotators : sequence, optional
+        The annotators to use, by name (default: all).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (the mean ρ), ``params`` (``pairs``, ``perfect_pairs``, ``z``, ``p_value``),
+        ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When the scores are not numeric or ordered, fewer than two annotators
+        remain, an annotator is unknown, or ``missing="raise"`` meets a gap.
+
+    See Also
+    --------
+    mean_pearson_r : the same on the scores.
+    kendall_w : concordance of the rankings.
+
+    Notes
+    -----
+    $\rho_p$ is Pearson's r of the two annotators' mid-ranks (Spearman 1904);
+    $\bar\rho = \tanh\big(\frac{1}{P}\sum_p \operatorname{atanh} \rho_p\big)$ over the
+    P = r(r − 1)/2 pairs, and  = \bar z \sqrt{n - 3}$ (Fisher 1921).
+
+    References
+    ----------
+    Spearman, C. (1904). The proof and measurement of association between two things. The
+    American Journal of Psychology, 15(1), 72–101. https://doi.org/10.2307/1412159
+
+    Fisher, R. A. (1921). On the "probable error" of a coefficient of correlation deduced
+    from a small sample. Metron, 1, 3–32.
+
+    Examples
+    --------
+    irr's anxiety data; the pairs' ρ are scipy's ``spearmanr`` (tests/test_irr_family.py):
+
+    >>> anxiety = pd.DataFrame(
+    ...     [[3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1],
+    ...      [3, 4, 6], [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3],
+    ...      [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3], [4, 3, 2], [3, 4, 2]],
+    ...     columns=["r1", "r2", "r3"])
+    >>> data = iaa.Annotations.from_wide(anxiety)
+    >>> r = iaa.mean_spearman_rho(data)
+    >>> round(r.value, 4), {k: round(v, 4) for k, v in r.params["pairs"].items()}
+    (0.3138, {'r1 – r2': 0.4222, 'r1 – r3': 0.1655, 'r2 – r3': 0.3423})
     """
     return _mean_correlation(data, "spearman", fisher, missing, annotators)
 
