@@ -94,17 +94,83 @@ def _former(name: str):
 
 @dataclass(frozen=True, eq=False)
 class SufficientStatistics:
-    """The small tables every categorical measure finishes from (see the module
-    docstring): ``sizes`` (M+1), ``totals`` (M+1 × K), ``products`` (M+1 × K × K),
-    ``annotator_counts`` (M+1 × R × K) and, if made, ``pairs`` (P × 2 annotator codes,
-    a < b) with their ``pair_tables`` (P × K × K, items both rated) and
-    ``complete_pair_tables`` (P × K × K, items every annotator rated). Categories and
-    annotators keep their labels; ``n_blank`` rows had a blank label (missing ratings,
-    counted).
+    r"""The small tables every categorical measure finishes from, made on the user's engine.
 
-    A measure takes them as its data, ``iaa.gwet_ac1(statistics)``: its engine totals
-    (``Measure.engine`` in measures/_registry.py) are sums of these tables, which its
-    own ``finish`` turns into the value."""
+    Made by `sufficient_statistics`; a measure takes them as its data
+    (``iaa.gwet_ac1(statistics)``): its engine totals are sums of these tables, which its
+    own ``finish`` turns into the value, the same value as on the ratings in memory. Their
+    size follows the number of categories K, annotators R and most ratings of an item M,
+    never the number of items.
+
+    Parameters
+    ----------
+    categories : pandas.Index
+        The categories, in their order (labels keep their identity).
+    annotators : pandas.Index
+        The annotators, in their order.
+    ordered : bool
+        The order of ``categories`` was declared (numbers, an ordered Categorical, an
+        ``ENUM``, ``categories=``), so that ordinal metrics may use it.
+    sizes : numpy.ndarray, shape (M + 1,)
+        ``sizes[m]``: the items with m ratings, $N_m$ (m = 0: an item whose labels are all
+        blank).
+    totals : numpy.ndarray, shape (M + 1, K)
+        $\sum_{i: m_i = m} n_{ic}$, the category counts of the items with m ratings.
+    products : numpy.ndarray, shape (M + 1, K, K)
+        $\sum_{i: m_i = m} n_{ic} n_{ik}$.
+    annotator_counts : numpy.ndarray, shape (M + 1, R, K)
+        The ratings c of annotator r on items with m ratings.
+    pairs : numpy.ndarray, shape (P, 2), optional
+        Annotator codes $a < b$ of each pair (None: made with ``pairs=False``).
+    pair_tables : numpy.ndarray, shape (P, K, K), optional
+        The contingency table of each pair over the items both rated.
+    notes : tuple of str, default ()
+        What results computed from them report (blank labels, look-alike labels).
+    n_blank : int, default 0
+        Rows with a blank label: missing ratings, counted.
+    complete_pair_tables : numpy.ndarray, shape (P, K, K), optional
+        Each pair's table over the items every annotator rated (m = R).
+
+    Attributes
+    ----------
+    n_items : int
+        Items, $\sum_m N_m$.
+    n_annotators : int
+        Annotators, R.
+
+    Methods
+    -------
+    pair_table(annotators, measure, complete=False)
+        The K × K table of two annotators (rows: the first), over the items both rated
+        (``complete``: every annotator rated).
+
+    See Also
+    --------
+    iaa_widgets.sufficient_statistics : Makes them.
+    iaa_widgets.Annotations : The ratings in memory.
+
+    Notes
+    -----
+    Grouping by m lets each missing-data policy select its items after the fact
+    (``listwise``: m = R; ``pairable``: m ≥ 2; ``available``: m ≥ 1 for the chance terms).
+    Krippendorff's coincidences, for instance, are
+    $$ o = \sum_{m \ge 2} \frac{P_m - \operatorname{diag}(S_m)}{m - 1}, $$
+    with $P_m$ = ``products[m]`` and $S_m$ = ``totals[m]``. Standard errors need per-item
+    sums, which do not come back: results carry the value and say so in ``note``;
+    two-annotator coefficients, computed from their pair table, keep theirs.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": ["A", "B"] * 3,
+    ...                    "label": ["yes", "yes", "no", "yes", "no", "no"]})
+    >>> s = iaa.sufficient_statistics(df)
+    >>> s
+    SufficientStatistics(3 items, 2 annotators, 2 categories, 6 ratings)
+    >>> s.sizes.tolist()  # three items, each with two ratings
+    [0, 0, 3]
+    >>> s.pair_table(["A", "B"], "example").tolist()  # rows: A (no, yes), columns: B
+    [[1, 1], [0, 1]]
+    """
 
     categories: pd.Index
     annotators: pd.Index
@@ -189,27 +255,73 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
                           label: str = "label", categories: Sequence | None = None,
                           annotators: Sequence | None = None,
                           pairs: bool = True) -> SufficientStatistics:
-    """The sufficient statistics of a tidy table (one row per rating), computed by the
-    frame's own engine through narwhals: a DuckDB relation, a Dask or PySpark
-    DataFrame, a polars LazyFrame or DataFrame, pandas, pyarrow (see the module
-    docstring for the tables). Only tables of size ~ R·K·max m and R²·K² come back.
+    r"""The sufficient statistics of a tidy table, computed by the frame's own engine.
 
+    A DuckDB relation, a Dask or PySpark DataFrame, a polars LazyFrame or DataFrame, pandas
+    or pyarrow is reduced where it lives, through narwhals, by long-form group-bys and
+    self-joins on the item (no pivot): only tables of size about $R K M$ and $R^2 K^2$ come
+    back, never one row per item. Every categorical measure then takes them as its data.
+
+    Parameters
+    ----------
+    frame : DataFrame-like
+        A tidy table, one row per rating, of any engine narwhals reads.
+    item, annotator, label : str, default "item", "annotator", "label"
+        The column names.
+    categories : sequence, optional
+        The declared categories and their order (labels outside them are refused). By
+        default, those of the label column's type when it declares them in order (an
+        ordered pandas Categorical, a polars ``Enum``, a DuckDB ``ENUM``), else the sorted
+        distinct labels, ordered when they are numbers, as `Annotations.from_long`.
+    annotators : sequence, optional
+        Keep only these annotators' ratings, in this order. None: every annotator, sorted.
+    pairs : bool, default True
+        Also make the annotator-pair contingency tables (Cohen, Scott, pairwise), a
+        self-join of the ratings on the item.
+
+    Returns
+    -------
+    SufficientStatistics
+        ``sizes``, ``totals``, ``products``, ``annotator_counts`` and, with ``pairs``,
+        ``pair_tables`` and ``complete_pair_tables``; ``n_blank`` and ``notes``.
+
+    Raises
+    ------
+    AgreementError
+        When ``frame`` is not a dataframe narwhals reads, or a named column is missing;
+        when an item or annotator is null, the table is empty, holds one annotator or
+        no label; when an annotator rates an item twice; when a label is not among
+        ``categories``; when the tables would exceed the memory cap.
+
+    See Also
+    --------
+    iaa_widgets.SufficientStatistics : The result type.
+    iaa_widgets.as_annotations : Loads the ratings into memory instead.
+    iaa_widgets.fleiss_kappa : A measure that takes these tables as data.
+
+    Notes
+    -----
+    With $n_{ic}$ the ratings of item i in category c and $m_i$ its ratings,
+    $$ N_m = |\{i : m_i = m\}|, \quad S_m = \sum_{i: m_i = m} n_{ic}, \quad
+       P_m = \sum_{i: m_i = m} n_{ic} n_{ik}. $$
     A label that is null, NaN, '' or whitespace only is a missing rating (counted in
-    ``n_blank``; its item stays known). ``categories``: the declared categories and
-    their order (labels outside them are refused); by default those of the label
-    column's type when it declares them in order (an ordered pandas Categorical, a
-    polars ``Enum``, a DuckDB ``ENUM``), else the sorted distinct labels, ordered when
-    they are numbers, as :meth:`Annotations.from_long`. DuckDB's ENUM is an ordered type
-    (its values compare in their declared order), and DuckDB reads any pandas
-    Categorical as one, unordered ones too: cast such a column to VARCHAR to declare no
-    order.
-    ``annotators``: keep only these annotators' ratings (in this order; by default
-    every annotator, sorted). ``pairs``: also make the annotator-pair contingency
-    tables (Cohen, Scott, pairwise), a self-join of the ratings on the item.
+    ``n_blank``; its item stays known). DuckDB's ``ENUM`` is an ordered type, and DuckDB
+    reads any pandas Categorical as one, unordered ones too: cast such a column to
+    ``VARCHAR`` to declare no order. On Dask the ratings are spilled, coded, to a temporary
+    parquet dataset in Dask's ``temporary-directory`` (a few bytes per rating) and reduced
+    bucket by bucket: peak memory follows the partitions' size times the threads, not the
+    number of items.
 
-    On Dask the ratings are spilled, coded, to a temporary parquet dataset in Dask's
-    ``temporary-directory`` (a few bytes per rating) and reduced bucket by bucket: peak
-    memory follows the partitions' size times the threads, not the number of items.
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "annotator": ["A", "B"] * 3,
+    ...                    "label": ["yes", "yes", "no", "yes", "no", "no"]})
+    >>> s = iaa.sufficient_statistics(df)
+    >>> # the same value as in memory: Cohen (1960) eq. 1, p_o = 2/3, p_e = 4/9
+    >>> round(iaa.cohen_kappa(s).value, 4), round(iaa.cohen_kappa(df).value, 4)
+    (0.4, 0.4)
+    >>> s.totals[2].tolist()  # S_2: the category counts of the items with two ratings
+    [3.0, 3.0]
     """
     import narwhals as nw
     from ..data.frames import _narwhals_frame
