@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "generated"
 # a notebook's page is site/generated/notebooks/<name>/: three folders below the site's root
 GALLERY_FROM_NOTEBOOK = "../" * len(("generated", "notebooks", "<name>")) + "widgets/"
+SNAPSHOTS_FROM_NOTEBOOK = "../../snapshots/"  # site/generated/snapshots/
 
 
 def _public_names(iaa) -> list[str]:
@@ -32,42 +35,138 @@ def _public_names(iaa) -> list[str]:
     return [n for n in names if n not in ("datasets", "charts", "io", "__version__")]
 
 
-def _kind(obj) -> str:
-    name = getattr(obj, "__name__", "")
-    module = getattr(obj, "__module__", "")
-    if module.startswith("iaa_widgets.widgets"):
-        return "Widgets"
-    if module.startswith("iaa_widgets.io") or name in ("read_csv", "read_continuum_csv"):
-        return "Reading data"
-    if inspect.isclass(obj):
-        return "Data and result types"
-    if module.startswith("iaa_widgets.models"):
-        return "Annotator models"
-    if module.startswith(("iaa_widgets.report", "iaa_widgets.explore")):
-        return "Reports and exploration"
-    return "Coefficients and intervals"
+# The API pages, one per family (slug, title, what it holds), in the order of the nav
+FAMILIES = [
+    ("categorical", "Categorical coefficients",
+     "Agreement on nominal labels: observed agreement, the chance-corrected coefficients, "
+     "primary and secondary labels (κ′) and sparse labels (SPA)."),
+    ("continuous", "Continuous and ordinal coefficients",
+     "Krippendorff's α under every metric, the intraclass correlations, Kendall's W, "
+     "mean correlations and the ANOVA family."),
+    ("sets-spans", "Sets and spans", "Multi-label data and spans of text."),
+    ("continuum", "Continuum (γ, α_U)",
+     "Units placed on a continuum: the γ family and Krippendorff's unitizing alphas."),
+    ("models", "Annotator models", "Consensus labels and each annotator's competence."),
+    ("explore", "Explore and report",
+     "From the agreement number to the items, annotators and labels behind it; the "
+     "coefficients that apply to a data set; the report."),
+    ("design", "Design: inference and sample size",
+     "Intervals, comparisons, benchmarks, leave-one-out and the items a study needs."),
+    ("data", "Data and readers",
+     "The data types, the loaders and one reader per annotation tool's format."),
+    ("widgets", "Widgets", "The JupyterLab widgets (anywidget)."),
+    ("results", "Results, errors and warnings",
+     "What the functions return, with their fields and methods, and what they raise."),
+]
+_MODULE_FAMILY = [  # the first prefix of the defining module that matches decides
+    ("iaa_widgets.widgets", "widgets"),
+    ("iaa_widgets.models", "models"),
+    ("iaa_widgets.explore", "explore"), ("iaa_widgets.report", "explore"),
+    ("iaa_widgets.inference", "design"), ("iaa_widgets.measures.benchmarking", "design"),
+    ("iaa_widgets.io", "data"), ("iaa_widgets.data", "data"),
+    ("iaa_widgets.continuum", "data"), ("iaa_widgets.stats", "data"),
+    ("iaa_widgets.measures.continuous", "continuous"),
+    ("iaa_widgets.measures.sets_spans", "sets-spans"),
+    ("iaa_widgets.measures.continuum", "continuum"),
+    ("iaa_widgets.measures", "categorical"),
+]
 
 
-KINDS = ["Coefficients and intervals", "Annotator models", "Reports and exploration",
-         "Reading data", "Data and result types", "Widgets"]
+def family(name: str, obj) -> str:
+    """The API page of public name ``name`` (a slug of :data:`FAMILIES`)."""
+    module = getattr(obj, "__module__", "") or ""
+    if inspect.isclass(obj) and not module.startswith(("iaa_widgets.widgets", "iaa_widgets.io",
+                                                       "iaa_widgets.data",
+                                                       "iaa_widgets.continuum",
+                                                       "iaa_widgets.stats")):
+        return "results"
+    if name == "coefficients":
+        return "explore"
+    return next((f for prefix, f in _MODULE_FAMILY if module.startswith(prefix)), "results")
 
 
-def api_page(iaa) -> str:
-    groups: dict[str, list[str]] = {k: [] for k in KINDS}
+def api_entries(iaa) -> dict[str, list[str]]:
+    """The public names of each API page, in the order of ``__all__``."""
+    pages: dict[str, list[str]] = {slug: [] for slug, _, _ in FAMILIES}
     for name in _public_names(iaa):
         obj = getattr(iaa, name)
-        module = getattr(obj, "__module__", None)
-        if module is None or not module.startswith("iaa_widgets"):
-            continue
-        groups[_kind(obj)].append(f"::: {module}.{obj.__qualname__}")
+        if (getattr(obj, "__module__", None) or "").startswith("iaa_widgets"):
+            pages[family(name, obj)].append(name)
+    return pages
+
+
+def api_urls(iaa) -> dict[str, str]:
+    """Each public name's entry: the URL of its page (from the site's root) and anchor."""
+    return {name: f"generated/api/{slug}/#iaa_widgets.{name}"
+            for slug, names in api_entries(iaa).items() for name in names}
+
+
+def _summary(obj) -> str:
+    """A docstring's first paragraph, on one line."""
+    doc = inspect.getdoc(obj) or ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def _cell(value) -> str:
+    from iaa_widgets.html import text
+    return text(str(value)).replace("|", "&#124;").replace("\n", " ")
+
+
+def former_names(obj) -> list[tuple[str, str]]:
+    """(former, new) names of ``obj``'s parameters that still work for one release: the
+    ``renamed`` of ``validate.takes`` and the ``validate.renamed`` calls in its source."""
+    pairs = dict(getattr(obj, "renamed", {}))
+    try:
+        source = inspect.getsource(inspect.unwrap(obj))
+    except (TypeError, OSError):
+        source = ""
+    for old, new in re.findall(r'renamed\(\s*"[^"]*",\s*"(\w+)",\s*"(\w+)"', source):
+        pairs.setdefault(old, new)
+    return list(pairs.items())
+
+
+def api_page(iaa, slug: str, title: str, about: str, names: list[str]) -> str:
+    table = iaa.coefficients().set_index("name")
+    from iaa_widgets.measures import _registry
+    aliases = {a: m.name for m in _registry.measures() for a in m.aliases}
+    lines = [f"# {title}", "", about, "",
+             "| name | what it is | data | annotators | intervals |", "|---|---|---|---|---|"]
+    for name in names:
+        obj = getattr(iaa, name)
+        key = aliases.get(name, name)
+        row = table.loc[key] if key in table.index else None
+        facts = ([_cell(row[c]) for c in ("data", "annotators", "intervals")]
+                 if row is not None else ["—"] * 3)
+        line = (f"another name for [`{key}`](#iaa_widgets.{key})" if name in aliases
+                else _cell(_summary(obj)))
+        lines.append(f"| [`{name}`](#iaa_widgets.{name}) | {line} | " + " | ".join(facts) + " |")
+    former = [(name, old, new) for name in names for old, new in former_names(getattr(iaa, name))]
+    if former:
+        lines += ["", '!!! note "Former names"', "",
+                  "    These keyword arguments still work for one release, with a "
+                  "DeprecationWarning; the signatures below show only the new names.", ""]
+        lines += [f"    - `{name}`: `{old}=` is now `{new}=`" for name, old, new in former]
+    lines.append("")
+    for name in names:
+        obj = getattr(iaa, name)
+        options = ["heading_level: 2"]
+        if inspect.isclass(obj):
+            options += ["members: true", "inherited_members: false", "filters: [\"!^_\"]",
+                        "show_bases: false", "summary: {attributes: true, functions: true}"]
+        lines.append(f"::: iaa_widgets.{name}\n    options:\n"
+                     + "".join(f"      {o}\n" for o in options))
+    return "\n".join(lines) + "\n"
+
+
+def api_index(iaa) -> str:
     lines = ["# API reference", "",
              "Every public name of `iaa_widgets` (`import iaa_widgets as iaa`), generated "
-             "from the docstrings. Module paths are where each name is defined; use them "
-             "through `iaa.<name>`.", ""]
-    for kind in KINDS:
-        if groups[kind]:
-            lines += [f"## {kind}", ""]
-            lines += [entry + "\n    options:\n      heading_level: 3\n" for entry in groups[kind]]
+             "from the docstrings, one page per family; each name has its own entry, "
+             "`iaa_widgets.<name>`, whatever module defines it.", "",
+             "| page | what it holds | names |", "|---|---|---|"]
+    entries = api_entries(iaa)
+    for slug, title, about in FAMILIES:
+        lines.append(f"| [{title}]({slug}.md) | {about} | {len(entries[slug])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -84,6 +183,57 @@ def coefficients_page(iaa) -> str:
     rows = ["| " + " | ".join(cell(row[c]) for c in columns) + " |"
             for _, row in table.iterrows()]
     return "\n".join([head, rule, *rows]) + "\n"
+
+
+SECTION = re.compile(r"^(\w[\w ]*)\n-{3,}\n", re.M)
+DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)(10\.\d{4,9}/[^\s,;>]+?)(?=[.,;]?(?:\s|$))",
+                 re.I)
+
+
+def references(obj) -> list[str]:
+    """The entries of a numpydoc docstring's References section, each on one line."""
+    doc = inspect.getdoc(obj) or ""
+    heads = list(SECTION.finditer(doc))
+    for k, head in enumerate(heads):
+        if head.group(1).strip() == "References":
+            end = heads[k + 1].start() if k + 1 < len(heads) else len(doc)
+            body = re.sub(r"^\.\. \[\w+\]\s*", "", doc[head.end():end], flags=re.M)
+            return [" ".join(e.split()) for e in re.split(r"\n\s*\n|\n(?=\S)(?<=\n)(?=[A-Z][^\n]*\(\d{4})",
+                                                         body) if e.strip()]
+    return []
+
+
+def bibliography_page(iaa) -> str:
+    """Every paper the API's docstrings cite (their References sections), with its DOI
+    and the names that cite it, then each registered coefficient's source."""
+    from iaa_widgets.measures import _registry
+    cited: dict[str, tuple[str, list[str]]] = {}
+    for name in _public_names(iaa):
+        for entry in references(getattr(iaa, name)):
+            doi = DOI.search(entry)
+            key = doi.group(1).lower() if doi else entry.lower()
+            cited.setdefault(key, (entry, []))[1].append(name)
+    lines = ["# Bibliography", "",
+             "Every paper that the API's docstrings cite (their *References*), with its DOI "
+             "where it has one and the functions that implement it; then the source of each "
+             "coefficient, from the registry (`iaa.coefficients()`). The "
+             "[coefficients' sources](../measures/sources.md) say what each function "
+             "takes from each paper, and [How to cite](../citing.md) how to cite this "
+             "package.", "", "## Papers", ""]
+    for key, (entry, names) in sorted(cited.items(), key=lambda kv: kv[1][0].lower()):
+        doi = DOI.search(entry)
+        text = entry.replace("|", "&#124;")
+        if doi:
+            text = text.replace(doi.group(0), "").rstrip(" .,") + \
+                f". DOI: [{doi.group(1)}](https://doi.org/{doi.group(1)})"
+        uses = ", ".join(f"[`{n}`](api/{family(n, getattr(iaa, n))}.md#iaa_widgets.{n})"
+                         for n in dict.fromkeys(names))
+        lines.append(f"- {text} — {uses}")
+    lines += ["", "## Each coefficient's source", "", "| coefficient | source |", "|---|---|"]
+    for m in _registry.measures():
+        lines.append(f"| [`{m.name}`](api/{family(m.name, m.function)}.md#iaa_widgets.{m.name})"
+                     f" | {_cell(m.source)} |")
+    return "\n".join(lines) + "\n"
 
 
 def gallery(iaa, out: Path) -> None:
@@ -118,33 +268,98 @@ def notebooks(out: Path) -> None:
             print(f"executing {path.name}", file=sys.stderr)
             NotebookClient(nb, kernel_name="python3", timeout=300,
                            resources={"metadata": {"path": str(path.parent)}}).execute()
-        nbformat.write(static_copy(nb), out / path.name)
+        nbformat.write(static_copy(nb, out.parent / "snapshots", path.stem), out / path.name)
 
 
-def static_copy(nb):
-    """The notebook as a page shows it: a live widget's output needs a kernel, so it
-    becomes a line that points to the gallery, where the widget works without one; no
-    widget state (it would make the page load a widget manager from a CDN)."""
-    nb.metadata.pop("widgets", None)
+class _Saved:
+    """A widget as its notebook saved it (its synced traitlets), for
+    ``widgets.export._page``, which reads only the class name and the traitlets."""
+
+    def __init__(self, state: dict):
+        self._state = state
+
+    def trait_names(self, sync=False):
+        return list(self._state)
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["_state"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def snapshot(state: dict, kind: str) -> str:
+    """The self-contained page of a widget from its state saved in a notebook: what
+    ``widget.to_html()`` writes, without the precomputed states (no kernel to compute
+    them), so every control that needs Python is disabled and named."""
+    from iaa_widgets.widgets import export
+    saved = type(kind, (_Saved,), {})(state)
+    empty = {"controls": [], "names": [], "diffs": [], "states": [], "dropped": [],
+             "budget": export.DEFAULT_BUDGET}
+    return export._page(saved, f"iaa_widgets: {kind}", empty)
+
+
+def static_copy(nb, snapshots: Path, stem: str):
+    """The notebook as a page shows it: each widget output becomes an iframe of the
+    widget's own snapshot, made from the state the notebook saved (a repr line where none
+    was saved); no widget state is left in the copy (it would make the page load a widget
+    manager from a CDN)."""
+    states = nb.metadata.pop("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    snapshots.mkdir(parents=True, exist_ok=True)
+    count = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if "application/vnd.jupyter.widget-view+json" in data:
-                name = data.get("text/plain", "a widget")
-                output["data"] = {"text/markdown":
-                                  f"*{name.splitlines()[0]}: a live widget; with no kernel "
-                                  f"behind this page, see it working in the "
-                                  f"[widgets gallery]({GALLERY_FROM_NOTEBOOK}).*"}
+            view = data.get("application/vnd.jupyter.widget-view+json")
+            if view is None:
+                continue
+            kind = re.search(r"\.(\w+) object at", str(data.get("text/plain", "")))
+            model = states.get(view.get("model_id"), {})
+            if kind is None or model.get("model_name") != "AnyModel":
+                output["data"] = {"text/markdown": "*A live widget: with no kernel behind "
+                                  f"this page, see it in the [widgets gallery]"
+                                  f"({GALLERY_FROM_NOTEBOOK}).*"}
+                continue
+            count += 1
+            name = f"{stem}-{count}.html"
+            (snapshots / name).write_text(snapshot(model["state"], kind.group(1)),
+                                          encoding="utf-8")
+            output["data"] = {"text/html":
+                              f'<iframe class="iaa-snapshot" src="{SNAPSHOTS_FROM_NOTEBOOK}'
+                              f'{name}" title="{kind.group(1)} snapshot" width="100%" '
+                              'height="600" loading="lazy"></iframe>'}
     return nb
+
+
+def katex(out: Path) -> None:
+    """KaTeX (js/node_modules, npm package ``katex``) copied into the site: its script,
+    auto-render, stylesheet and woff2 fonts; docs/javascripts/site.js typesets with it."""
+    dist = ROOT / "js" / "node_modules" / "katex" / "dist"
+    if not dist.is_dir():
+        raise SystemExit("KaTeX is missing: run `npm ci` in js/ (package.json lists it)")
+    (out / "fonts").mkdir(parents=True, exist_ok=True)
+    for name in ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "LICENSE"):
+        source = dist / name if (dist / name).exists() else dist.parent / name
+        shutil.copy(source, out / Path(name).name)
+    for font in (dist / "fonts").glob("*.woff2"):
+        shutil.copy(font, out / "fonts" / font.name)
 
 
 def main() -> None:
     sys.path.insert(0, str(ROOT))
     import iaa_widgets as iaa
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "api.md").write_text(api_page(iaa), encoding="utf-8")
+    (OUT / "api").mkdir(parents=True, exist_ok=True)
+    (OUT / "api" / "index.md").write_text(api_index(iaa), encoding="utf-8")
+    entries = api_entries(iaa)
+    for slug, title, about in FAMILIES:
+        (OUT / "api" / f"{slug}.md").write_text(api_page(iaa, slug, title, about, entries[slug]),
+                                               encoding="utf-8")
+    (OUT / "bibliography.md").write_text(bibliography_page(iaa), encoding="utf-8")
+    katex(OUT / "katex")
     (OUT / "coefficients.md").write_text(coefficients_page(iaa), encoding="utf-8")
     gallery(iaa, OUT / "gallery")
     notebooks(OUT / "notebooks")
