@@ -2,10 +2,37 @@
 
 
 class AgreementError(ValueError):
-    """Input that no agreement measure can use.
+    r"""Input that no agreement measure can use.
 
-    The message names the offending column, rows or values and says what would
-    be accepted instead.
+    The one exception type that bad input raises, anywhere in the package: the message
+    names the offending parameter, column, rows or values and says what would be accepted
+    instead. It is a `ValueError`, so ``except ValueError`` catches it too. Never a raw
+    traceback from numpy or pandas as the first thing a user sees, never a silent NaN.
+
+    See Also
+    --------
+    iaa_widgets.LookAlikeLabelsWarning : Labels kept apart that may mean the same.
+    iaa_widgets.Annotations : The validated ratings every measure takes.
+    iaa_widgets.coefficients : Which coefficients apply to the data, and why not the others.
+
+    Notes
+    -----
+    A measure that cannot be computed on valid data for a reason of the data (expected
+    agreement 1, say) does not raise: it returns NaN with ``result.note`` saying why.
+    `iaa.coefficients(data)` turns each measure's AgreementError into its "why not".
+
+    Examples
+    --------
+    A misnamed column is named, with the columns the table has:
+
+    >>> bad = pd.DataFrame({"item": [1, 1], "annotator": ["a", "b"], "tag": ["x", "y"]})
+    >>> try:
+    ...     iaa.cohen_kappa(bad)
+    ... except iaa.AgreementError as err:
+    ...     print(err)
+    column(s) ['label'] not found; the table has columns ['item', 'annotator', 'tag'] (name them with item=, annotator=, label= and rank=)
+    >>> issubclass(iaa.AgreementError, ValueError)
+    True
     """
 
 

@@ -24,9 +24,39 @@ _SHOWN = 5  # look-alike groups named in a note
 
 
 class LookAlikeLabelsWarning(UserWarning):
-    """Distinct labels that look alike (``1`` and ``'1'``, ``'yes'`` and ``'Yes '``, NFC and
-    NFD forms) were kept as separate categories; clean them before loading if they mean
-    the same. The same text is in the ``notes`` of the Annotations and of every result."""
+    r"""Distinct labels that look alike were kept as separate categories.
+
+    Labels keep their identity: ``1`` and ``'1'``, ``'yes'`` and ``'Yes '``, NFC and NFD
+    forms of the same text are different categories, never merged silently. When such
+    labels occur, loading warns with this category; clean them before loading if they
+    mean the same. The same text is in the ``notes`` of the Annotations and in the
+    ``note`` of every result computed from them.
+
+    See Also
+    --------
+    iaa_widgets.Annotations : The loader that checks the labels.
+    iaa_widgets.AgreementError : Raised for input no measure can use.
+
+    Notes
+    -----
+    Look-alikes are texts equal after Unicode NFC normalisation, `str.strip` and
+    `str.casefold`, and labels of different kinds that stand for the same number
+    (``1``, ``'1'``, ``' 1.0'``, ``True``); the message says how they differ. Filter the warning with
+    ``warnings.simplefilter("ignore", iaa.LookAlikeLabelsWarning)``; the notes stay.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": ["a", "b", "a", "b"],
+    ...                       "label": ["yes", "yes ", "no", "no"]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     data = iaa.Annotations.from_long(frame)
+    >>> caught[0].category is iaa.LookAlikeLabelsWarning
+    True
+    >>> data.categories.tolist()
+    ['no', 'yes', 'yes ']
+    """
 
 
 def blank_labels(uniques) -> np.ndarray:

@@ -90,18 +90,147 @@ class Charted:
 
 @dataclass(frozen=True)
 class AgreementResult(InRange, Charted):
-    """The outcome of one agreement measure.
+    r"""The outcome of one agreement measure: its value and how it was made.
 
-    ``observed`` and ``expected`` are agreements (A_o, A_e) when ``scale`` is
-    ``"agreement"`` and disagreements (D_o, D_e, Krippendorff) when it is
-    ``"disagreement"``. ``excluded`` maps a reason to the number of items left out
-    for it; nothing is dropped without being counted there. ``note`` explains a
-    degenerate outcome (for instance a NaN value when expected agreement is 1).
+    Every coefficient of the package returns one (frozen). ``observed`` and ``expected``
+    are agreements (A_o, A_e) when ``scale`` is "agreement" and disagreements (D_o, D_e,
+    Krippendorff) when it is "disagreement". Nothing is dropped without being counted in
+    ``excluded``; ``note`` explains a degenerate outcome (for instance a NaN value when the
+    expected agreement is 1). In a notebook it shows a table of its fields, what was
+    excluded, the note, the per-category table and, for a chance-corrected coefficient
+    with a standard error, Gwet's (2014, ch. 6) benchmarks.
 
-    ``ci`` lies within the coefficient's range (``iaa.coefficients()``; at most 1, and
-    at least 0 for A_o): an interval that leaves it is cut to it on construction, the
-    interval as computed kept in ``ci_uncut`` and the note saying so (:func:`cut_interval`);
-    ``se`` stays as computed.
+    Parameters
+    ----------
+    measure : str
+        The measure's name (e.g. "cohen_kappa").
+    value : float
+        The coefficient.
+    observed : float
+        A_o, or D_o on the disagreement scale.
+    expected : float
+        A_e, or D_e; NaN where the measure has none.
+    n_items : int
+        Items used.
+    n_annotators : int
+        Annotators in the data used.
+    n_ratings : int
+        Ratings in the data used.
+    scale : {"agreement", "disagreement"}, default "agreement"
+        What ``observed`` and ``expected`` measure.
+    excluded : mapping of str to int, optional
+        Items left out, by reason.
+    params : mapping, optional
+        The arguments and the measure's further outputs.
+    per_category : pandas.DataFrame, optional
+        The measure's table by category.
+    se : float, optional
+        Standard error.
+    ci : tuple of float, optional
+        Confidence interval (low, high).
+    ci_method : str, optional
+        How ``ci`` was made.
+    note : str, default ""
+        What the reader should know about the value.
+    resample : callable, optional
+        ``resample(n_resamples, seed)``: a bootstrap over the same items.
+    ci_uncut : tuple of float, optional
+        ``ci`` before it was cut to the coefficient's range.
+
+    Attributes
+    ----------
+    measure : str
+        The measure's name, as in `iaa.coefficients()`.
+    value : float
+        The coefficient (NaN, with ``note`` saying why, where it is undefined).
+    observed : float
+        Observed agreement A_o ("agreement" scale) or disagreement D_o ("disagreement").
+    expected : float
+        Expected agreement A_e or disagreement D_e; NaN for a measure that is not
+        chance-corrected.
+    n_items : int
+        The items the value rests on.
+    n_annotators : int
+        The annotators of the data used.
+    n_ratings : int
+        The ratings of the data used.
+    scale : str
+        "agreement" or "disagreement".
+    excluded : mapping of str to int
+        Items left out, by reason (e.g. the missing-data policy); empty when none.
+    params : mapping
+        The arguments (``missing``, ``weights``, ``confidence`` …) and the measure's further
+        outputs (e.g. ``se_null``, ``z``, ``p_value``, ``pairs``).
+    per_category : pandas.DataFrame or None
+        The measure's table by category (shares, agreements, category-wise κ …).
+    se : float or None
+        Standard error, where the measure has an analytic one.
+    ci : tuple of float or None
+        Confidence interval, within the coefficient's range (`iaa.coefficients()`; at most
+        1, and at least 0 for A_o): an interval that leaves it is cut to it on
+        construction, the note saying so.
+    ci_method : str or None
+        How ``ci`` was made (kind and level).
+    ci_uncut : tuple of float or None
+        The interval as computed, when it was cut; ``se`` stays as computed.
+    note : str
+        What the reader should know: degenerate values, look-alike or blank labels, cut
+        intervals.
+    resample : callable or None
+        ``resample(n_resamples, seed)`` → a bootstrap over the same items, for a measure
+        with no analytic standard error (α): what `benchmark` reads instead.
+    n_excluded : int
+        The number of items excluded, over all reasons.
+
+    Methods
+    -------
+    chart(**options)
+        An Altair chart of this result; it needs no kernel (``.save("result.html")``).
+    to_frame()
+        A one-row DataFrame of the scalar fields, indexed by the measure's name.
+    summary()
+        The scalar fields as a flat dict (one row of ``to_frame()``).
+    benchmark(scale="landis-koch", confidence=0.95)
+        This coefficient read against a benchmark scale with its standard error
+        ([benchmark][iaa_widgets.benchmark]).
+    reporting()
+        A paragraph ready to paste into a paper, in Krippendorff's reporting standard.
+
+    See Also
+    --------
+    iaa_widgets.cohen_kappa : One of the measures that return it.
+    iaa_widgets.bootstrap : A bootstrap interval of any measure (BootstrapResult).
+    iaa_widgets.benchmark : Reading a result against a benchmark scale.
+    iaa_widgets.coefficients : Every measure, and its range.
+
+    Notes
+    -----
+    A chance-corrected coefficient is $(A_o - A_e)/(1 - A_e)$ on the agreement scale and
+    $1 - D_o/D_e$ on the disagreement scale (Krippendorff). ``float(result)`` is
+    ``result.value``.
+
+    References
+    ----------
+    .. [1] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+       (2nd ed.), ch. 11. Sage.
+    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+       Advanced Analytics, LLC. ISBN 978-0970806284.
+
+    Examples
+    --------
+    Meyer's two raters (slide "Chance-corrected Measures: Example": κ = 0.16/0.46):
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> r = iaa.cohen_kappa(data)
+    >>> r
+    AgreementResult(measure='cohen_kappa', value=0.3478..., observed=0.7, expected=0.54, n_items=10)
+    >>> round(float(r), 4), r.n_items, r.n_excluded, r.ci_method
+    (0.3478, 10, 0, 'asymptotic (Fleiss, Cohen & Everitt 1969) 95%')
+    >>> r.to_frame()[["value", "observed", "expected", "n_items"]].round(4)
+                  value  observed  expected  n_items
+    measure
+    cohen_kappa  0.3478       0.7      0.54       10
     """
 
     measure: str
