@@ -114,8 +114,68 @@ def _document_names(spans, u: _Units):
 
 @validate.takes()  # a misspelt keyword is refused, never its default
 def span_disagreements(spans, match: str = "exact", *, annotators=None) -> pd.DataFrame:
-    """The documents with unmatched or mismatched units, lowest span F1 first:
-    :func:`disagreeing` of :func:`span_documents` (its columns)."""
+    r"""The documents on which annotators' spans disagree, lowest span F1 first.
+
+    For each document, span F1's maximum one-to-one matching is run between every pair of
+    annotators who annotated it, once within each label and once whatever the labels: a
+    unit with no partner at any label is *unmatched*, a pair matched only when labels are
+    ignored is *mismatched* (the same stretch given different categories). The documents
+    with either are listed, the worst first: the explorer's API for span data.
+
+    Parameters
+    ----------
+    spans : Spans, Continuum, or pandas.DataFrame
+        The Spans of a reader, a Continuum (one document) or a table of units (``item``,
+        ``annotator``, ``category``, ``start``, ``end``), as `span_f1` takes them.
+    match : {"exact", "overlap"}, default "exact"
+        When two units match: same start and end, or any overlap (span F1's rules).
+    annotators : sequence, optional
+        Keep only these annotators. None: every annotator.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per document with ``unmatched + mismatched > 0``, lowest ``f1`` first
+        (then the most unmatched and mismatched): ``item``, ``f1`` (span F1 of the document
+        alone, NaN without units or pairs), ``units``, ``unmatched``, ``mismatched``,
+        ``n_annotators`` and one column per annotator, their number of units (NA where they
+        did not annotate the document). ``attrs["n_items"]`` counts every document,
+        ``attrs["match"]`` and ``attrs["annotators"]`` say how it was made.
+
+    Raises
+    ------
+    AgreementError
+        When ``match`` is not an accepted value or a keyword is misspelt; when the units
+        are not span data (as `span_f1` refuses them); when an annotator is named like one
+        of the fixed columns; when there are too many documents × annotator pairs to match.
+
+    See Also
+    --------
+    iaa_widgets.span_f1 : The agreement these documents lower.
+    iaa_widgets.disagreements : The same list for categorical ratings.
+    iaa_widgets.read_brat : Reads Spans from brat folders.
+
+    Notes
+    -----
+    With $n_a$, $n_b$ the units of annotators a and b in the document, $m$ their matches
+    with the same label and $m_{any}$ their matches whatever the labels, summed over the
+    pairs of the document:
+    $$ F_1 = \frac{2 \sum m}{\sum (n_a + n_b)}, \quad
+       \text{unmatched} = \sum (n_a + n_b - 2 m_{any}), \quad
+       \text{mismatched} = \sum (m_{any} - m). $$
+    A unit unmatched against two annotators counts twice.
+
+    Examples
+    --------
+    >>> units = pd.DataFrame({
+    ...     "item": ["d1", "d1", "d1", "d2", "d2", "d2"],
+    ...     "annotator": ["A", "A", "B", "A", "B", "B"],
+    ...     "category": ["PER", "LOC", "PER", "ORG", "ORG", "LOC"],
+    ...     "start": [0, 10, 0, 5, 5, 20], "end": [4, 14, 4, 9, 9, 25]})
+    >>> table = iaa.span_disagreements(units)
+    >>> table[["item", "f1", "unmatched", "mismatched"]].round(4).values.tolist()
+    [['d1', 0.6667, 1, 0], ['d2', 0.6667, 1, 0]]
+    """
     return disagreeing(span_documents(spans, match, annotators=annotators))
 
 

@@ -271,11 +271,77 @@ def _part(what: str, make: Callable, *args) -> str:
 def report_html(data, *, title: str = "agreement report", metric: str | None = None,
                 confidence: float = 0.95, n_resamples: int = 1000, seed=0,
                 max_items: int = MAX_ITEMS) -> str:
-    """The report on ``data`` (anything :func:`~iaa_widgets.as_annotations` reads) as one
-    self-contained HTML page; see the module docstring for its sections. ``metric``:
-    α's metric (default: every one :func:`alpha_metrics` allows); ``confidence``: level
-    of every interval; ``n_resamples``: bootstrap resamples (0: analytic intervals
-    only); ``seed``: of the bootstrap; ``max_items``: rows of the per-item table."""
+    """The agreement report on categorical ratings as one self-contained HTML page.
+
+    Every coefficient that applies to the data, with its intervals, breakdowns and charts,
+    in sections with these ids: ``data`` (items, annotators, categories, ratings, the
+    data's notes); ``coefficients`` (each coefficient registered for the report, with its
+    analytic interval and, with ``n_resamples > 0``, a bootstrap percentile interval over
+    items; the coefficients that do not apply, each with its reason); ``reporting`` (α in a
+    paragraph in Krippendorff's reporting standard); ``pairwise`` (Cohen's κ of every
+    pair); ``annotators`` (each annotator's accuracy under Dawid & Skene, with three
+    annotators or more); ``per-category`` (Fleiss' κ_k and specific agreement);
+    ``per-item`` (each item's ratings, least agreement first).
+
+    Parameters
+    ----------
+    data : Annotations or DataFrame-like
+        The ratings: anything `as_annotations` reads.
+    title : str, default "agreement report"
+        The page's title and heading (written as text, never HTML).
+    metric : str, optional
+        Krippendorff's α's metric (``"nominal"``, ``"ordinal"``, ``"interval"`` …).
+        None: every metric the data allow.
+    confidence : float, default 0.95
+        The level of every interval, in (0, 1).
+    n_resamples : int, default 1000
+        Bootstrap resamples over items; 0: analytic intervals only.
+    seed : int or None, default 0
+        The seed of the bootstrap.
+    max_items : int, default 500
+        Rows of the per-item table.
+
+    Returns
+    -------
+    str
+        The page: HTML with its charts embedded and the bundled vega (no CDN, no network).
+
+    Raises
+    ------
+    AgreementError
+        When ``confidence``, ``n_resamples`` or ``max_items`` is out of range, a keyword is
+        misspelt, or ``data`` cannot be loaded. A part that cannot be made for these data
+        (a coefficient, its bootstrap, a table or a chart) is listed as not applicable with
+        its reason, and the rest is written.
+
+    See Also
+    --------
+    iaa_widgets.write_report : Writes the page to a file.
+    iaa_widgets.coefficients : The coefficients that apply, and why not the others.
+    iaa_widgets.bootstrap : The bootstrap intervals.
+    iaa_widgets.krippendorff_alpha : The headline coefficient of the reporting section.
+
+    Notes
+    -----
+    Every interval is cut to its coefficient's range (at most 1 for the chance-corrected
+    coefficients, [0, 1] for percent agreement), and a note names those cut. The
+    bootstrap resamples items (units) with the measure's Statistic; the analytic interval
+    is the measure's own, its method named.
+
+    References
+    ----------
+    Krippendorff, K. (2004). Reliability in Content Analysis: Some Common Misconceptions
+    and Recommendations. Human Communication Research, 30(3), 411–433.
+    https://doi.org/10.1111/j.1468-2958.2004.tb00738.x
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["A", "B"] * 4,
+    ...                    "label": ["yes", "yes", "no", "yes", "no", "no", "yes", "yes"]})
+    >>> page = iaa.report_html(df, title="pilot", n_resamples=0)
+    >>> page.startswith("<!DOCTYPE html>"), 'id="coefficients"' in page
+    (True, True)
+    """
     validate.confidence("report", "confidence", confidence)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
             or n_resamples < 0:
@@ -309,7 +375,46 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
 
 @validate.takes(loader=report_html)
 def write_report(data, path, **options) -> str:
-    """Write :func:`report_html` of ``data`` to ``path`` (UTF-8); returns the path."""
+    """Write the agreement report on ``data`` to an HTML file.
+
+    The page of `report_html`, in UTF-8; ``iaa report`` on the command line calls it.
+
+    Parameters
+    ----------
+    data : Annotations or DataFrame-like
+        The ratings: anything `as_annotations` reads.
+    path : path-like
+        The file to write (overwritten).
+    **options
+        Keywords of `report_html`: ``title``, ``metric``, ``confidence``,
+        ``n_resamples``, ``seed``, ``max_items``; another one is refused.
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Raises
+    ------
+    AgreementError
+        When an option is not one of `report_html`'s, or as `report_html` refuses the
+        data or an option.
+
+    See Also
+    --------
+    iaa_widgets.report_html : The page as a string.
+    iaa_widgets.coefficients : The coefficients that apply.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "annotator": ["A", "B"] * 4,
+    ...                    "label": ["yes", "yes", "no", "yes", "no", "no", "yes", "yes"]})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = iaa.write_report(df, os.path.join(folder, "report.html"), n_resamples=0)
+    ...     os.path.basename(path), os.path.getsize(path) > 0
+    ('report.html', True)
+    """
     document = report_html(data, **options)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(document)
