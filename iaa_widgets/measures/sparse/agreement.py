@@ -39,7 +39,44 @@ class SparseAgreementResult(AgreementResult):
     """An :class:`AgreementResult` with the SPA breakdown: ``per_item`` (one row per
     item of the data: n_annotations, agreement P̂_i — NaN below two annotations —,
     weight k_i and whether the item was used), the weighting ``scheme`` and the
-    ``class_probs`` used for chance agreement and "inv_var_class"."""
+    ``class_probs`` used for chance agreement and "inv_var_class".
+
+    Parameters
+    ----------
+    measure, value, observed, expected, n_items, n_annotators, n_ratings, scale, excluded, params, per_category, se, ci, ci_method, note, resample, ci_uncut
+        As in `AgreementResult`.
+    per_item : pandas.DataFrame, optional
+        One row per item: n_annotations, agreement P̂_i, weight k_i, used.
+    scheme : str, default ""
+        The weighting scheme ("custom" for given weights).
+    class_probs : pandas.Series, optional
+        The class distribution used for P̄_e and "inv_var_class".
+
+    See Also
+    --------
+    sparse_agreement : makes one.
+    sparse_kappa : makes one.
+    AgreementResult : the fields it shares.
+
+    Notes
+    -----
+    P̄_spa is the weighted mean of ``per_item["agreement"]`` with weights
+    ``per_item["weight"]`` (eq. 7).
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> r = iaa.sparse_agreement(data)
+    >>> r.per_item["weight"].tolist(), r.per_item["used"].tolist()
+    ([2.0, 1.0, 0.0], [True, True, False])
+    """
 
     per_item: pd.DataFrame | None = None
     scheme: str = ""
@@ -189,7 +226,7 @@ def _spa_engine(s, measure, scheme="annotations_m1", class_probs=None, *,
 @validate.takes(weights="scheme")
 def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
                      missing: str = "pairable") -> SparseAgreementResult:
-    """Sparse Probability of Agreement P̄_spa (eq. 7).
+    r"""Sparse Probability of Agreement P̄_spa (eq. 7).
 
     ``scheme`` (``weights=`` before, which works for one more release with a
     DeprecationWarning; refused with ``scheme=``) is a weighting scheme of §5 — "flat" (k = 1), "annotations"
@@ -219,6 +256,66 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
     pairs of distinct annotators (§4.1), and which of the two labels to keep is the
     user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
     label (rank 2) is not a second annotation: only primary labels are used.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Categorical labels (item, annotator, label); annotators may label any subset.
+    scheme : str or array_like, default "annotations_m1"
+        "flat", "annotations", "annotations_m1", "edges", "inv_var" or "inv_var_class"
+        (§5), or one weight per item (an array, or a Series indexed by item).
+    class_probs : array_like or mapping, optional
+        The class distribution (over the categories, or category → probability); by
+        default the class shares of all annotations.
+    missing : {"pairable", "raise"}, default "pairable"
+        Use every item with two or more annotations, or refuse a missing annotation.
+
+    Returns
+    -------
+    SparseAgreementResult
+        ``value`` (P̄_spa), ``expected`` (Σ_c p_c²), ``per_item`` (n_annotations,
+        agreement, weight, used), ``scheme``, ``class_probs``, ``excluded`` (items with
+        fewer than two annotations), ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When no item has two annotations, an annotator labels an item twice, the scheme
+        or ``class_probs`` is not valid, or ``missing="raise"`` meets a gap.
+
+    See Also
+    --------
+    sparse_kappa : the chance-corrected version.
+    spa_item_variance : the variance behind the "inv_var" schemes.
+    spa_missingness : SPA when annotations go missing at random.
+    fleiss_kappa : the complete-data relative.
+
+    Notes
+    -----
+    With P̂_i the share of agreeing ordered pairs of item i (eq. 1) and k_i its weight
+    (eq. 7):
+
+    $$\hat P_i = \frac{\sum_c n_{ic}(n_{ic} - 1)}{n_i(n_i - 1)}, \quad
+    \bar P_\mathrm{spa} = \frac{\sum_i k_i \hat P_i}{\sum_i k_i}.$$
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    Item 0 is labelled x, x, y (P̂ = 1/3), item 1 x, y (P̂ = 0), item 2 once (excluded);
+    by eq. 7 with k = n_i − 1 = 2, 1 the value is (2/3)/3 = 2/9, flat weights give 1/6:
+
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> r = iaa.sparse_agreement(data)
+    >>> round(r.value, 4), r.excluded
+    (0.2222, {'items with fewer than two annotations': 1})
+    >>> round(iaa.sparse_agreement(data, "flat").value, 4)
+    0.1667
     """
     value, observed, chance, info = _spa(data, scheme, class_probs, missing=missing)
     return _result("sparse probability of agreement", value, observed, chance, info)
@@ -230,7 +327,7 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
 @validate.takes(weights="scheme")
 def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
                  missing: str = "pairable") -> SparseAgreementResult:
-    """Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
+    r"""Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
     P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``);
     ``scheme`` as :func:`sparse_agreement`.
 
@@ -239,6 +336,62 @@ def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
     is O(1/n) and vanishes only for large data. With complete data and flat weights it
     is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
     ``missing``: as :func:`sparse_agreement` ("pairable" by default, or "raise").
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Categorical labels (item, annotator, label); annotators may label any subset.
+    scheme : str or array_like, default "annotations_m1"
+        "flat", "annotations", "annotations_m1", "edges", "inv_var" or "inv_var_class"
+        (§5), or one weight per item (an array, or a Series indexed by item).
+    class_probs : array_like or mapping, optional
+        The class distribution (over the categories, or category → probability); by
+        default the class shares of all annotations.
+    missing : {"pairable", "raise"}, default "pairable"
+        Use every item with two or more annotations, or refuse a missing annotation.
+
+    Returns
+    -------
+    SparseAgreementResult
+        ``value`` (κ_spa), ``observed`` (P̄_spa), ``expected`` (P̄_e), ``per_item``,
+        ``scheme``, ``class_probs``, ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        As `sparse_agreement`.
+
+    See Also
+    --------
+    sparse_agreement : P̄_spa itself (unbiased).
+    fleiss_kappa : the same on complete data with flat weights.
+
+    Notes
+    -----
+    Eqs. 3–4 with P̄_spa of eq. 7:
+
+    $$\kappa_\mathrm{spa} = \frac{\bar P_\mathrm{spa} - \bar P_e}{1 - \bar P_e}, \quad
+    \bar P_e = \sum_c p_c^2.$$
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    Psychological Bulletin, 76(5), 378–382. https://doi.org/10.1037/h0031619
+
+    Examples
+    --------
+    The data of `sparse_agreement`'s example: P̄_spa = 2/9 and the class shares x 3/6,
+    y 3/6 give P̄_e = 1/2, so κ = (2/9 − 1/2)/(1/2) = −5/9:
+
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> r = iaa.sparse_kappa(data)
+    >>> round(r.value, 4), r.expected
+    (-0.5556, 0.5)
     """
     value, observed, chance, info = _spa(data, scheme, class_probs, kappa=True,
                                          missing=missing)

@@ -289,6 +289,67 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     each scheme minus that of "flat" at equal ``fraction``. ``attrs["notes"]`` names
     schemes that used a limit (see :func:`sparse_agreement`). See the module docstring
     for the vectorised sampling scheme.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Categorical labels (item, annotator, label).
+    schemes : sequence of str, default all six
+        Names of §5: "flat", "annotations", "annotations_m1", "edges", "inv_var",
+        "inv_var_class".
+    n_rounds : int, default 3000
+        Rounds of the experiment.
+    seed : int or numpy.random.Generator, optional
+        Seed of the random orders.
+    mode : {"random", "per_item"}, default "random"
+        Annotations added one at a time, or items added with a fixed number each.
+    n_points : int, default 50
+        Points on the curve.
+    class_probs : array_like or mapping, optional
+        The class distribution of "inv_var_class"; by default the class shares of all
+        annotations of the full data.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per scheme and point: scheme, fraction, n_usable, n_usable_sd, mean,
+        variance, n_rounds (per_item: annotations_per_item and n_items instead of
+        fraction); ``attrs["notes"]``.
+
+    Raises
+    ------
+    AgreementError
+        When no item has two annotations, a scheme is unknown, or ``n_rounds``,
+        ``n_points``, ``mode`` or ``seed`` is not valid.
+
+    See Also
+    --------
+    spa_missingness : the spread at one missing rate.
+    sparse_agreement : SPA on the data as given.
+
+    Notes
+    -----
+    At each point SPA is eq. 7 on the annotations present, and the variance is over
+    rounds (ddof = 1).
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    At fraction 1 every annotation is present: the mean is SPA of the full data (1/6 flat,
+    1/4 edges, eq. 7), with no spread:
+
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> curve = iaa.spa_variance_curve(data, schemes=("flat", "edges"), n_rounds=50,
+    ...                                n_points=2, seed=0)
+    >>> full = curve[curve["fraction"] == 1]
+    >>> full["mean"].round(4).tolist(), full["variance"].round(12).tolist()
+    ([0.1667, 0.25], [0.0, 0.0])
     """
     where = "spa_variance_curve"
     validate.choice(where, "mode", mode, ("random", "per_item"))

@@ -71,7 +71,7 @@ class SpaMissingnessResult(Charted):
 
 
 class SpaMissingness:
-    """Prepared data for :meth:`sample`: the items' count patterns, the law of the kept
+    r"""Prepared data for :meth:`sample`: the items' count patterns, the law of the kept
     cell (k, P) of every tabled pattern, the non-zero counts of the items thinned one
     by one, and eq. 7's per-item numerator P·h(k) and denominator k(k) per scheme as
     tables over k (see the module docstring).
@@ -81,6 +81,58 @@ class SpaMissingness:
     the full data, fixed across rounds, as in :func:`spa_variance_curve`).
     ``method``: "auto" (per pattern, whichever is cheaper), "patterns" (every pattern
     tabled) or "direct" (every item thinned); all three draw the same law.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Categorical labels (item, annotator, label).
+    schemes : sequence of str, default all six
+        Names of §5: "flat", "annotations", "annotations_m1", "edges", "inv_var",
+        "inv_var_class".
+    class_probs : array_like or mapping, optional
+        The class distribution of "inv_var_class"; by default the class shares of all
+        annotations of the full data.
+    method : {"auto", "patterns", "direct"}, default "auto"
+        How the kept counts are drawn; all three draw the same law.
+
+    Attributes
+    ----------
+    full : pandas.Series
+        Each scheme's SPA on the full data.
+    notes : list of str
+        Schemes that used a limit weight.
+
+    Raises
+    ------
+    AgreementError
+        When no item has two annotations, or a scheme or ``method`` is not valid.
+
+    See Also
+    --------
+    spa_missingness : prepare and sample once.
+    spa_variance_curve : the curve over missing rates.
+
+    Notes
+    -----
+    An item with counts n keeps (k, P) with probability
+    $N_n(k, P)\,(1 - \mathrm{drop})^k\,\mathrm{drop}^{|n| - k}$, N_n counting the kept
+    count vectors with total k and P agreeing ordered pairs (module docstring); SPA is eq. 7.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> prepared = iaa.SpaMissingness(data, schemes=("flat", "edges"))
+    >>> prepared.full.round(4).tolist()
+    [0.1667, 0.25]
+    >>> prepared.sample(0.0, n_rounds=2, seed=0).values.round(4).values.tolist()
+    [[0.1667, 0.25], [0.1667, 0.25]]
     """
 
     def __init__(self, data, schemes: Sequence[str] = SPA_SCHEMES, class_probs=None,
@@ -265,7 +317,66 @@ def spa_missingness(data, drop: float, schemes: Sequence[str] = SPA_SCHEMES,
     """SPA under each scheme over ``n_rounds`` rounds that drop every annotation
     independently with probability ``drop``: the spread of the estimate under
     missingness at random. Prepare once with :class:`SpaMissingness` to sample many
-    values of ``drop`` (a slider)."""
+    values of ``drop`` (a slider).
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Categorical labels (item, annotator, label).
+    drop : float
+        The probability in [0, 1) that an annotation goes missing.
+    schemes : sequence of str, default all six
+        Names of §5: "flat", "annotations", "annotations_m1", "edges", "inv_var",
+        "inv_var_class".
+    n_rounds : int, default 200
+        Rounds drawn.
+    seed : int or numpy.random.Generator, optional
+        Seed of the draws.
+    class_probs : array_like or mapping, optional
+        The class distribution of "inv_var_class"; by default the class shares of all
+        annotations of the full data.
+
+    Returns
+    -------
+    SpaMissingnessResult
+        ``values`` (rounds × schemes, NaN where no item kept two annotations),
+        ``n_usable``, ``full`` (each scheme's SPA on the full data), ``summary()``.
+
+    Raises
+    ------
+    AgreementError
+        When no item has two annotations, ``drop`` is outside [0, 1), or a scheme,
+        ``n_rounds`` or ``seed`` is not valid.
+
+    See Also
+    --------
+    SpaMissingness : prepare once, sample many drop rates.
+    spa_variance_curve : the whole curve over missing rates.
+    sparse_agreement : SPA on the data as given.
+
+    Notes
+    -----
+    Each annotation is kept independently with probability 1 − drop; SPA is eq. 7 on
+    what is kept. Under missingness at random with weights depending on n_i only, its
+    mean is the complete-data agreement (§4.2).
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    With ``drop=0`` nothing goes missing: every round is the full-data SPA (1/6 with flat
+    weights, eq. 7):
+
+    >>> wide = pd.DataFrame({"a": ["x", "x", None], "b": ["x", "y", None],
+    ...                      "c": ["y", None, "y"]})
+    >>> data = iaa.Annotations.from_wide(wide)
+    >>> r = iaa.spa_missingness(data, 0.0, schemes=("flat",), n_rounds=3, seed=0)
+    >>> r.values["flat"].round(4).tolist()
+    [0.1667, 0.1667, 0.1667]
+    """
     _check_sampling("spa_missingness", drop, n_rounds, seed)  # before the preparation
     validate.choices("spa_missingness", "schemes", schemes, SPA_SCHEMES)
     return SpaMissingness(data, schemes, class_probs).sample(drop, n_rounds, seed)

@@ -68,12 +68,59 @@ def _zetas(p: np.ndarray) -> tuple[float, float]:
 
 
 def spa_item_variance(n, n_classes: int | None = None, class_probs=None):
-    """Exact variance of one item's agreement P̂ with ``n`` annotations (§5.3, §5.4).
+    r"""Exact variance of one item's agreement P̂ with ``n`` annotations (§5.3, §5.4).
 
     Give ``n_classes`` (labels uniform over C classes, eq. 41) or ``class_probs``
     (labels drawn from p, eq. 50). ``n`` may be an int or an array; items with fewer
     than two annotations have no agreement, hence infinite variance (§5.5). A class
     distribution concentrated on one class (or C = 1) gives variance 0 for every n.
+
+    Parameters
+    ----------
+    n : int or array_like of int
+        Annotations on the item.
+    n_classes : int, optional
+        C, for labels uniform over C classes (eq. 41).
+    class_probs : array_like, optional
+        p, for labels drawn from a class distribution (eq. 50).
+
+    Returns
+    -------
+    float or ndarray
+        Var[P̂] for each n; infinity below two annotations.
+
+    Raises
+    ------
+    AgreementError
+        When neither or both of ``n_classes`` and ``class_probs`` are given, or they are not
+        a valid number of classes or distribution.
+
+    See Also
+    --------
+    sparse_agreement : its "inv_var" and "inv_var_class" schemes weigh items by 1/Var[P̂].
+    spa_weight_curves : the resulting weights.
+
+    Notes
+    -----
+    For uniform labels (Appendix A, eq. 41, which the enumeration of all C^n labellings
+    confirms):
+
+    $$\mathrm{Var}[\hat P] = \frac{2(C - 1)}{C^2\, n(n - 1)}.$$
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    n = 3, C = 2 by hand: 2 of the 8 labellings give P̂ = 1, the other 6 P̂ = 1/3, so
+    E = 1/2 and Var = 2/8 + 6/8 · 1/9 − 1/4 = 1/12:
+
+    >>> round(iaa.spa_item_variance(3, n_classes=2), 6)
+    0.083333
+    >>> iaa.spa_item_variance([1, 2], n_classes=2).tolist()
+    [inf, 0.25]
     """
     if (n_classes is None) == (class_probs is None):
         raise AgreementError("give exactly one of n_classes= or class_probs=")
@@ -142,7 +189,58 @@ def spa_weight_curves(max_annotations: int, schemes: Sequence[str] = SPA_SCHEMES
     n = 1 … ``max_annotations`` annotations under each scheme, divided by the
     largest weight of that scheme. Rows are n; columns the schemes. "inv_var" uses
     ``n_classes`` (default 2, as in Figure 4; its curve is the same for every C ≥ 2),
-    "inv_var_class" needs ``class_probs``."""
+    "inv_var_class" needs ``class_probs``.
+
+    Parameters
+    ----------
+    max_annotations : int
+        The largest n shown (rows 1 … max_annotations), at least 2.
+    schemes : sequence of str, default ("annotations", "annotations_m1", "edges", "inv_var")
+        Names of §5.
+    n_classes : int, optional
+        C for "inv_var" (default 2).
+    class_probs : array_like, optional
+        The class distribution "inv_var_class" needs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows n = 1 … max_annotations, one column per scheme, each scaled to a largest weight
+        of 1.
+
+    Raises
+    ------
+    AgreementError
+        When a scheme is unknown, ``max_annotations`` is not an integer ≥ 2, or
+        "inv_var_class" lacks ``class_probs``.
+
+    See Also
+    --------
+    sparse_agreement : where the weights enter.
+    spa_item_variance : the variances behind "inv_var".
+
+    Notes
+    -----
+    k(n) = n, n − 1, n(n − 1)/2 and 1/Var[P̂](n) (§5.1–5.4), 0 for n = 1 (§5.5), divided by
+    their largest value.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement. arXiv:2208.06161.
+    https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    Figure 4 (top) for n ≤ 4: "inv_var" coincides with "edges" (§6.1):
+
+    >>> iaa.spa_weight_curves(4).round(4)
+                   annotations  annotations_m1   edges  inv_var
+    n_annotations
+    1                     0.00          0.0000  0.0000   0.0000
+    2                     0.50          0.3333  0.1667   0.1667
+    3                     0.75          0.6667  0.5000   0.5000
+    4                     1.00          1.0000  1.0000   1.0000
+    """
     where = "spa_weight_curves"
     schemes = validate.choices(where, "schemes", schemes, SPA_SCHEMES)
     n_classes = 2 if n_classes is None else validate.integer(where, "n_classes", n_classes,
