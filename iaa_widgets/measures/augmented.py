@@ -400,12 +400,91 @@ class AugmentedKappaResult(AgreementResult):
           missing=('pairable', 'raise'))
 def augmented_kappa(data, p: float = 0.6, *, missing: str = "pairable",
                     **loader_args) -> AugmentedKappaResult:
-    """Rosenberg & Binkowski's augmented κ′ at weight ``p`` (§5), computed directly.
+    r"""Rosenberg & Binkowski's (2004) augmented κ′ at weight ``p`` (§5), computed directly.
 
-    ``data``: :class:`~iaa_widgets.Annotations` or a tidy table (``rank`` column or
-    ``(primary, secondary)`` label cells). See the module docstring for the
-    definitions (per-item κ_x, more than two annotators). ``missing``: "pairable"
-    (default: the items rated by two annotators or more) or "raise".
+    An annotator gives an item one label (weight 1) or a primary and a secondary label
+    (weights p and 1 − p, 0.5 ≤ p ≤ 1). κ′ is Cohen's κ over these weighted annotation
+    matrices; at p = 1 it is Cohen's κ of the primary labels. More than two annotators: the
+    average over annotator pairs (§6), each pair over the items both rated.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        Ratings with a primary and an optional secondary label per item and annotator:
+        [Annotations][iaa_widgets.Annotations], or a tidy table with columns ``item``,
+        ``annotator``, ``label`` and either a ``rank`` column (1 primary, 2 secondary) or
+        ``(primary, secondary)`` tuples as label cells.
+    p : float, default 0.6
+        The primary label's weight, in [0.5, 1] (one value; for many use
+        [augmented_kappa_sweep][iaa_widgets.augmented_kappa_sweep]).
+    missing : {"pairable", "raise"}, default "pairable"
+        "pairable": the items rated by two annotators or more (the others are excluded
+        and counted). "raise": refuse data with a missing rating.
+    **loader_args
+        Keywords of [Annotations.from_long][iaa_widgets.Annotations] for a table
+        (``categories=``, column names …); a misspelt one is refused, naming the closest.
+
+    Returns
+    -------
+    AugmentedKappaResult
+        An [AgreementResult][iaa_widgets.AgreementResult]: ``value`` κ′ (averaged over
+        pairs), ``observed`` p(A), ``expected`` p(E) (pair averages), ``params["p"]``;
+        and ``items`` (per item ``p_a``, ``kappa`` κ_x and ``n_pairs``), ``pairs`` (per
+        annotator pair ``n_items`` N, ``n_left_out``, ``p_a``, ``p_e``, ``kappa``) and
+        ``freq`` (the Freq vectors of §5.2, one row per pair and annotator).
+
+    Raises
+    ------
+    AgreementError
+        If ``p`` is not one number in [0.5, 1], the data cannot be read as primary and
+        secondary labels, a keyword is unknown, or no item is rated by two annotators.
+
+    See Also
+    --------
+    iaa_widgets.augmented_kappa_sweep : κ′ over a grid of p, and the item classes.
+    iaa_widgets.AugmentedKappaSweep : The sweep as a live widget.
+    iaa_widgets.cohen_kappa : κ′ at p = 1, on the primary labels.
+
+    Notes
+    -----
+    For two annotators A and B over their N common items, with annotation matrices
+    $M_A[x, y] \in \{1, p, 1 - p, 0\}$ (§5.1):
+
+    $$p(A) = \frac{1}{N}\sum_{x, y} M_A[x, y] M_B[x, y], \qquad
+    \mathrm{Freq}_A[y] = \frac{1}{N}\sum_x M_A[x, y], \qquad
+    p(E) = \sum_y \mathrm{Freq}_A[y]\, \mathrm{Freq}_B[y],$$
+
+    $$\kappa' = \frac{p(A) - p(E)}{1 - p(E)} \quad (\S 5.3).$$
+
+    Per item, $\kappa_x = (pA_x - p(E))/(1 - p(E))$ with $pA_x = \sum_y Ag[x, y]$ and the
+    pair's corpus p(E) (our reading, issue 3: for two annotators the mean of κ_x is κ′).
+
+    References
+    ----------
+    .. [1] Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
+       determine interannotator reliability for multiply labeled data points. In
+       *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
+       Computational Linguistics. https://aclanthology.org/N04-4020
+    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+
+    Examples
+    --------
+    The paper's Table 1 (annotator A, messages 1–5, p = 0.6) beside an annotator B who
+    gives one label each (B is not in the paper):
+
+    >>> frame = pd.DataFrame({
+    ...     "item": [1, 2, 3, 4, 5] * 2, "annotator": ["A"] * 5 + ["B"] * 5,
+    ...     "label": [("a", "b"), ("b", "a"), "b", "c", ("c", "b"), "a", "b", "b", "c", "c"]})
+    >>> r = iaa.augmented_kappa(frame, p=0.6, categories=["a", "b", "c", "d"])
+    >>> r.freq.loc[("A", "B", "A")].tolist()  # the paper's Table 3: Freq_A
+    [0.2, 0.48, 0.32, 0.0]
+    >>> round(r.observed, 4), round(r.expected, 4), round(r.value, 4)
+    (0.76, 0.36, 0.625)
+
+    By hand from §5: ΣAg = 0.6 + 0.6 + 1 + 1 + 0.6 = 3.8, p(A) = 3.8/5;
+    Freq_B = (0.2, 0.4, 0.4, 0), p(E) = 0.04 + 0.192 + 0.128 = 0.36; κ′ = 0.4/0.64.
     """
     if np.ndim(p) != 0:
         raise AgreementError("augmented_kappa takes one p; use augmented_kappa_sweep for many")
@@ -686,11 +765,94 @@ def _case_types(t: _Ratings) -> pd.Categorical:
 @validate.takes(loader=Annotations.from_long)  # a misspelt keyword refused (issue 44)
 def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
                           **loader_args) -> AugmentedSweepResult:
-    """κ′ over a grid of p (default 0.50, 0.51, …, 1.00), exactly, from the quadratic
-    coefficients of p(A) and p(E) in p; every item's κ_x, case type and class (§4, §6).
+    r"""Augmented κ′ over a grid of p, exactly, with every item's κ_x curve and class.
 
-    ``delta`` (δ ≥ 0) and ``tau`` (τ) set the item classes; see the module docstring
-    for every definition.
+    Every weight is linear in p, so p(A) and p(E) are quadratics in p: their coefficients
+    are computed once and the curve is evaluated exactly at any p (Rosenberg & Binkowski
+    2004, §5). Each item gets its §4 case type and one of the paper's four classes (§6)
+    from κ_x at p = 0.5 and p = 1.
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame
+        Ratings with a primary and an optional secondary label per item and annotator:
+        [Annotations][iaa_widgets.Annotations], or a tidy table with columns ``item``,
+        ``annotator``, ``label`` and either a ``rank`` column (1 primary, 2 secondary) or
+        ``(primary, secondary)`` tuples as label cells.
+    ps : array_like of float, optional
+        The grid of p, each in [0.5, 1] (default 0.50, 0.51, …, 1.00).
+    delta : float, default 0.1
+        δ ≥ 0: how far κ_x(1.0) − κ_x(0.5) must move for "higher_at_p1" or
+        "higher_at_p05".
+    tau : float, default 0.5
+        τ: the mean of κ_x(0.5) and κ_x(1.0) at or above which an item that does not move
+        is "constant_high", else "constant_low".
+    **loader_args
+        Keywords of [Annotations.from_long][iaa_widgets.Annotations] for a table
+        (``categories=``, column names …); a misspelt one is refused, naming the closest.
+
+    Returns
+    -------
+    AugmentedSweepResult
+        ``curve`` (p, kappa κ′, p_a, p_e: pair averages), ``items`` (item, ``kappa_0.5``,
+        ``kappa_1.0``, ``case`` in §4 notation, ``class``), ``pairs`` (per annotator pair
+        N, ``n_left_out`` and the quadratic coefficients of p(A) and p(E)), ``excluded``,
+        ``note``; methods ``at(p)`` (an AgreementResult at any p), ``pair_curves()``,
+        ``item_curves()``, ``item_curve(item)``, ``item_kappa(p)``,
+        ``with_classes(delta, tau)``, ``to_frame()`` and ``chart()``.
+
+    Raises
+    ------
+    AgreementError
+        If a p of ``ps`` is outside [0.5, 1], ``delta`` is negative, ``tau`` is not a
+        number, the data cannot be read as primary and secondary labels, a keyword is
+        unknown, or no item is rated by two annotators.
+
+    See Also
+    --------
+    iaa_widgets.augmented_kappa : κ′ at one p, with the Freq vectors.
+    iaa_widgets.AugmentedKappaSweep : The sweep as a live widget.
+    iaa_widgets.cohen_kappa : κ′ at p = 1, on the primary labels.
+
+    Notes
+    -----
+    With $p(A) = a_0 + a_1 p + a_2 p^2$ and $p(E) = e_0 + e_1 p + e_2 p^2$ per pair
+    (§5.1–5.2), $\kappa'(p) = (p(A) - p(E))/(1 - p(E))$ (§5.3). The classes (§6), with
+    $d = \kappa_x(1.0) - \kappa_x(0.5)$: $d > \delta$ → "higher_at_p1" (paper class 3);
+    $d < -\delta$ → "higher_at_p05" (class 4); otherwise
+    $\tfrac12(\kappa_x(0.5) + \kappa_x(1.0)) \ge \tau$ → "constant_high" (class 1), else
+    "constant_low" (class 2); "undefined" where p(E) = 1. The paper does not fix δ and τ
+    (issue 3 chose 0.1 and 0.5).
+
+    References
+    ----------
+    .. [1] Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
+       determine interannotator reliability for multiply labeled data points. In
+       *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
+       Computational Linguistics. https://aclanthology.org/N04-4020
+    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+       and Psychological Measurement*, 20(1), 37–46.
+       https://doi.org/10.1177/001316446002000104
+
+    Examples
+    --------
+    The paper's Table 1 (annotator A, messages 1–5, p = 0.6) beside an annotator B who
+    gives one label each (B is not in the paper):
+
+    >>> frame = pd.DataFrame({
+    ...     "item": [1, 2, 3, 4, 5] * 2, "annotator": ["A"] * 5 + ["B"] * 5,
+    ...     "label": [("a", "b"), ("b", "a"), "b", "c", ("c", "b"), "a", "b", "b", "c", "c"]})
+    >>> sweep = iaa.augmented_kappa_sweep(frame, categories=["a", "b", "c", "d"])
+    >>> sweep.curve.set_index("p").loc[[0.5, 0.6, 1.0], "kappa"].round(4).tolist()
+    [0.5312, 0.625, 1.0]
+    >>> sweep.items[["item", "case", "class"]].head(3)
+       item    case          class
+    0     1  {ab,a}   higher_at_p1
+    1     2  {ab,a}   higher_at_p1
+    2     3   {a,a}  constant_high
+
+    At p = 0.6 the curve is κ′ of `augmented_kappa` (0.4/0.64); at p = 1 both annotators'
+    primary labels agree on every message, so κ′ is Cohen's κ, 1.
     """
     grid = DEFAULT_PS if ps is None else _check_p("augmented_kappa_sweep", ps, "ps")
     _check_thresholds("augmented_kappa_sweep", delta, tau)
