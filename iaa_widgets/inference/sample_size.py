@@ -80,49 +80,93 @@ def sample_size(data=None, measure: str = "krippendorff_alpha", *, method: str |
                 n_resamples: int = 2000, seed=None, **measure_kwargs) -> SampleSizeResult:
     """Items needed for an agreement study, from pilot data or from the design.
 
+    From pilot data, the pilot's bootstrap standard error is projected to n items; from
+    a design, the closed forms of Cantor (1996), Flack et al. (1988), Donner & Rotondi
+    (2010) or Gwet's rule for percent agreement give the items a test's power or an
+    interval's width needs.
+
     Parameters
     ----------
     data : Annotations or tidy DataFrame, optional
-        Pilot data (``method="pilot"``, the default when given).
-    measure : str
-        The coefficient the pilot is bootstrapped for.
-    method : str
-        "pilot"; "cantor" (binary κ, two raters: ``kappa0``, ``kappa1``, ``prevalence``
-        = the two raters' shares of the first category); "flack" (κ over K categories:
-        ``margins``); "rotondi-ci", "rotondi-power", "rotondi-bound" (Donner & Rotondi
-        2010, 2–6 ``raters`` × 2–5 categories: ``prevalence`` a number or K shares);
-        "percent" (Gwet's rule for percent agreement: ``agreement``, ``half_width``).
-    half_width : float
-        Target half-width of the interval ("pilot", "percent").
-    kappa0, kappa1 : float
-        κ under the null and under the alternative (power); for "rotondi-ci" and
-        "rotondi-bound" the anticipated κ, with ``kappa_low`` (and ``kappa_high``) the
-        interval's limits.
-    n_items : int
-        The items of a fixed design ("rotondi-bound").
-    confidence, significance, power, two_sided
-        The interval's level; the test's size, power and sides.
-    alpha_min, prob : float
-        From pilot data also the items with which the coefficient exceeds ``alpha_min``
-        with probability ``prob`` (normal approximation at the projected SE).
-    cluster : str or pandas.Series
-        Clusters of pilot items: the bootstrap draws clusters and the scaling counts them.
-    n_resamples, seed, **measure_kwargs
-        The pilot's bootstrap and the measure's options.
+        Pilot data (``method="pilot"``, the default when given). The analytic methods
+        take none.
+    measure : str, default "krippendorff_alpha"
+        The coefficient the pilot is bootstrapped for (a name of `coefficients`).
+    method : {"pilot", "cantor", "flack", "rotondi-ci", "rotondi-power", \
+"rotondi-bound", "percent"}, optional
+        "pilot" (from ``data``); "cantor" (binary κ, two raters); "flack" (κ over K
+        categories, two raters); "rotondi-ci", "rotondi-power", "rotondi-bound" (Donner
+        & Rotondi 2010: 2–6 ``raters`` × 2–5 categories; an interval's width, a test's
+        power, the lower bound n items attain); "percent" (Gwet's rule for percent
+        agreement). None: "pilot" when ``data`` is given.
+    half_width : float, optional
+        Target half-width E of the interval ("pilot", "percent"), in (0, 1).
+    kappa0 : float, optional
+        κ under the null ("cantor", "flack", "rotondi-power"); the anticipated κ
+        ("rotondi-ci", "rotondi-bound"), in (0, 1) for the Rotondi methods.
+    kappa1 : float, optional
+        κ under the alternative, the one the test should detect ("cantor", "flack",
+        "rotondi-power"); it must differ from ``kappa0``.
+    kappa_low : float, optional
+        The interval's lower limit ("rotondi-ci"), in (0, ``kappa0``).
+    kappa_high : float, optional
+        The interval's upper limit ("rotondi-ci"), in (``kappa0``, 1). None: a one-sided
+        interval (lower limit only).
+    prevalence : float or sequence of float, optional
+        "cantor": the two raters' shares of the first category (one number for both, or
+        a pair); Rotondi methods: the share of the first of two categories, or the K
+        shares of 2–5 categories.
+    margins : sequence of float, optional
+        "flack": the 2–10 category shares (each > 0, summing to 1) of the expected table.
+    raters : int, default 2
+        Raters per item for the Rotondi methods, 2 to 6.
+    agreement : float, optional
+        "percent": the anticipated percent agreement p, in (0, 1).
+    n_items : int, optional
+        The items of a fixed design ("rotondi-bound"), at least 2.
+    confidence : float, default 0.95
+        The interval's level ("pilot", "percent").
+    significance : float, default 0.05
+        The test's size α, or one minus the Rotondi intervals' level.
+    power : float, default 0.8
+        The test's power ("cantor", "flack", "rotondi-power").
+    two_sided : bool, default False
+        A two-sided test ("cantor", "flack").
+    alpha_min : float, optional
+        From pilot data, also the items with which the coefficient exceeds
+        ``alpha_min`` with probability ``prob`` (normal approximation at the projected
+        SE); e.g. Krippendorff's 0.8.
+    prob : float, optional
+        That probability, in (0, 1).
+    cluster : str or pandas.Series, optional
+        Clusters of pilot items (a column, or one cluster per item): the bootstrap draws
+        clusters and ``n_items`` counts items at the pilot's mean cluster size.
+    n_resamples : int, default 2000
+        The pilot's bootstrap resamples.
+    seed : int or None, optional
+        The pilot's bootstrap seed.
+    **measure_kwargs
+        Options of the measure (``metric=``, ``weights=`` …), for the pilot only.
 
     Returns
     -------
     SampleSizeResult
+        ``.n_items`` (the items needed; for "rotondi-bound" the items given and the
+        ``.bound`` they attain), ``.method`` and the design's ``.params``; from pilot
+        data also ``.estimate``, ``.se``, ``.n_pilot`` and ``.n_items_for_prob``.
 
     Raises
     ------
     AgreementError
         A parameter out of range (naming it and its range), a method without its
-        parameters.
+        parameters, data or measure options given to an analytic method, margins no
+        table with agreement κ₀ and κ₁ has.
 
     See Also
     --------
-    iaa_widgets.compare, iaa_widgets.bootstrap
+    iaa_widgets.SampleSizeResult : The result type.
+    iaa_widgets.bootstrap : The pilot's bootstrap.
+    iaa_widgets.compare : Tests a difference between coefficients.
 
     Notes
     -----
@@ -152,9 +196,18 @@ def sample_size(data=None, measure: str = "krippendorff_alpha", *, method: str |
     Examples
     --------
     >>> import iaa_widgets as iaa
+    >>> # irr 0.84.1 N.cohen.kappa(0.5, 0.5, 0.7, 0.85) gives 96 (tests/fixtures/kappasize)
     >>> iaa.sample_size(method="cantor", kappa0=0.85, kappa1=0.7,
     ...                 prevalence=(0.5, 0.5)).n_items
     96
+    >>> # irr 0.84.1 N2.cohen.kappa(c(0.3, 0.3, 0.4), 0.7, 0.5) gives 73
+    >>> iaa.sample_size(method="flack", kappa0=0.5, kappa1=0.7,
+    ...                 margins=(0.3, 0.3, 0.4)).n_items
+    73
+    >>> # kappaSize 1.2 CIBinary(kappa0=0.6, kappaL=0.4, props=0.3, raters=2) gives 66
+    >>> iaa.sample_size(method="rotondi-ci", kappa0=0.6, kappa_low=0.4,
+    ...                 prevalence=0.3).n_items
+    66
     """
     if method is None:
         method = "pilot" if data is not None else None
