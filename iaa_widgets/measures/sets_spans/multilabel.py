@@ -26,7 +26,7 @@ COLUMNS = ["label", "value", "observed", "expected", "prevalence", "n_items"]
 
 def per_label(data, measure: Measure = "krippendorff_alpha", *,
               labels: Sequence | None = None, **options) -> pd.DataFrame:
-    """Agreement on each label of set-valued annotations, as a binary present/absent
+    r"""Agreement on each label of set-valued annotations, as a binary present/absent
     rating per (item, annotator).
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy table whose labels are sets
@@ -46,6 +46,65 @@ def per_label(data, measure: Measure = "krippendorff_alpha", *,
     of ratings (all primary ratings, pairable or not) whose set holds the label;
     ``n_items``, the items that entered the measure (for α: rated at least twice).
     ``attrs`` also carry the measure's name and what it ``excluded``.
+
+    Parameters
+    ----------
+    data : Annotations or a tidy DataFrame
+        Set-valued labels (each a frozenset of labels), one per (item, annotator).
+    measure : str or callable, default "krippendorff_alpha"
+        A categorical measure of this package, by name or as the function.
+    labels : sequence, optional
+        The labels to report, in this order (default: in order of first appearance).
+    **options
+        Passed to ``measure`` for each label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per label: label, value, observed, expected, prevalence, n_items;
+        ``attrs`` hold the measure's name, ``scale`` and what it ``excluded``.
+
+    Raises
+    ------
+    AgreementError
+        When the labels are not sets, a label used is missing from ``labels``, the
+        measure is unknown or not categorical, or the measure refuses the binary data.
+
+    See Also
+    --------
+    krippendorff_alpha : α on whole sets with ``metric="masi"`` or ``"jaccard"``.
+    set_distances : distances between sets.
+    cohen_kappa : a measure to pass as ``measure``.
+
+    Notes
+    -----
+    For α, each label l gives binary values; with $n_{i1}$ the present values of item i
+    out of $m_i$ (Krippendorff 2011):
+
+    $$o_{11} = \sum_i \frac{n_{i1}(n_{i1} - 1)}{m_i - 1}, \quad
+    o_{01} = \sum_i \frac{n_{i1}\, n_{i0}}{m_i - 1}, \quad
+    \alpha_l = 1 - (n - 1)\frac{2\,o_{01}}{2\,n_0 n_1}.$$
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg
+    School for Communication, University of Pennsylvania.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    By hand: label a is present or absent for both annotators alike (α = 1); label b
+    always splits them: o_01 = o_10 = 2, D_o = 1, D_e = 2/3, α = −1/2. Item 3 is rated
+    once and excluded:
+
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3], "annotator": ["x", "y", "x", "y", "x"],
+    ...                    "label": [frozenset("ab"), frozenset("a"), frozenset(),
+    ...                              frozenset("b"), frozenset("a")]})
+    >>> table = iaa.per_label(df, labels=["a", "b"])
+    >>> table[["label", "value", "prevalence"]]
+      label  value  prevalence
+    0     a    1.0         0.6
+    1     b   -0.5         0.4
     """
     ann = as_annotations(data).primary()
     b, universe = set_membership(ann.categories, "per_label")

@@ -40,7 +40,7 @@ PAIR_COLUMNS = ["annotator_a", "annotator_b", "label", "n_a", "n_b", "matched",
           source='Hripcsak & Rothschild (2005)', symbol='span F1', range=(0.0, 1.0))
 def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
             progress="auto") -> AgreementResult:
-    """Pairwise F1 between annotators over their spans, per label, micro and macro.
+    r"""Pairwise F1 between annotators over their spans, per label, micro and macro.
 
     ``data``: a :class:`~iaa_widgets.Continuum` (one document); the ``Spans`` of a
     reader (``read_label_studio``, ``read_conll`` …: one continuum per document, and
@@ -78,6 +78,61 @@ def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
     without its pairs, by the greedy (overlap) or by counting identical units (exact).
     Ctrl-C stops it; ``progress``: as γ's (``"auto"``: a tqdm bar after a second,
     ``True``, ``False`` or a callable ``progress(done, wanted)`` over the units).
+
+    Parameters
+    ----------
+    data : Continuum, Spans or a tidy DataFrame
+        Spans with columns annotator, category, start, end and optionally item.
+    match : {"exact", "overlap"}, default "exact"
+        Same bounds, or a shared stretch of positive length.
+    annotators : sequence, optional
+        The annotators to compare, by name (default: all).
+    progress : "auto", bool or callable, default "auto"
+        A progress bar after a second ("auto"), always, never, or
+        ``progress(done, wanted)``.
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` and ``observed`` (micro F1), ``params["macro"]``, ``params["pairs"]``,
+        ``params["pair_summary"]``, ``per_category`` (F1 per label), ``excluded``,
+        ``note``; ``expected`` is NaN.
+
+    Raises
+    ------
+    AgreementError
+        When the spans lack a column or end before they start, fewer than two annotators
+        remain, an annotator is unknown, or ``match`` is not one listed.
+
+    See Also
+    --------
+    specific_agreement : F1 is positive specific agreement.
+    gamma : agreement on units with an alignment and a chance correction.
+    cu_alpha : Krippendorff's cu-α on the same spans.
+
+    Notes
+    -----
+    With $m_{ab}$ the matched units of a maximum one-to-one matching (Hripcsak &
+    Rothschild 2005):
+
+    $$F_1 = \frac{2 \sum_{a<b} m_{ab}}{\sum_{a<b} (n_a + n_b)}.$$
+
+    References
+    ----------
+    Hripcsak, G. & Rothschild, A. S. (2005). Agreement, the F-measure, and reliability
+    in information retrieval. Journal of the American Medical Informatics Association,
+    12(3), 296–298. https://doi.org/10.1197/jamia.M1733
+
+    Examples
+    --------
+    a: [0, 10) and [9, 11); b: [1, 10) and [0, 1). No bounds are equal (exact F1 = 0);
+    the maximum matching under overlap pairs both units (F1 = 2·2/4 = 1), where a greedy
+    pairing by largest overlap would match only one:
+
+    >>> df = pd.DataFrame({"annotator": list("aabb"), "category": "X",
+    ...                    "start": [0, 9, 1, 0], "end": [10, 11, 10, 1]})
+    >>> iaa.span_f1(df).value, iaa.span_f1(df, "overlap").value
+    (0.0, 1.0)
     """
     validate.choice("span_f1", "match", match, MATCHES)
     u = _units(data, annotators)
