@@ -43,21 +43,118 @@ RESAMPLED = {
 
 @dataclass(frozen=True)
 class BootstrapResult(InRange, Charted):
-    """A measure's estimate on the data and its bootstrap distribution.
+    r"""A measure's estimate on the data and its bootstrap distribution.
 
-    ``kind`` says what was resampled (a key of :data:`RESAMPLED`: "items", "clusters",
-    "annotators", "items and annotators", "clusters and annotators", "pairable
-    values"); ``cluster`` names the clusters (a column, or "Series") and ``n_clusters``
-    counts them; ``n_draws`` is what one replicate draws (items, clusters, or
-    Krippendorff's M pairs). ``method`` is the interval's kind ("percentile", "bca").
-    ``excluded`` and ``note`` are the measure's own on the data (what it left out and
-    why, e.g. items rated once, and any note on the value; see
-    :class:`~iaa_widgets.results.AgreementResult`): a resample draws from the items
-    and keeps their ratings, so it leaves out the same kind of items. Empty for a
-    measure that returns a bare number. ``n_items`` and ``n_ratings`` are those the
-    measure used (α: pairable units and values), ``missing`` its missing-data policy.
-    ``ci`` is cut to the coefficient's range as an
-    :class:`~iaa_widgets.AgreementResult`'s is (``ci_uncut`` and the note then say so)."""
+    What `bootstrap` returns: the estimate, its percentile or BCa interval, the bootstrap
+    standard error and every replicate, with what was resampled and what the measure left
+    out. The interval is cut to the coefficient's range as an `AgreementResult`'s is
+    (``ci_uncut`` and ``note`` then say so).
+
+    Parameters
+    ----------
+    measure : str
+        The coefficient's name.
+    estimate : float
+        The measure's value on the data.
+    ci : tuple of float
+        The interval's (low, high) bounds at ``level``, cut to the coefficient's range.
+    se : float
+        The bootstrap standard error: the replicates' standard deviation.
+    level : float
+        The interval's level, in (0, 1).
+    values : numpy.ndarray
+        Every replicate's value (NaN where the measure is undefined on a resample).
+    n_resamples : int, default 0
+        The replicates drawn.
+    n_undefined : int, default 0
+        Replicates on which the measure is undefined (NaN), left out of the interval.
+    seed : int, numpy.random.Generator or None, optional
+        The seed given.
+    method : {"percentile", "bca"}, default "percentile"
+        The interval's kind.
+    params : mapping, default {}
+        The measure's options (``metric=``, ``weights=`` …).
+    excluded : mapping of str to int, default {}
+        What the measure left out of the data and why (e.g. items rated once); a resample
+        draws from the items and keeps their ratings, so it leaves out the same kind.
+    note : str, default ""
+        The measure's note on the value, and the bootstrap's (an interval cut).
+    ci_uncut : tuple of float, optional
+        The interval before it was cut to the coefficient's range (None: not cut).
+    kind : str, default "items"
+        What was resampled: "items", "clusters", "annotators", "items and annotators",
+        "clusters and annotators" or "pairable values" (Krippendorff's bootstrap).
+    cluster : str, optional
+        The clusters' column (or "Series"), when clusters were resampled.
+    n_clusters : int, optional
+        The clusters.
+    n_draws : int, optional
+        What one replicate draws: items, clusters, or Krippendorff's pairable values.
+    n_items, n_ratings, n_annotators : int, optional
+        Those the measure used (α: pairable units and values).
+    missing : str, optional
+        The measure's missing-data policy.
+
+    Attributes
+    ----------
+    confidence : float
+        The interval's level, as ``bootstrap(confidence=…)`` names it (= ``level``).
+    n_excluded : int
+        The data the measure left out, summed over ``excluded``.
+    resampled : str
+        What one replicate drew, in words.
+    distribution : numpy.ndarray
+        The replicates' values where the measure is defined.
+
+    Methods
+    -------
+    prob_below(threshold)
+        Krippendorff's $q(\alpha_{min})$: the share of defined replicates below
+        ``threshold``.
+    reporting(thresholds=(0.667, 0.8))
+        A paragraph in Krippendorff's reporting standard, ready to paste into a paper.
+    to_frame()
+        A one-row DataFrame: estimate, se, bounds, level, method, counts.
+    chart(**options)
+        An Altair chart of the replicates' distribution and the interval.
+
+    See Also
+    --------
+    iaa_widgets.bootstrap : Makes it.
+    iaa_widgets.AgreementResult : A measure's own result, with its analytic interval.
+    iaa_widgets.compare : Bootstrap tests between coefficients.
+
+    Notes
+    -----
+    With $\hat\theta^*_b$ the defined replicates, $\mathrm{se} = \operatorname{sd}(\hat\theta^*_b)$,
+    the percentile interval is $[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]$
+    (Efron & Tibshirani 1993, ch. 13) and
+    $$ q(\alpha_{min}) = \frac{|\{b : \hat\theta^*_b < \alpha_{min}\}|}{B} $$
+    the probability of failing to reach $\alpha_{min}$ (Krippendorff 2004, §11.4).
+
+    References
+    ----------
+    Efron, B., & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman &
+    Hall/CRC. https://doi.org/10.1201/9780429246593
+
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the Call for a Standard Reliability
+    Measure for Coding Data. Communication Methods and Measures, 1(1), 77–89.
+    https://doi.org/10.1080/19312450709336664
+
+    Examples
+    --------
+    >>> from iaa_widgets.datasets import krippendorff_2011
+    >>> res = iaa.bootstrap(krippendorff_2011(), "krippendorff_alpha", n_resamples=1000,
+    ...                     seed=1)
+    >>> round(res.estimate, 3)  # Krippendorff (2011): nominal α = .743
+    0.743
+    >>> res.kind, res.n_items, res.excluded
+    ('items', 11, {'items with a single rating (unpairable)': 1})
+    >>> len(res.values) == res.n_resamples == 1000
+    True
+    >>> 0 <= res.prob_below(0.8) <= 1
+    True
+    """
 
     measure: str
     estimate: float
