@@ -110,10 +110,74 @@ def __dir__():
 
 @validate.takes()  # a misspelt keyword is refused, naming the closest (issue 44)
 def coefficients(data=None):
-    """Every coefficient of the package as a DataFrame, one row each (name, family, the
-    data it needs, annotators, intervals, missing-data policies, source); given ``data``,
-    which apply and why the others do not (see
-    :func:`iaa_widgets.measures._registry.coefficients`)."""
+    r"""Every coefficient of the package as a DataFrame; given data, which apply and why not.
+
+    One row per registered coefficient (`iaa_widgets/measures/_registry.py`), by family,
+    then in the order of their definitions. Given ``data``, each applicable measure is
+    computed once on the data with its defaults, which is how its applicability is known;
+    units on a continuum are judged by their kind only (γ's sampling is not run).
+
+    Parameters
+    ----------
+    data : Annotations or pandas.DataFrame or Continuum or Spans or SufficientStatistics, optional
+        Ratings of items (anything [as_annotations][iaa_widgets.as_annotations] accepts),
+        units on a continuum (a Continuum, or a table with ``start`` and ``end`` columns),
+        spans of documents, or [sufficient_statistics][iaa_widgets.sufficient_statistics].
+        None (default): the table alone.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name``, ``family``, ``data`` (the kind of data it needs),
+        ``annotators`` ("two", or "two or more"), ``intervals`` (analytic, then
+        bootstrap), ``missing`` (its missing-data policies, default first), ``source``;
+        given ``data``, also ``applies`` (bool) and ``why not`` (the kind of data it needs,
+        an argument the data cannot give, or the measure's own refusal; empty where it
+        applies).
+
+    Raises
+    ------
+    AgreementError
+        If ``data`` cannot be read as any of the kinds above, or a keyword is unknown.
+
+    See Also
+    --------
+    iaa_widgets.report_html : Every applicable coefficient on the data, in one page.
+    iaa_widgets.bootstrap : An interval for any coefficient, by name.
+    iaa_widgets.AgreementResult : What each coefficient returns.
+
+    Notes
+    -----
+    The families, in the order of the table: observed agreement, chance-corrected
+    agreement, Krippendorff's α, correlation and variance, spans, unitizing and
+    continuum. A chance-corrected coefficient is $(A_o - A_e)/(1 - A_e)$ (or
+    $1 - D_o/D_e$); ``source`` names the paper each formula comes from, and
+    `docs/measures/sources.md` gives the full list with what the tests check them against.
+
+    References
+    ----------
+    .. [1] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+       Universität Darmstadt.
+    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+       Analytics, LLC. ISBN 978-0970806284.
+
+    Examples
+    --------
+    >>> table = iaa.coefficients()
+    >>> table.set_index("name").loc["cohen_kappa", ["annotators", "missing"]].tolist()
+    ['two', 'listwise, raise']
+
+    Meyer's two raters ("Chance-corrected Measures: Example"): κ applies, the ICC and
+    the augmented κ do not, and each says why.
+
+    >>> data = iaa.Annotations.from_contingency([[2, 2], [1, 5]], categories=["high", "low"],
+    ...                                         annotators=("r2", "r1"))
+    >>> which = iaa.coefficients(data).set_index("name")
+    >>> bool(which.loc["cohen_kappa", "applies"])
+    True
+    >>> print(which.loc["icc", "why not"])
+    needs numeric ratings of items; these data are ordered categories of 10 items by 2 annotators
+    """
     return _registry.coefficients(data)
 
 
