@@ -24,12 +24,98 @@ NAN = float("nan")
 
 @dataclass(frozen=True)
 class ComparisonResult(Charted):
-    """Agreement compared between groups: each group's ``estimates`` (with ``estimate_se``,
-    ``estimate_ci`` and ``n_items``), the ``difference`` of the second minus the first
-    with its ``se`` and interval ``ci`` (NaN for more than two groups), the test's
-    ``statistic`` (``statistic_name``: "t", "z" or "chi2"; ``df``) and ``p_value``,
-    the ``method``, what was ``resampled`` ("items", "clusters" or "" for an analytic
-    method) and ``common``, the pooled coefficient of a homogeneity test."""
+    r"""Agreement compared between two data sets or several groups: estimates and a test.
+
+    What `compare` returns: each group's estimate with its standard error, interval and
+    items; for two groups the difference (second minus first) with its interval; the
+    test's statistic and p-value; and how it was made.
+
+    Parameters
+    ----------
+    measure : str
+        The coefficient's name ("precomputed" for estimates computed elsewhere).
+    method : str
+        The test, in words (e.g. "paired linearized t (Gwet 2016)", "homogeneity χ²
+        (Fleiss 1981) …").
+    groups : tuple
+        The groups' names, in order (0 and 1 for two data sets).
+    estimates, estimate_se : tuple of float
+        Each group's coefficient and its standard error.
+    estimate_ci : tuple of tuple of float
+        Each group's interval at ``level``.
+    n_items : tuple of int
+        The items each estimate rests on (0 for estimates computed elsewhere).
+    difference : float
+        The second group's estimate minus the first's (two groups); NaN for more.
+    se : float
+        The difference's standard error (two groups), or that of the pooled coefficient.
+    ci : tuple of float
+        The interval of ``difference`` at ``level`` (NaN for more than two groups).
+    level : float
+        The intervals' level, in (0, 1).
+    statistic : float
+        The test statistic.
+    statistic_name : {"t", "z", "chi2"}
+        Its distribution under the null.
+    df : float
+        Its degrees of freedom (NaN for z).
+    p_value : float
+        The test's p-value.
+    paired : bool, default False
+        The same items were rated in both data sets.
+    n_resamples : int, default 0
+        The bootstrap's resamples (0: an analytic test).
+    resampled : str, default ""
+        What the bootstrap drew: "items", "clusters", or "" for an analytic method.
+    common : float, default NaN
+        The pooled coefficient $\bar\kappa$ of a homogeneity test.
+    excluded : tuple, default ()
+        What each group's measure left out, and why.
+    note : str, default ""
+        Notes on the test (clusters, cut intervals, …).
+    params : mapping, default {}
+        The measure's options.
+
+    Methods
+    -------
+    to_frame()
+        One row per group (estimate, se, interval, items) and one for the test
+        ("difference" for two groups, "homogeneity" for more).
+    chart(**options)
+        Each group's estimate with its interval, and the difference with its interval
+        (Altair).
+
+    See Also
+    --------
+    iaa_widgets.compare : Makes it.
+    iaa_widgets.BootstrapResult : One coefficient's bootstrap.
+
+    Notes
+    -----
+    Independent groups: $\mathrm{se} = \sqrt{\mathrm{se}_1^2 + \mathrm{se}_2^2}$,
+    $z = \Delta / \mathrm{se}$. Several groups (Fleiss 1981, ch. 13):
+    $$ \chi^2 = \sum_j w_j (\hat\kappa_j - \bar\kappa)^2, \quad w_j = 1/\mathrm{se}_j^2,
+       \quad \bar\kappa = \frac{\sum_j w_j \hat\kappa_j}{\sum_j w_j}, $$
+    on $J - 1$ degrees of freedom.
+
+    References
+    ----------
+    Fleiss, J. L. (1981). Statistical Methods for Rates and Proportions, 2nd ed., ch. 13.
+    Wiley. https://doi.org/10.1002/0471445428
+
+    Gwet, K. L. (2016). Testing the difference of correlated agreement coefficients for
+    statistical significance. Educational and Psychological Measurement, 76(4), 609–637.
+    https://doi.org/10.1177/0013164415596420
+
+    Examples
+    --------
+    >>> r = iaa.compare(estimates=[0.6, 0.75], se=[0.05, 0.06])
+    >>> r.statistic_name, r.df
+    ('chi2', 1)
+    >>> # by hand: w = (400, 277.8), κ̄ = 0.6615, χ² = 400·0.0615² + 277.8·0.0885² = 3.689
+    >>> round(r.common, 4), round(r.statistic, 3), round(r.p_value, 4)
+    (0.6615, 3.689, 0.0548)
+    """
 
     measure: str
     method: str
@@ -119,8 +205,10 @@ def compare(data=None, other=None, measure: str = "fleiss_kappa", *, paired=None
         the terms per cluster.
     confidence : float
         The level of the intervals.
-    n_resamples, seed : int, seed
-        The bootstrap's resamples and random seed.
+    n_resamples : int, default 2000
+        The bootstrap's resamples.
+    seed : int, numpy.random.Generator or None, optional
+        The bootstrap's random seed.
     estimates, se : Mapping or sequence
         Coefficients computed elsewhere and their standard errors (no data): Fleiss'
         (1981) homogeneity test.
@@ -131,6 +219,9 @@ def compare(data=None, other=None, measure: str = "fleiss_kappa", *, paired=None
     Returns
     -------
     ComparisonResult
+        Each group's ``.estimates`` (with ``.estimate_se``, ``.estimate_ci``,
+        ``.n_items``), the ``.difference`` with its ``.se`` and ``.ci``, the test's
+        ``.statistic``, ``.df`` and ``.p_value``, and the ``.method``.
 
     Raises
     ------
