@@ -20,10 +20,62 @@ METHODS = ("pilot", "cantor", "flack", "rotondi-ci", "rotondi-power", "rotondi-b
 
 @dataclass(frozen=True)
 class SampleSizeResult:
-    """Items a design needs (``n_items``; for "rotondi-bound" the items given and the
-    ``bound`` they attain), by ``method``, with the design's ``params``; from pilot data
-    also the pilot's ``estimate``, bootstrap ``se`` over ``n_pilot`` items (or clusters),
-    and the items for a probability ``prob`` of exceeding ``alpha_min``."""
+    r"""The items an agreement study needs, and how they were found.
+
+    What `sample_size` returns: ``n_items`` by ``method``, with the design's ``params``;
+    for "rotondi-bound" the items given and the lower ``bound`` they attain; from pilot
+    data also the pilot's estimate and bootstrap standard error.
+
+    Parameters
+    ----------
+    method : str
+        "pilot", "cantor", "flack", "rotondi-ci", "rotondi-power", "rotondi-bound" or
+        "percent".
+    n_items : int
+        The items needed (for "rotondi-bound": the items given); from a pilot with
+        clusters, items at the pilot's mean cluster size.
+    params : mapping, default {}
+        The design: κ₀, κ₁, prevalence or margins, raters, significance, power, …
+    bound : float, default NaN
+        "rotondi-bound": the lower limit of κ's interval that ``n_items`` attain.
+    estimate : float, default NaN
+        "pilot": the coefficient on the pilot data.
+    se : float, default NaN
+        "pilot": its bootstrap standard error over the pilot's items (or clusters).
+    n_pilot : int, default 0
+        "pilot": the pilot's items (or clusters).
+    n_items_for_prob : int, optional
+        "pilot" with ``alpha_min`` and ``prob``: the items with which the coefficient
+        exceeds ``alpha_min`` with probability ``prob``.
+    note : str, default ""
+        Notes on the computation.
+
+    Methods
+    -------
+    projected_se(n)
+        The pilot's standard error scaled to n items, $\mathrm{se}\sqrt{n_{pilot}/n}$.
+    to_frame()
+        One row: the method, the items and every parameter of the design.
+
+    See Also
+    --------
+    iaa_widgets.sample_size : Makes it.
+    iaa_widgets.bootstrap : The pilot's bootstrap.
+
+    Notes
+    -----
+    From a pilot, $\mathrm{se}(n) = \mathrm{se}_{pilot}\sqrt{n_{pilot}/n}$, so a
+    half-width E needs $n = \lceil n_{pilot} (z\,\mathrm{se}_{pilot}/E)^2 \rceil$ items.
+
+    Examples
+    --------
+    >>> # Gwet (2014)'s rule: n = ⌈z² p (1 − p) / E²⌉ = ⌈1.96² · 0.8 · 0.2 / 0.05²⌉ = 246
+    >>> r = iaa.sample_size(method="percent", agreement=0.8, half_width=0.05)
+    >>> r.n_items, r.method
+    (246, 'percent')
+    >>> r.to_frame().columns.tolist()
+    ['n_items', 'agreement', 'half_width', 'confidence']
+    """
 
     method: str
     n_items: int
