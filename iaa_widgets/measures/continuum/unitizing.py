@@ -192,7 +192,7 @@ def _ratio(d_o: float, d_e: float) -> float:
 @register(family='unitizing and continuum', data='continuum', annotators='many',
           source='Krippendorff (1995; 2004, p. 254)', symbol='α_U', scale='disagreement')
 def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
-    """Krippendorff's α_U for unitizing (1995; 2004): see the module docstring
+    r"""Krippendorff's α_U for unitizing (1995; 2004): see the module docstring
     for its distances and disagreements.
 
     ``data``: a :class:`~iaa_widgets.Continuum` or a tidy DataFrame (annotator,
@@ -209,6 +209,69 @@ def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
     (``scale="disagreement"``); ``per_category`` has each category's units N_c, D_o,
     D_e and α_U,c; ``n_items`` and ``n_ratings`` count the units used. A declared
     category without units has D_o = D_e = 0 and α_U,c NaN (0/0, noted).
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end (whole numbers).
+    continuum : tuple of int, optional
+        (begin, end) of the stretch that was read (default: first start to last end).
+    **loader_args
+        Passed to `Continuum.from_frame` (e.g. ``annotators=``, ``categories=``).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (α_U), ``observed`` (Σ_c cD_o), ``expected`` (Σ_c cD_e),
+        ``per_category`` (units, D_o, D_e, alpha), ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When bounds are not whole numbers or lie outside ``continuum``, one annotator's
+        units of one category overlap, fewer than two annotators are given, or a column is
+        missing.
+
+    See Also
+    --------
+    u_alpha : u-α and |u-α (one value per tick).
+    cu_alpha : cu-α, coding where units intersect.
+    gamma : Mathet's γ on the same units.
+    krippendorff_alpha : α on predefined items.
+
+    Notes
+    -----
+    Per category c, over its segments (units and gaps) of lengths and the distances of
+    Krippendorff (1995):
+
+    $$\alpha_U = 1 - \frac{\sum_c {}_cD_o}{\sum_c {}_cD_e}.$$
+
+    References
+    ----------
+    Krippendorff, K. (1995). On the reliability of unitizing continuous data.
+    Sociological Methodology, 25, 47–76. https://doi.org/10.2307/271061
+
+    Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology (2nd
+    ed.), p. 251–256. SAGE.
+
+    Examples
+    --------
+    Krippendorff's (2004: p. 254) example on [150, 450); he prints cD_o = .0144,
+    cD_e = .0532, cα = .7286, kα = 1 and α_U = .8591 (from the rounded D's; the exact
+    D's give .8587):
+
+    >>> units = pd.DataFrame(
+    ...     [(0, "c", 225, 295), (0, "c", 370, 400), (1, "c", 220, 300), (1, "c", 355, 375),
+    ...      (1, "c", 400, 420), (0, "k", 180, 240), (0, "k", 300, 350), (1, "k", 180, 240),
+    ...      (1, "k", 300, 350)], columns=["annotator", "category", "start", "end"])
+    >>> r = iaa.unitizing_alpha(units, continuum=(150, 450))
+    >>> r.per_category.round(4)
+              units     D_o     D_e   alpha
+    category
+    c             5  0.0144  0.0532  0.7286
+    k             4  0.0000  0.0490  1.0000
+    >>> round(float(r.value), 4)
+    0.8587
     """
     where = "unitizing_alpha"
     c = _as_continuum(where, data, loader_args)
@@ -302,7 +365,7 @@ def _gaps(a, k, s, e, m: int, n_cat: int, L: float):
           source='Krippendorff, Mathet, Bouvry & Widlöcher (2016)', symbol='u-α',
           scale='disagreement')
 def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> AgreementResult:
-    """u-α (``kind="nominal"``) or |u-α (``kind="binary"``) of Krippendorff, Mathet,
+    r"""u-α (``kind="nominal"``) or |u-α (``kind="binary"``) of Krippendorff, Mathet,
     Bouvry & Widlöcher (2016): see the module docstring for the coincidences l_ck,
     the expected e_ck and δ.
 
@@ -317,6 +380,71 @@ def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> Ag
     e_cc; ``params["gap"]`` the same for ∅; ``n_items`` and ``n_ratings`` count the units
     used. With no expected disagreement (D_e = 0, e.g. one value everywhere) the value
     is NaN with a note.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end (whole numbers).
+    kind : {"nominal", "binary"}, default "nominal"
+        u-α (categories and gaps as nominal values) or |u-α (unit against gap).
+    continuum : tuple of int, optional
+        (begin, end) of the stretch that was read (default: first start to last end).
+    **loader_args
+        Passed to `Continuum.from_frame` (e.g. ``annotators=``, ``categories=``).
+
+    Returns
+    -------
+    AgreementResult
+        ``value``, ``observed`` (D_o), ``expected`` (D_e), ``per_category``,
+        ``params["gap"]``, ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When bounds are not whole numbers or lie outside ``continuum``, one annotator's
+        units overlap, fewer than two annotators are given, ``kind`` is not one listed,
+        or a column is missing.
+
+    See Also
+    --------
+    unitizing_alpha : α_U, overlapping categories allowed.
+    cu_alpha : cu-α, coding where units intersect.
+    gamma : Mathet's γ on the same units.
+
+    Notes
+    -----
+    With l_ck the length on which one annotator's value c meets another's k, e_ck its
+    expectation and δ nominal (Krippendorff et al. 2016):
+
+    $$u\text{-}\alpha = 1 - \frac{\sum_{c,k} l_{ck}\,\delta_{ck}}{\sum_{c,k} e_{ck}\,\delta_{ck}}.$$
+
+    References
+    ----------
+    Krippendorff, K., Mathet, Y., Bouvry, S. & Widlöcher, A. (2016). On the reliability
+    of unitizing textual continua: further developments. Quality & Quantity, 50(6),
+    2347–2364. https://doi.org/10.1007/s11135-015-0266-1
+
+    Krippendorff, K. (2019). Content Analysis: An Introduction to Its Methodology (4th
+    ed.). SAGE. https://doi.org/10.4135/9781071878781
+
+    Examples
+    --------
+    Krippendorff's (2019) Fig. 12.11: three observers on 60 characters, values 1–7
+    (first character 0, end exclusive; units as transcribed in the tests of the R package
+    quallmer 0.4.0, tests/testthat/test-alpha_u.R);
+    the book prints u-α = .510 and |u-α = .413 (exactly 1 − 26·31418/(180·71·109) = .4136):
+
+    >>> book = pd.DataFrame(
+    ...     [("Alex", "1", 0, 7), ("Alex", "2", 7, 13), ("Alex", "5", 30, 32),
+    ...      ("Alex", "6", 32, 37), ("Alex", "6", 37, 44), ("Alex", "7", 44, 60),
+    ...      ("Paul", "1", 0, 7), ("Paul", "3", 7, 13), ("Paul", "5", 13, 21),
+    ...      ("Paul", "6", 32, 44), ("Suzan", "1", 0, 7), ("Suzan", "4", 7, 13),
+    ...      ("Suzan", "5", 13, 21), ("Suzan", "6", 32, 37), ("Suzan", "6", 37, 41),
+    ...      ("Suzan", "6", 41, 44)], columns=["annotator", "category", "start", "end"])
+    >>> round(iaa.u_alpha(book, continuum=(0, 60)).value, 3)
+    0.51
+    >>> round(iaa.u_alpha(book, kind="binary", continuum=(0, 60)).value, 4)
+    0.4136
     """
     where = "u_alpha"
     if kind not in KINDS:
@@ -401,7 +529,7 @@ def _coincidences(k, lengths, units: np.ndarray, m: int, L: float):
           source='Krippendorff et al. (2016); Krippendorff (2019, p. 340)', symbol='cu-α',
           scale='disagreement')
 def cu_alpha(data, **loader_args) -> AgreementResult:
-    """cu-α and, per category, (k)u-α of Krippendorff, Mathet, Bouvry & Widlöcher
+    r"""cu-α and, per category, (k)u-α of Krippendorff, Mathet, Bouvry & Widlöcher
     (2016): see the module docstring for the pairable lengths π_g, the coincidences
     l*_ck and the expected e*_ck.
 
@@ -418,6 +546,63 @@ def cu_alpha(data, **loader_args) -> AgreementResult:
     e*_c. = e*_cc). ``n_items`` counts the units that enter, ``n_ratings`` all units
     used. With no intersecting units, or one value on all pairable matter, cu-α is
     0/0: NaN with a note.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end.
+    **loader_args
+        Passed to `Continuum.from_frame` (e.g. ``annotators=``, ``categories=``).
+
+    Returns
+    -------
+    AgreementResult
+        ``value`` (cu-α), ``observed`` (D_o), ``expected`` (D_e), ``per_category``
+        (with ``alpha``, the (k)u-α), ``params["coverage"]``, ``excluded``, ``note``.
+
+    Raises
+    ------
+    AgreementError
+        When one annotator's units overlap, fewer than two annotators are given, or a
+        column is missing.
+
+    See Also
+    --------
+    u_alpha : u-α over the whole continuum.
+    unitizing_alpha : α_U.
+    span_f1 : F1 between annotators on the same spans.
+
+    Notes
+    -----
+    Over the pairable matter only (Krippendorff et al. 2016):
+
+    $$cu\text{-}\alpha = 1 - \frac{\sum_{c \ne k} l^*_{ck}}{\sum_{c \ne k} e^*_{ck}}.$$
+
+    References
+    ----------
+    Krippendorff, K., Mathet, Y., Bouvry, S. & Widlöcher, A. (2016). On the reliability
+    of unitizing textual continua: further developments. Quality & Quantity, 50(6),
+    2347–2364. https://doi.org/10.1007/s11135-015-0266-1
+
+    Krippendorff, K. (2019). Content Analysis: An Introduction to Its Methodology (4th
+    ed.). SAGE. https://doi.org/10.4135/9781071878781
+
+    Examples
+    --------
+    Krippendorff's (2019) Fig. 12.11: three observers on 60 characters, values 1–7
+    (first character 0, end exclusive; units as transcribed in the tests of the R package
+    quallmer 0.4.0, tests/testthat/test-alpha_u.R);
+    the book prints cu-α = .724:
+
+    >>> book = pd.DataFrame(
+    ...     [("Alex", "1", 0, 7), ("Alex", "2", 7, 13), ("Alex", "5", 30, 32),
+    ...      ("Alex", "6", 32, 37), ("Alex", "6", 37, 44), ("Alex", "7", 44, 60),
+    ...      ("Paul", "1", 0, 7), ("Paul", "3", 7, 13), ("Paul", "5", 13, 21),
+    ...      ("Paul", "6", 32, 44), ("Suzan", "1", 0, 7), ("Suzan", "4", 7, 13),
+    ...      ("Suzan", "5", 13, 21), ("Suzan", "6", 32, 37), ("Suzan", "6", 37, 41),
+    ...      ("Suzan", "6", 41, 44)], columns=["annotator", "category", "start", "end"])
+    >>> round(iaa.cu_alpha(book).value, 3)
+    0.724
     """
     where = "cu_alpha"
     c = _as_continuum(where, data, loader_args)
