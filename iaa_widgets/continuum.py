@@ -24,7 +24,7 @@ __all__ = ["Continuum", "as_continuum", "read_continuum_csv", "random_continuum"
 
 @dataclass(frozen=True, eq=False)
 class Continuum:
-    """Units on a continuum, one entry per unit, integer-coded.
+    r"""Units on a continuum, one entry per unit, integer-coded.
 
     ``annotator`` and ``category`` are int codes into ``annotators`` and
     ``categories``; ``start`` and ``end`` are float bounds (``end >= start``).
@@ -33,6 +33,48 @@ class Continuum:
     categories, or Annotations with a declared order): a category distance given as a
     bare array follows that order, so it needs one. ``notes`` say what a file reader
     skipped or changed (point tiers, unaligned annotations …), for results to report.
+
+    Parameters
+    ----------
+    annotator, category : numpy.ndarray of int
+        Each unit's codes into ``annotators`` and ``categories``.
+    start, end : numpy.ndarray of float
+        Each unit's bounds (``end >= start``).
+    annotators, categories : pandas.Index
+        The annotators and categories the codes refer to, in their declared order.
+    ordered : bool, default False
+        Whether the category order was declared.
+    notes : tuple of str, default ()
+        What a reader skipped or changed, for results to report.
+
+    See Also
+    --------
+    read_continuum_csv : read the gamma software's CSV format.
+    gamma : Mathet's γ on a continuum.
+    unitizing_alpha : Krippendorff's α_U.
+    span_f1 : F1 between annotators' spans.
+
+    Notes
+    -----
+    Build one with ``Continuum.from_frame`` (a tidy table with annotator, category, start,
+    end), ``Continuum.from_items`` (predefined items as unit-length units, Mathet 2017
+    §5.1) or a reader (``read_continuum_csv``, ``read_elan``, ``read_textgrid``,
+    ``read_rttm``). A unit u covers $[\mathrm{start}_u, \mathrm{end}_u]$; its position
+    dissimilarity in γ compares the bounds (Mathet et al. 2015, eq. 3).
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"annotator": ["a", "a", "b"], "category": ["X", "Y", "X"],
+    ...                    "start": [0, 20, 1], "end": [10, 30, 10]})
+    >>> c = iaa.Continuum.from_frame(df)
+    >>> c.n_units, list(c.annotators), list(c.categories), c.bounds
+    (3, ['a', 'b'], ['X', 'Y'], (0.0, 30.0))
     """
 
     annotator: np.ndarray
@@ -204,10 +246,58 @@ def _codes(values: pd.Series, declared: Sequence | None, what: str):
 
 def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
                        delimiter: str = ",", annotators: Sequence | None = None) -> Continuum:
-    """Read the gamma software's CSV format: one unit per line,
+    r"""Read the gamma software's CSV format: one unit per line,
     ``annotator,category,start,end``, no header (a header line naming the four
     columns is accepted). Rows are numbered from 0 in error messages. ``categories``
-    and ``annotators`` as in :meth:`Continuum.from_frame`."""
+    and ``annotators`` as in :meth:`Continuum.from_frame`.
+
+    Parameters
+    ----------
+    path : str, path-like or file-like
+        The CSV file, or an open text file.
+    categories : sequence, optional
+        The category set and its order (default: the distinct categories read).
+    delimiter : str, default ","
+        The column separator.
+    annotators : sequence, optional
+        The annotators, so that one without units still counts.
+
+    Returns
+    -------
+    Continuum
+        One unit per line.
+
+    Raises
+    ------
+    AgreementError
+        When the file is empty, a line has other than four columns, a bound is not a number,
+        a unit ends before it starts, or ``path`` is neither a path nor an open file.
+
+    See Also
+    --------
+    Continuum : the result, and ``Continuum.from_frame`` for a table in memory.
+    gamma : γ on the continuum read.
+    read_elan : another continuum format.
+
+    Notes
+    -----
+    The format of the gamma software (Mathet et al. 2015): ``annotator,category,start,end``
+    with $\mathrm{start} \le \mathrm{end}$.
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "annotator,category,start,end\na,X,0,10\nb,X,1,10\nb,Y,20,30\n"
+    >>> c = iaa.read_continuum_csv(io.StringIO(text))
+    >>> c.to_frame().values.tolist()
+    [['a', 'X', 0.0, 10.0], ['b', 'X', 1.0, 10.0], ['b', 'Y', 20.0, 30.0]]
+    """
     if not (isinstance(delimiter, str) and delimiter):
         validate.fail("read_continuum_csv", "delimiter", "a non-empty text such as ',' or ';'",
                       delimiter)
