@@ -367,11 +367,11 @@ def disagreements(data, annotators=None, labels=None, *, consensus="majority",
 
     Parameters
     ----------
-    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+    data : Annotations, a tidy table (item, annotator, label) or a `Project`
         Categorical ratings with named annotators (not ``Annotations.from_counts``).
         Span data (a reader's Spans, a Continuum, a table of units with start and end)
         lists the documents with unmatched or mismatched units instead:
-        :func:`~iaa_widgets.explore_spans.span_disagreements` (``annotators=`` narrows
+        `span_disagreements` (``annotators=`` narrows
         them; ``labels=`` and ``reference=`` are refused).
     annotators : name, or a list of one or two names, optional
         ``(a, b)``: the items both rated on which they differ. ``a``: the items where a's
@@ -457,13 +457,13 @@ def consensus_confusion(data, annotator=None, *, consensus="majority",
 
     Parameters
     ----------
-    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+    data : Annotations, a tidy table (item, annotator, label) or a `Project`
         Categorical ratings with named annotators.
     annotator : annotator name, optional
         One annotator: their matrix. None: every annotator's cells, long.
     consensus, reference :
-        As in :func:`disagreements` (the majority vote is that of the others,
-        :meth:`Project.others`; a reference is left out of the raters).
+        As in `disagreements` (the majority vote is that of the others,
+        `Project.others`; a reference is left out of the raters).
 
     Returns
     -------
@@ -476,7 +476,7 @@ def consensus_confusion(data, annotator=None, *, consensus="majority",
     ------
     AgreementError
         An unknown annotator (named with the known ones), or the refusals of
-        :func:`disagreements`.
+        `disagreements`.
 
     See Also
     --------
@@ -553,15 +553,15 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
 
     Parameters
     ----------
-    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+    data : Annotations, a tidy table (item, annotator, label) or a `Project`
         Categorical ratings with named annotators.
     reference : annotator name, optional
         A gold annotator (adjudicated labels, or a model's predictions added as an
         annotator): the yardstick, not a rater. It is left out of the rows and of the
-        consensus, as in :func:`disagreements`. (A :class:`Project` made without
+        consensus, as in `disagreements`. (A `Project` made without
         ``reference=`` keeps it among its raters: its row is NaN.)
-    consensus : as in :func:`disagreements`
-        The majority vote is that of the *other* annotators (:meth:`Project.others`).
+    consensus : as in `disagreements`
+        The majority vote is that of the *other* annotators (`Project.others`).
 
     Returns
     -------
@@ -576,7 +576,7 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
     ------
     AgreementError
         An unknown ``reference`` (named with the known annotators), or the refusals of
-        :func:`disagreements`.
+        `disagreements`.
 
     See Also
     --------
@@ -645,10 +645,10 @@ def label_usage(data, *, reference=None) -> pd.DataFrame:
 
     Parameters
     ----------
-    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+    data : Annotations, a tidy table (item, annotator, label) or a `Project`
         Ratings with named annotators.
     reference : annotator name, optional
-        A gold annotator, left out (as in :func:`disagreements`).
+        A gold annotator, left out (as in `disagreements`).
 
     Returns
     -------
@@ -706,10 +706,10 @@ def label_confusion(data, *, reference=None) -> pd.DataFrame:
 
     Parameters
     ----------
-    data : Annotations, a tidy table (item, annotator, label) or a :class:`Project`
+    data : Annotations, a tidy table (item, annotator, label) or a `Project`
         Categorical ratings with named annotators.
     reference : annotator name, optional
-        A gold annotator, left out (as in :func:`disagreements`).
+        A gold annotator, left out (as in `disagreements`).
 
     Returns
     -------
@@ -723,7 +723,7 @@ def label_confusion(data, *, reference=None) -> pd.DataFrame:
     Raises
     ------
     AgreementError
-        The refusals of :func:`disagreements` (per-item counts, span data, an unknown
+        The refusals of `disagreements` (per-item counts, span data, an unknown
         reference).
 
     See Also

@@ -30,8 +30,8 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     θ_akl = (1 − p_a)/(K − 1) otherwise (the homogeneous model; p_a is the expected
     share of a's labels that match the class).
 
-    ``data``: :class:`~iaa_widgets.Annotations` or anything
-    :func:`~iaa_widgets.as_annotations` accepts (primary labels; missing ratings are the
+    ``data``: `Annotations` or anything
+    `as_annotations` accepts (primary labels; missing ratings are the
     norm: each item uses the ratings it has). Items without a rating get no label
     (counted); an annotator without a rating gets NaN error rates (noted).
     Probabilities of the labels an annotator gave are floored at 1e-10 (a label never
@@ -40,7 +40,7 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
 
     Parameters
     ----------
-    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+    data : Annotations or anything `as_annotations` accepts
         Ratings with named annotators (per-item counts are refused).
     max_iter : int
         Most EM iterations.

@@ -38,7 +38,7 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
 
     Parameters
     ----------
-    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+    data : Annotations or anything `as_annotations` accepts
         Ratings with named annotators (per-item counts are refused).
     n_restarts, max_iter : int
         Random starts, and most iterations of each.

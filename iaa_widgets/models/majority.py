@@ -23,8 +23,8 @@ TIE_RULES = {
 def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResult:
     """Each item's consensus: the category most of its ratings give.
 
-    ``data``: :class:`~iaa_widgets.Annotations` or anything
-    :func:`~iaa_widgets.as_annotations` accepts (primary labels are used). ``ties``:
+    ``data``: `Annotations` or anything
+    `as_annotations` accepts (primary labels are used). ``ties``:
     ``"random"`` (default; one of the tied categories, uniformly, from ``seed``),
     ``"first"`` (the tied category first in the data's category order: the order of
     ``categories=`` or of an ordered Categorical, else the loader's) or ``"none"`` (no
@@ -39,7 +39,7 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
 
     Parameters
     ----------
-    data : Annotations or anything :func:`~iaa_widgets.as_annotations` accepts
+    data : Annotations or anything `as_annotations` accepts
         Ratings (primary labels; per-item counts too).
     ties : {"random", "first", "none"}
         How a tie between an item's most frequent categories is decided.
