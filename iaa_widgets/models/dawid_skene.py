@@ -42,13 +42,13 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
     ----------
     data : Annotations or anything `as_annotations` accepts
         Ratings with named annotators (per-item counts are refused).
-    max_iter : int
+    max_iter : int, default 100
         Most EM iterations.
-    tol : float
+    tol : float, default 1e-5
         Stop when no class prior or error rate changes by this much.
-    init : {"majority"}
+    init : {"majority"}, default "majority"
         The start: each item's vote shares.
-    model : {"full", "one-coin"}
+    model : {"full", "one-coin"}, default "full"
         A confusion matrix per annotator, or one accuracy each.
 
     Returns
@@ -66,7 +66,9 @@ def dawid_skene(data, *, max_iter: int = 100, tol: float = 1e-5, init: str = "ma
 
     See Also
     --------
-    majority_vote : the start; mace : annotators who know or spam.
+    iaa_widgets.DawidSkeneResult : The result type.
+    iaa_widgets.majority_vote : The start.
+    iaa_widgets.mace : Annotators who know or spam.
 
     Notes
     -----

@@ -40,15 +40,17 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
     ----------
     data : Annotations or anything `as_annotations` accepts
         Ratings with named annotators (per-item counts are refused).
-    n_restarts, max_iter : int
-        Random starts, and most iterations of each.
-    seed : int, numpy Generator or None
+    n_restarts : int, default 10
+        Random starts.
+    max_iter : int, default 50
+        Most iterations of each start.
+    seed : int, numpy Generator or None, default None
         The random starts.
-    alpha, beta : float
+    alpha, beta : float, default 0.5
         Beta(α, β) prior on θ_j: α weighs knowing, β spamming (crowd-kit's are swapped).
-    gamma : float
+    gamma : float, default 10.0
         Symmetric Dirichlet(γ) prior on the strategies ξ_j.
-    tol : float
+    tol : float, default 1e-5
         Stop a restart when no parameter changes by this much.
 
     Returns
@@ -65,15 +67,9 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
 
     See Also
     --------
-    dawid_skene : a full confusion matrix per annotator; majority_vote.
-
-    Examples
-    --------
-    >>> import pandas as pd, iaa_widgets as iaa
-    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abc") * 2,
-    ...                    "label": ["x", "x", "y", "y", "y", "y"]})
-    >>> iaa.mace(df, seed=0).labels.tolist()
-    ['x', 'y']
+    iaa_widgets.MaceResult : The result type.
+    iaa_widgets.dawid_skene : A full confusion matrix per annotator.
+    iaa_widgets.majority_vote : The unweighted consensus.
 
     Notes
     -----
@@ -95,6 +91,14 @@ def mace(data, *, n_restarts: int = 10, max_iter: int = 50, seed=None, alpha: fl
     ----------
     Hovy, D., Berg-Kirkpatrick, T., Vaswani, A. & Hovy, E. (2013). Learning whom to trust
     with MACE. NAACL-HLT 2013, 1120–1130. https://aclanthology.org/N13-1132
+
+    Examples
+    --------
+    >>> import pandas as pd, iaa_widgets as iaa
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2], "annotator": list("abc") * 2,
+    ...                    "label": ["x", "x", "y", "y", "y", "y"]})
+    >>> iaa.mace(df, seed=0).labels.tolist()
+    ['x', 'y']
     """
     where = "mace"
     n_restarts = validate.integer(where, "n_restarts", n_restarts, minimum=1)

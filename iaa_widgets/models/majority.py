@@ -41,9 +41,9 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
     ----------
     data : Annotations or anything `as_annotations` accepts
         Ratings (primary labels; per-item counts too).
-    ties : {"random", "first", "none"}
+    ties : {"random", "first", "none"}, default "random"
         How a tie between an item's most frequent categories is decided.
-    seed : int, numpy Generator or None
+    seed : int, numpy Generator or None, default None
         The draws of ``ties="random"``.
 
     Returns
@@ -59,7 +59,10 @@ def majority_vote(data, *, ties: str = "random", seed=None) -> MajorityVoteResul
 
     See Also
     --------
-    dawid_skene, mace : models that weigh each annotator.
+    iaa_widgets.MajorityVoteResult : The result type.
+    iaa_widgets.dawid_skene : A model that weighs each annotator by its error rates.
+    iaa_widgets.mace : A model of annotators who know or spam.
+    iaa_widgets.disagreements : The items where an annotator differs from the consensus.
 
     Notes
     -----
