@@ -365,6 +365,11 @@ def disagreements(data, annotators=None, labels=None, *, consensus="majority",
                   reference=None) -> pd.DataFrame:
     """The items whose ratings differ, lowest per-item agreement first.
 
+    The list an adjudicator works through: every item on which the ratings are not
+    unanimous, narrowed to a pair of annotators, to one annotator against their
+    consensus, or to a pair of confused labels. The API under the explorer's tables;
+    `write_adjudication` writes it as a sheet.
+
     Parameters
     ----------
     data : Annotations, a tidy table (item, annotator, label) or a `Project`
@@ -454,6 +459,10 @@ def disagreements(data, annotators=None, labels=None, *, consensus="majority",
 def consensus_confusion(data, annotator=None, *, consensus="majority",
                         reference=None) -> pd.DataFrame:
     """Each annotator's labels against the consensus they are compared with.
+
+    The table behind each row of `annotator_profile`: its diagonal counts agreement
+    with the consensus, an off-diagonal cell (x, y) the items where the annotator said
+    x and the consensus y.
 
     Parameters
     ----------
@@ -551,6 +560,10 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
     """Each annotator against the consensus and, with ``reference=``, against a gold
     annotator.
 
+    One row per rater: how often their label equals the consensus of the others (and
+    Cohen's κ against it), and with a reference their accuracy, κ and macro F1 against
+    it: who drifts from the group, and who from the gold labels.
+
     Parameters
     ----------
     data : Annotations, a tidy table (item, annotator, label) or a `Project`
@@ -643,6 +656,10 @@ def annotator_profile(data, reference=None, *, consensus="majority") -> pd.DataF
 def label_usage(data, *, reference=None) -> pd.DataFrame:
     """Each annotator's share of each label, beside the pooled shares.
 
+    Who over- or under-uses a label: an annotator's shares against everyone's show the
+    bias that separates Cohen's κ (each annotator's own shares) from Scott's π (the
+    pooled shares).
+
     Parameters
     ----------
     data : Annotations, a tidy table (item, annotator, label) or a `Project`
@@ -703,6 +720,10 @@ def label_usage(data, *, reference=None) -> pd.DataFrame:
 @validate.takes()  # a misspelt keyword is refused, never its default
 def label_confusion(data, *, reference=None) -> pd.DataFrame:
     """The label × label matrix of pairs of ratings of one item by two annotators.
+
+    Which labels are confused with which: every ordered pair of ratings of an item
+    counted in its cell, so that the diagonal holds the agreeing pairs, with each
+    label's specific agreement beside it.
 
     Parameters
     ----------
