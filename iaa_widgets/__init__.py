@@ -156,10 +156,11 @@ def coefficients(data=None):
 
     References
     ----------
-    .. [1] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt.
-    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt.
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
 
     Examples
     --------

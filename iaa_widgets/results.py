@@ -211,10 +211,11 @@ class AgreementResult(InRange, Charted):
 
     References
     ----------
-    .. [1] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
-       (2nd ed.), ch. 11. Sage.
-    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
-       Advanced Analytics, LLC. ISBN 978-0970806284.
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+    (2nd ed.), ch. 11. Sage.
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+    Advanced Analytics, LLC. ISBN 978-0970806284.
 
     Examples
     --------

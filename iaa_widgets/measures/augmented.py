@@ -461,13 +461,14 @@ def augmented_kappa(data, p: float = 0.6, *, missing: str = "pairable",
 
     References
     ----------
-    .. [1] Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
-       determine interannotator reliability for multiply labeled data points. In
-       *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
-       Computational Linguistics. https://aclanthology.org/N04-4020
-    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
+    Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
+    determine interannotator reliability for multiply labeled data points. In
+    *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
+    Computational Linguistics. https://aclanthology.org/N04-4020
+
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
 
     Examples
     --------
@@ -826,13 +827,14 @@ def augmented_kappa_sweep(data, ps=None, delta: float = 0.1, tau: float = 0.5,
 
     References
     ----------
-    .. [1] Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
-       determine interannotator reliability for multiply labeled data points. In
-       *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
-       Computational Linguistics. https://aclanthology.org/N04-4020
-    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
+    Rosenberg, A., & Binkowski, E. (2004). Augmenting the kappa statistic to
+    determine interannotator reliability for multiply labeled data points. In
+    *Proceedings of HLT-NAACL 2004: Short Papers*, 77–80. Association for
+    Computational Linguistics. https://aclanthology.org/N04-4020
+
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
 
     Examples
     --------

@@ -197,16 +197,20 @@ class Benchmark:
 
     References
     ----------
-    .. [1] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
-       Advanced Analytics, LLC. ISBN 978-0970806284.
-    .. [2] Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
-       categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
-    .. [3] Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
-       Wiley.
-    .. [4] Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
-       Hall.
-    .. [5] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
-       (2nd ed.), p. 241. Sage.
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+    Advanced Analytics, LLC. ISBN 978-0970806284.
+
+    Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+    categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
+
+    Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
+    Wiley.
+
+    Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
+    Hall.
+
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+    (2nd ed.), p. 241. Sage.
 
     Examples
     --------
@@ -316,16 +320,20 @@ def benchmark(result, *, se: float | None = None, scale="landis-koch",
 
     References
     ----------
-    .. [1] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
-       Advanced Analytics, LLC. ISBN 978-0970806284.
-    .. [2] Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
-       categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
-    .. [3] Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
-       Wiley.
-    .. [4] Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
-       Hall.
-    .. [5] Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
-       (2nd ed.), p. 241. Sage.
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 6.
+    Advanced Analytics, LLC. ISBN 978-0970806284.
+
+    Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
+    categorical data. *Biometrics*, 33(1), 159–174. https://doi.org/10.2307/2529310
+
+    Fleiss, J. L. (1981). *Statistical Methods for Rates and Proportions* (2nd ed.).
+    Wiley.
+
+    Altman, D. G. (1991). *Practical Statistics for Medical Research*. Chapman &
+    Hall.
+
+    Krippendorff, K. (2004). *Content Analysis: An Introduction to Its Methodology*
+    (2nd ed.), p. 241. Sage.
 
     Examples
     --------

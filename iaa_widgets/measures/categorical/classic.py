@@ -171,15 +171,18 @@ def percent_agreement(data, *, missing: str = "listwise", annotators=None,
 
     References
     ----------
-    .. [1] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt (DKPro Statistics), slides "Percentage of Agreement".
-    .. [2] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
-       *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
-    .. [3] Wilson, E. B. (1927). Probable inference, the law of succession, and
-       statistical inference. *Journal of the American Statistical Association*, 22(158),
-       209–212. https://doi.org/10.1080/01621459.1927.10502953
-    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt (DKPro Statistics), slides "Percentage of Agreement".
+
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
+
+    Wilson, E. B. (1927). Probable inference, the law of succession, and
+    statistical inference. *Journal of the American Statistical Association*, 22(158),
+    209–212. https://doi.org/10.1080/01621459.1927.10502953
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
 
     Examples
     --------
@@ -298,16 +301,19 @@ def bennett_s(data, *, weights=None, missing: str = "listwise", annotators=None,
 
     References
     ----------
-    .. [1] Bennett, E. M., Alpert, R., & Goldstein, A. C. (1954). Communications through
-       limited-response questioning. *Public Opinion Quarterly*, 18(3), 303–308.
-       https://doi.org/10.1086/266520
-    .. [2] Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses,
-       and alternatives. *Educational and Psychological Measurement*, 41(3), 687–699.
-       https://doi.org/10.1177/001316448104100307
-    .. [3] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
-    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+    Bennett, E. M., Alpert, R., & Goldstein, A. C. (1954). Communications through
+    limited-response questioning. *Public Opinion Quarterly*, 18(3), 303–308.
+    https://doi.org/10.1086/266520
+
+    Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses,
+    and alternatives. *Educational and Psychological Measurement*, 41(3), 687–699.
+    https://doi.org/10.1177/001316448104100307
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Chance-corrected Measures: Example".
 
     Examples
     --------
@@ -399,13 +405,15 @@ def scott_pi(data, *, weights=None, missing: str = "listwise", annotators=None,
 
     References
     ----------
-    .. [1] Scott, W. A. (1955). Reliability of content analysis: the case of nominal
-       scale coding. *Public Opinion Quarterly*, 19(3), 321–325.
-       https://doi.org/10.1086/266577
-    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
-    .. [3] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal
+    scale coding. *Public Opinion Quarterly*, 19(3), 321–325.
+    https://doi.org/10.1086/266577
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Chance-corrected Measures: Example".
 
     Examples
     --------
@@ -519,19 +527,23 @@ def cohen_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 
     References
     ----------
-    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
-    .. [2] Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for
-       scaled disagreement or partial credit. *Psychological Bulletin*, 70(4), 213–220.
-       https://doi.org/10.1037/h0026256
-    .. [3] Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors
-       of kappa and weighted kappa. *Psychological Bulletin*, 72(5), 323–327.
-       https://doi.org/10.1037/h0028106
-    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
-    .. [5] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Chance-corrected Measures: Example".
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for
+    scaled disagreement or partial credit. *Psychological Bulletin*, 70(4), 213–220.
+    https://doi.org/10.1037/h0026256
+
+    Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors
+    of kappa and weighted kappa. *Psychological Bulletin*, 72(5), 323–327.
+    https://doi.org/10.1037/h0028106
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Chance-corrected Measures: Example".
 
     Examples
     --------
@@ -663,18 +675,22 @@ def fleiss_kappa(data, *, weights=None, missing: str = "listwise", annotators=No
 
     References
     ----------
-    .. [1] Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
-       *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
-    .. [2] Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of
-       kappa in the case of different sets of raters. *Psychological Bulletin*, 86(5),
-       974–977. https://doi.org/10.1037/0033-2909.86.5.974
-    .. [3] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
-       presence of high agreement. *British Journal of Mathematical and Statistical
-       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
-    .. [4] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
-    .. [5] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Multiple Raters: Example for multi-π".
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin*, 76(5), 378–382. https://doi.org/10.1037/h0031619
+
+    Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of
+    kappa in the case of different sets of raters. *Psychological Bulletin*, 86(5),
+    974–977. https://doi.org/10.1037/0033-2909.86.5.974
+
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+    presence of high agreement. *British Journal of Mathematical and Statistical
+    Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Multiple Raters: Example for multi-π".
 
     Examples
     --------
@@ -865,15 +881,18 @@ def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annota
 
     References
     ----------
-    .. [1] Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
-       *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
-    .. [2] Conger, A. J. (1980). Integration and generalization of kappas for multiple
-       raters. *Psychological Bulletin*, 88(2), 322–328.
-       https://doi.org/10.1037/0033-2909.88.2.322
-    .. [3] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
-       Analytics, LLC. ISBN 978-0970806284.
-    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
+    Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
+    *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple
+    raters. *Psychological Bulletin*, 88(2), 322–328.
+    https://doi.org/10.1037/0033-2909.88.2.322
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.). Advanced
+    Analytics, LLC. ISBN 978-0970806284.
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
 
     Examples
     --------
@@ -979,14 +998,16 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
 
     References
     ----------
-    .. [1] Cicchetti, D. V., & Feinstein, A. R. (1990). High agreement but low kappa: II.
-       Resolving the paradoxes. *Journal of Clinical Epidemiology*, 43(6), 551–558.
-       https://doi.org/10.1016/0895-4356(90)90159-M
-    .. [2] Uebersax, J. S. (1982). A design-independent method for measuring the
-       reliability of psychiatric diagnosis. *Journal of Psychiatric Research*, 17(4),
-       335–342. https://doi.org/10.1016/0022-3956(82)90039-5
-    .. [3] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Issues: Equal Weights".
+    Cicchetti, D. V., & Feinstein, A. R. (1990). High agreement but low kappa: II.
+    Resolving the paradoxes. *Journal of Clinical Epidemiology*, 43(6), 551–558.
+    https://doi.org/10.1016/0895-4356(90)90159-M
+
+    Uebersax, J. S. (1982). A design-independent method for measuring the
+    reliability of psychiatric diagnosis. *Journal of Psychiatric Research*, 17(4),
+    335–342. https://doi.org/10.1016/0022-3956(82)90039-5
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Issues: Equal Weights".
 
     Examples
     --------

@@ -126,11 +126,12 @@ def gwet_ac1(data, *, missing: str = "available", annotators=None,
 
     References
     ----------
-    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
-       presence of high agreement. *British Journal of Mathematical and Statistical
-       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
-    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
-       Advanced Analytics, LLC. ISBN 978-0970806284.
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+    presence of high agreement. *British Journal of Mathematical and Statistical
+    Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
+    Advanced Analytics, LLC. ISBN 978-0970806284.
 
     Examples
     --------
@@ -228,11 +229,12 @@ def gwet_ac2(data, *, weights="quadratic", missing: str = "available", annotator
 
     References
     ----------
-    .. [1] Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
-       presence of high agreement. *British Journal of Mathematical and Statistical
-       Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
-    .. [2] Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
-       Advanced Analytics, LLC. ISBN 978-0970806284.
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+    presence of high agreement. *British Journal of Mathematical and Statistical
+    Psychology*, 61(1), 29–48. https://doi.org/10.1348/000711006X126600
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 3–5.
+    Advanced Analytics, LLC. ISBN 978-0970806284.
 
     Examples
     --------

@@ -117,15 +117,17 @@ def light_kappa(data, *, weights=None, missing: str = "listwise", annotators=Non
 
     References
     ----------
-    .. [1] Light, R. J. (1971). Measures of response agreement for qualitative data: some
-       generalizations and alternatives. *Psychological Bulletin*, 76(5), 365–377.
-       https://doi.org/10.1037/h0031643
-    .. [2] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
-    .. [3] Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
-       of interrater reliability and agreement (R package 0.84.1).
-       https://CRAN.R-project.org/package=irr
+    Light, R. J. (1971). Measures of response agreement for qualitative data: some
+    generalizations and alternatives. *Psychological Bulletin*, 76(5), 365–377.
+    https://doi.org/10.1037/h0031643
+
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
+
+    Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
+    of interrater reliability and agreement (R package 0.84.1).
+    https://CRAN.R-project.org/package=irr
 
     Examples
     --------
@@ -289,15 +291,18 @@ def hubert_kappa(data, *, missing: str = "listwise", annotators=None,
 
     References
     ----------
-    .. [1] Hubert, L. (1977). Kappa revisited. *Psychological Bulletin*, 84(2), 289–297.
-       https://doi.org/10.1037/0033-2909.84.2.289
-    .. [2] Conger, A. J. (1980). Integration and generalization of kappas for multiple
-       raters. *Psychological Bulletin*, 88(2), 322–328.
-       https://doi.org/10.1037/0033-2909.88.2.322
-    .. [3] Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
-       *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
-    .. [4] Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
-       Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
+    Hubert, L. (1977). Kappa revisited. *Psychological Bulletin*, 84(2), 289–297.
+    https://doi.org/10.1037/0033-2909.84.2.289
+
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple
+    raters. *Psychological Bulletin*, 88(2), 322–328.
+    https://doi.org/10.1037/0033-2909.88.2.322
+
+    Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
+    *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+
+    Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
+    Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
 
     Examples
     --------
@@ -386,12 +391,13 @@ def kappa_max(data, *, weights=None, missing: str = "listwise",
 
     References
     ----------
-    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
-    .. [2] Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and
-       the maximum value of kappa. *Educational and Psychological Measurement*, 49(4),
-       835–850. https://doi.org/10.1177/001316448904900407
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
+
+    Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and
+    the maximum value of kappa. *Educational and Psychological Measurement*, 49(4),
+    835–850. https://doi.org/10.1177/001316448904900407
 
     Examples
     --------

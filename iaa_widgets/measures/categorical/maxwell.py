@@ -58,9 +58,9 @@ def maxwell_re(data, *, missing: str = "listwise", annotators=None) -> Agreement
 
     References
     ----------
-    .. [1] Maxwell, A. E. (1977). Coefficients of agreement between observers and their
-       interpretation. *British Journal of Psychiatry*, 130(1), 79–83.
-       https://doi.org/10.1192/bjp.130.1.79
+    Maxwell, A. E. (1977). Coefficients of agreement between observers and their
+    interpretation. *British Journal of Psychiatry*, 130(1), 79–83.
+    https://doi.org/10.1192/bjp.130.1.79
 
     Examples
     --------

@@ -187,12 +187,13 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
 
     References
     ----------
-    .. [1] Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
-       and Psychological Measurement*, 20(1), 37–46.
-       https://doi.org/10.1177/001316446002000104
-    .. [2] Datasaur. *Krippendorff's Alpha Calculation*: how Datasaur arranges the labels
-       of labelers and reviewers into its Inter-annotator Agreement matrix. Datasaur
-       documentation.
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational
+    and Psychological Measurement*, 20(1), 37–46.
+    https://doi.org/10.1177/001316446002000104
+
+    Datasaur. *Krippendorff's Alpha Calculation*: how Datasaur arranges the labels
+    of labelers and reviewers into its Inter-annotator Agreement matrix. Datasaur
+    documentation.
 
     Examples
     --------

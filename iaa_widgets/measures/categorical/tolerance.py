@@ -89,9 +89,9 @@ def tolerance_agreement(data, *, tolerance: float = 0, rule: str = "range",
 
     References
     ----------
-    .. [1] Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
-       of interrater reliability and agreement (R package 0.84.1), function ``agree``.
-       https://CRAN.R-project.org/package=irr
+    Gamer, M., Lemon, J., Fellows, I., & Singh, P. (2019). irr: Various coefficients
+    of interrater reliability and agreement (R package 0.84.1), function ``agree``.
+    https://CRAN.R-project.org/package=irr
 
     Examples
     --------
