@@ -32,13 +32,12 @@ def test_estimate_is_the_result_of_the_first_samples_and_changes_nothing(small):
 
 def test_widget_aligns_the_observed_continuum_once_per_request(small, monkeypatch):
     calls = []
-    real = alignment.best_alignment
+    real = alignment._unit_types
 
-    def counted(c, dis=alignment.Dissimilarity()):
+    def counted(c):  # once for every continuum aligned (best_alignment, best_alignments)
         calls.append(c.n_units)
-        return real(c, dis)
-    from iaa_widgets.measures.continuum.gamma import coefficients
-    monkeypatch.setattr(coefficients, "best_alignment", counted)
+        return real(c)
+    monkeypatch.setattr(alignment, "_unit_types", counted)
     w = gamma_widget.GammaExplorer(small, n_samples=8, seed=1)
     try:
         w.wait(60)
@@ -55,3 +54,30 @@ def test_widget_aligns_the_observed_continuum_once_per_request(small, monkeypatc
         assert res.to_frame().equals(full.to_frame())
     finally:
         w.close()
+
+
+def test_samples_aligned_together_give_each_sample_its_own_best_alignment(small):
+    # best_alignments solves one block-diagonal program; each block's optimum is the
+    # sample's own best alignment (best_alignment, exact: tests/test_gamma_alignment.py)
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample
+    import numpy as np
+    dis = Dissimilarity(1.5, 1.0, 1.0)
+    samples = [shuffle_sample(small, np.random.default_rng(s)) for s in range(8)]
+    together = alignment.best_alignments(samples, dis)
+    for sample, al in zip(samples, together):
+        alone = alignment.best_alignment(sample, dis)
+        assert al.disorder == pytest.approx(alone.disorder, rel=1e-12)
+        assert np.array_equal(al.members, alone.members)
+
+
+def test_batches_do_not_change_the_rows(small, monkeypatch):
+    # the same seeds give the same samples and rows, one at a time or in batches
+    from iaa_widgets.measures.continuum.gamma import sampling
+    one = iaa.gamma_family(small, n_samples=7, seed=5, progress=False)
+    monkeypatch.setattr(sampling, "BATCH_UNITS", 50)   # several batches of a few samples
+    few = iaa.gamma_family(small, n_samples=7, seed=5, progress=False,
+                           estimate=(3, lambda first: None))
+    monkeypatch.setattr(sampling, "BATCH_UNITS", 1)    # one sample per batch
+    each = iaa.gamma_family(small, n_samples=7, seed=5, progress=False)
+    assert one.to_frame().equals(few.to_frame()) and one.to_frame().equals(each.to_frame())

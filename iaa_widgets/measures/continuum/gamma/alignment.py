@@ -49,8 +49,8 @@ from ....errors import AgreementError
 from ....stats.tables import ALIGNMENT_CELL_BYTES, MAX_ALIGNMENT_CELLS
 from .dissimilarity import Dissimilarity
 
-__all__ = ["Alignment", "best_alignment", "candidate_alignments", "unitary_disorders",
-           "alignment_from_members"]
+__all__ = ["Alignment", "best_alignment", "best_alignments", "candidate_alignments",
+           "unitary_disorders", "alignment_from_members"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,12 +287,33 @@ def best_alignment(continuum: Continuum,
     becomes min Σ cost·x, Σ_{S ∋ t} x_S = supply_t, x ∈ ℕ (each integer solution
     is a partition, units of a type being interchangeable), so k identical units
     per annotator cost one candidate per type set, not k^n."""
-    c, dis = continuum, dissimilarity
-    reps, kind, supply = _unit_types(c)
-    n = c.n_annotators
-    members, weights = candidate_alignments(reps, dis)
-    cost = n * (n - 1) / 2 * dis.delta_empty + weights  # K·δ(ă) = K·Δ∅ + Σ w
-    count = _solve_partition(members, cost, supply)
+    return best_alignments([continuum], dissimilarity)[0]
+
+
+def best_alignments(continua, dissimilarity: Dissimilarity = Dissimilarity()) -> list:
+    """The best alignment of each continuum in ``continua`` (of the same annotators;
+    :func:`best_alignment`), from one set-partition program: their unit types are disjoint rows, so the program
+    is block diagonal and its optimum is each block's optimum (one solver call for a
+    batch of random continua instead of one each)."""
+    dis, problems = dissimilarity, []
+    for c in continua:  # a batch of sampled continua: a short loop
+        reps, kind, supply = _unit_types(c)
+        n = c.n_annotators
+        members, weights = candidate_alignments(reps, dis)
+        problems.append((c, kind, supply, members,
+                         n * (n - 1) / 2 * dis.delta_empty + weights))  # K·δ(ă) = K·Δ∅ + Σ w
+    shift = np.cumsum([0] + [len(p[2]) for p in problems])  # first type of each block
+    count = _solve_partition(
+        np.vstack([np.where(p[3] >= 0, p[3] + k, -1) for p, k in zip(problems, shift)]),
+        np.concatenate([p[4] for p in problems]), np.concatenate([p[2] for p in problems]))
+    counts = np.split(count, np.cumsum([len(p[3]) for p in problems])[:-1])
+    return [_assemble(c, kind, supply, members, x, dis)
+            for (c, kind, supply, members, _), x in zip(problems, counts)]
+
+
+def _assemble(c: Continuum, kind, supply, members, count, dis: Dissimilarity) -> Alignment:
+    """The alignment that uses candidate ``members[i]`` (in unit types) ``count[i]``
+    times, the k-th use of a type taking its k-th unit."""
     chosen = np.flatnonzero(count)
     rows = members[np.repeat(chosen, count[chosen])]
     # the k-th use of a type takes its k-th unit

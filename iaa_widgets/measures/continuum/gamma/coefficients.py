@@ -48,7 +48,7 @@ from ....continuum import Continuum, as_continuum
 from .... import validate
 from ....errors import AgreementError
 from ....results import AgreementResult, Charted
-from .alignment import Alignment, best_alignment
+from .alignment import Alignment, best_alignment, best_alignments
 from .dissimilarity import Dissimilarity
 from .progress import progress_reporter
 from .sampling import SAMPLERS, Z95, expected_disorder
@@ -148,9 +148,18 @@ def _category_ratios(al: Alignment, dissimilarity: Dissimilarity, variant: str):
 def _statistics(c: Continuum, dissimilarity: Dissimilarity,
                 cat_variant: str = "mathet") -> np.ndarray:
     """One sample's [δ, δ_cat, δ_k per category] (NaN where no pair exists)."""
-    al = best_alignment(c, dissimilarity)
-    d_cat, d_k = _category_ratios(al, dissimilarity, cat_variant)
-    return np.r_[al.disorder, d_cat, d_k]
+    return _batch_statistics([c], dissimilarity, cat_variant)[0]
+
+
+def _batch_statistics(continua, dissimilarity: Dissimilarity,
+                      cat_variant: str = "mathet") -> np.ndarray:
+    """:func:`_statistics` of each sample, their best alignments solved together
+    (:func:`~.alignment.best_alignments`)."""
+    rows = []
+    for al in best_alignments(continua, dissimilarity):  # a batch of samples
+        d_cat, d_k = _category_ratios(al, dissimilarity, cat_variant)
+        rows.append(np.r_[al.disorder, d_cat, d_k])
+    return np.array(rows)
 
 
 # ---------------------------------------------------------------- results
@@ -306,7 +315,9 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
         exp = expected_disorder(c, partial(_statistics, dissimilarity=dis,
                                            cat_variant=cat_variant), sampler,
                                 n_samples, precision, seed, n_jobs, progress=report,
-                                snapshot=snapshot)
+                                snapshot=snapshot,
+                                batch=partial(_batch_statistics, dissimilarity=dis,
+                                              cat_variant=cat_variant))
     finally:
         close()
     return _family(c, dis, observed, exp, params)

@@ -76,6 +76,7 @@ __all__ = ["shuffle_sample", "statistical_sample", "gamma_software_sample",
            "ExpectedDisorder", "expected_disorder"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+BATCH_UNITS = 1000  # units of the random continua aligned together (one solver call)
 SEGMENT_PRECISION = 1e-6  # pyannote.core's shortest segment: shorter lengths are drawn again
 
 
@@ -284,7 +285,7 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
                       sampler: str = "shuffle", n_samples: int = 30,
                       precision: float | None = None, seed=None, n_jobs: int = 1,
                       max_samples: int = 10_000, progress=None,
-                      snapshot=None) -> ExpectedDisorder:
+                      snapshot=None, batch=None) -> ExpectedDisorder:
     """Draw samples and evaluate ``statistic`` (a picklable function of a continuum
     returning a 1-d array, its first entry the best alignment's disorder).
 
@@ -297,6 +298,9 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
     ``snapshot``, a pair ``(k, callback)``, calls ``callback(first)`` once the first k
     samples are drawn, ``first`` the :class:`ExpectedDisorder` of those k alone (the same
     seeds as a run of k samples: a quick estimate that costs no sample twice).
+    ``batch``, a function of a list of continua returning ``statistic`` of each (one
+    row per continuum), evaluates the samples in this process several at a time (up to
+    BATCH_UNITS units, a batch ending at the snapshot), with the same samples and rows.
     """
     validate.choice("expected_disorder", "sampler", sampler, sorted(SAMPLERS))
     validate.integer("expected_disorder", "n_samples", n_samples, minimum=2)
@@ -317,7 +321,10 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
         rows, wanted = [], int(n_samples)
         while True:
             seeds = root.spawn(wanted - len(rows))
-            if pool is None:
+            if pool is None and batch is not None:
+                results = _batched(batch, SAMPLERS[sampler], continuum, seeds,
+                                   snapshot[0] - len(rows) if snapshot else 0)
+            elif pool is None:
                 results = map(run, seeds)
             else:  # in order, so that results do not depend on the number of processes
                 results = pool.imap(run, seeds, chunksize=max(1, len(seeds) // (4 * workers)))
@@ -343,6 +350,19 @@ def expected_disorder(continuum: Continuum, statistic: Callable[[Continuum], np.
             pool.close()
             pool.join()
     return _summary(np.array(rows))
+
+
+def _batched(batch, sampler, continuum: Continuum, seeds, cut: int):
+    """The rows of the samples drawn with ``seeds``, evaluated by ``batch`` up to
+    BATCH_UNITS units at a time, a batch also ending after the ``cut``-th sample."""
+    chunk, units = [], 0
+    for k, seed in enumerate(seeds, 1):
+        sample = sampler(continuum, np.random.default_rng(seed))
+        chunk.append(sample)
+        units += sample.n_units
+        if units >= BATCH_UNITS or k == cut or k == len(seeds):
+            yield from batch(chunk)
+            chunk, units = [], 0
 
 
 def _summary(samples: np.ndarray) -> ExpectedDisorder:
