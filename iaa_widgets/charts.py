@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import functools
 import math
+from importlib import import_module
 from typing import Callable, Sequence
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 from .errors import AgreementError
 from .html import script_safe
 from .measures.augmented import AugmentedSweepResult
-from .measures.continuum.gamma.coefficients import GammaFamilyResult, GammaKResult
-from .measures.sparse.missing import SpaMissingnessResult
 from .inference.bootstrap import BootstrapResult
 from .results import AgreementResult, PairwiseMatrix, interval_text
 
@@ -34,25 +32,54 @@ __all__ = ["register", "chart_for", "agreement_chart", "per_category_chart",
            "bootstrap_chart", "coefficients_chart", "item_agreement_rows",
            "item_agreement_chart"]
 
-_BUILDERS: dict[type, Callable[..., alt.TopLevelMixin]] = {}
+
+class _Altair:
+    """altair, imported on first use: its import (1.1 s, issue 43 §3) stays off the path
+    of a widget's first paint, which needs the rows of its charts but not their specs."""
+
+    def __getattr__(self, name: str):
+        return getattr(import_module("altair"), name)
 
 
-def register(result_type: type):
+alt = _Altair()
+
+# a result type, or its "module.Class" name -> its builder
+_BUILDERS: dict[type | str, Callable[..., alt.TopLevelMixin]] = {}
+_GAMMA = "iaa_widgets.measures.continuum.gamma.coefficients"
+_SPA_MISSING = "iaa_widgets.measures.sparse.missing"  # (it imports scipy.special: 0.3–1.2 s)
+
+
+def _dotted(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def register(result_type: type | str):
     """Decorator: ``@register(SomeResult)`` makes a builder ``f(result, **options)``
-    the chart of that result type (and of its subclasses without their own)."""
+    the chart of that result type (and of its subclasses without their own). The type
+    may be given by its dotted name ("module.Class"), so that its module is not imported
+    with the charts (a widget's first paint loads only what it needs)."""
     def decorate(builder):
         _BUILDERS[result_type] = builder
         return builder
     return decorate
 
 
+def _builder(result_type: type) -> Callable[..., alt.TopLevelMixin] | None:
+    """The builder registered for ``result_type`` or the nearest of its bases, or None."""
+    for cls in result_type.__mro__:
+        builder = _BUILDERS.get(cls) or _BUILDERS.get(_dotted(cls))
+        if builder is not None:
+            return builder
+    return None
+
+
 def chart_for(result, **options) -> alt.TopLevelMixin:
     """The chart of ``result``, made by the builder registered for its type."""
-    for cls in type(result).__mro__:
-        if cls in _BUILDERS:
-            return script_safe(_BUILDERS[cls](result, **options))
-    raise AgreementError(f"no chart for {type(result).__name__}; charts exist for "
-                         f"{sorted(c.__name__ for c in _BUILDERS)}")
+    builder = _builder(type(result))
+    if builder is not None:
+        return script_safe(builder(result, **options))
+    known = sorted(k.rpartition(".")[2] if isinstance(k, str) else k.__name__ for k in _BUILDERS)
+    raise AgreementError(f"no chart for {type(result).__name__}; charts exist for {known}")
 
 
 def _html_safe(builder):
@@ -387,7 +414,7 @@ def spa_schemes_chart(rounds, summary, *, width: int = 300) -> alt.LayerChart:
                                                                height=alt.Step(26))
 
 
-@register(SpaMissingnessResult)
+@register(f"{_SPA_MISSING}.SpaMissingnessResult")
 @_html_safe
 def spa_missingness_chart(result: SpaMissingnessResult, *, width: int = 300) -> alt.LayerChart:
     """SPA under each scheme on the full data and its spread over the rounds of
@@ -558,6 +585,7 @@ def gamma_bar_rows(result) -> pd.DataFrame:
     """γ, γ_cat and γ_k per category (``GammaFamilyResult``; γ_k only for a
     ``GammaKResult``) with their 95 % sampling intervals: name, kind, value, ci_low,
     ci_high, label."""
+    from .measures.continuum.gamma.coefficients import GammaFamilyResult
     per = result.gamma_k.per_category if isinstance(result, GammaFamilyResult) else \
         result.per_category                                  # a GammaKResult alone
     rows = [] if not isinstance(result, GammaFamilyResult) else [
@@ -593,7 +621,7 @@ def gamma_bars_chart(bars, names: Sequence[str], *, width: int = 300) -> alt.Lay
     return alt.layer(bar, interval, text).properties(width=width, height=alt.Step(24))
 
 
-@register(GammaKResult)
+@register(f"{_GAMMA}.GammaKResult")
 @_html_safe
 def gamma_k_chart(result: GammaKResult, *, width: int = 300) -> alt.LayerChart:
     """A bar per category's γ_k with its 95 % sampling interval."""
@@ -601,7 +629,7 @@ def gamma_k_chart(result: GammaKResult, *, width: int = 300) -> alt.LayerChart:
     return gamma_bars_chart(rows, list(rows["name"]), width=width)
 
 
-@register(GammaFamilyResult)
+@register(f"{_GAMMA}.GammaFamilyResult")
 @_html_safe
 def gamma_family_chart(result: GammaFamilyResult, *, width: int = 640) -> alt.VConcatChart:
     """The continuum with the best alignment (when the result carries it) above the

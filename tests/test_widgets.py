@@ -290,6 +290,7 @@ def test_labels_travel_as_given_text():
 
 def test_spec_declares_named_datasets_without_rows():
     w = iaa.ContingencyMatrix(MEYER)
+    w.wait()  # the spec follows the numbers (widgets/_base.py, draw_later)
     spec = w._specs["heatmap"]
     assert spec["datasets"] == {"cells": []}
     assert len(w._datasets["cells"]) == 9  # 2×2 cells + 2 + 2 marginals + total

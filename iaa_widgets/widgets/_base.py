@@ -8,14 +8,20 @@ load, and a page of widgets each parsing the bundle took that long under load. C
 by :mod:`iaa_widgets.charts` with named datasets (``alt.NamedData``): the spec is sent
 once in ``_specs``, the rows of each dataset travel in ``_datasets``, and the front-end
 swaps them into the live view (``view.data(name, rows)``) instead of re-embedding.
+A widget's numbers paint first: :meth:`IAAWidget.draw_later` makes its specs on a thread
+(importing altair, 1.1 s in a fresh kernel, issue 43 §3) after its state has gone out,
+and the front-end draws each chart when its spec arrives; :meth:`IAAWidget.wait` and
+``to_html`` wait for them.
 An exception raised by a Python observer is caught by :func:`guarded` and shown in the
 widget (the ``error`` traitlet) rather than lost in a log.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -54,8 +60,10 @@ def _dataset_names(node: Any, found: set[str]) -> set[str]:
 def chart_spec(chart) -> dict:
     """The Vega-Lite dict of an Altair chart whose data are ``alt.NamedData``: each
     named dataset appears in ``datasets`` with no rows (the front-end fills them in
-    from the ``_datasets`` traitlet)."""
-    spec = chart.to_dict()
+    from the ``_datasets`` traitlet). Not validated against the Vega-Lite schema on each
+    call (jsonschema's checks cost up to a second, issue 43 §3): the tests validate every
+    spec a widget sends (tests/test_first_paint.py, tests/test_charts.py)."""
+    spec = chart.to_dict(validate=False)
     spec["datasets"] = {name: [] for name in sorted(_dataset_names(spec, set()))}
     return spec
 
@@ -97,16 +105,55 @@ class IAAWidget(anywidget.AnyWidget):
     error = traitlets.Unicode("", help="the last error raised while updating, as shown "
                               "in the widget ('' when none)").tag(sync=True)
     error_traceback = traitlets.Unicode("")
+    _drawing: threading.Thread | None = None  # the thread of draw_later
+
+    def __init__(self, *args, **kwargs):
+        self._sync_lock = threading.RLock()  # draw_later's thread against _syncing
+        super().__init__(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def _syncing(self):
+        """``hold_sync``, with draw_later's thread kept from adding its spec to the
+        changes held meanwhile (ipywidgets' held set is not thread-safe)."""
+        with self._sync_lock, self.hold_sync():
+            yield
 
     def set_chart(self, name: str, chart) -> None:
         """Send an Altair chart built on ``alt.NamedData`` to the front-end (embeds it)."""
         self._specs = {**self._specs, name: chart_spec(chart)}
 
+    def draw_later(self, **builders) -> None:
+        """Send the charts ``name=build`` (``build()`` returns an Altair chart on
+        ``alt.NamedData``) from a thread, so that the state already sent (numbers,
+        tables, the charts' rows) paints without waiting for altair; an error in a
+        builder is shown as the observers' are (:func:`guarded`)."""
+        def run():
+            try:
+                specs = {name: chart_spec(build()) for name, build in builders.items()}
+            except Exception as exc:  # a fault in a chart: shown, the numbers stay
+                self.error = f"{type(exc).__name__}: {exc}"
+                self.error_traceback = traceback.format_exc()
+                return
+            with self._sync_lock:
+                self._specs = {**self._specs, **specs}
+
+        self._drawing = threading.Thread(target=run, name=f"{type(self).__name__} charts",
+                                         daemon=True)
+        self._drawing.start()
+
+    def _wait_charts(self, timeout: float | None) -> None:
+        """Block until the charts of :meth:`draw_later` are in ``_specs``."""
+        if self._drawing is not None:
+            self._drawing.join(timeout)
+            if self._drawing.is_alive():
+                raise TimeoutError(f"charts not made within {timeout} s")
+
     def wait(self, timeout: float | None = None) -> Any:
-        """Block until the widget shows the numbers of its current traitlets. The base
-        widget computes in its observers, so they already do; a widget that computes
-        in a worker (:class:`GammaExplorer`) waits for it."""
-        return None
+        """Block until the widget shows the numbers and charts of its current
+        traitlets. The base widget computes in its observers, so its numbers already
+        are; its charts may follow (:meth:`draw_later`); a widget that computes in a
+        worker (:class:`GammaExplorer`) waits for it."""
+        self._wait_charts(timeout)
 
     def to_html(self, path=None, *, title: Any = None, timeout: float | None = 60.0,
                 budget: int = 5_000_000):
@@ -128,6 +175,7 @@ class IAAWidget(anywidget.AnyWidget):
         if timeout is not None:
             timeout = validate.real(where, "timeout", timeout, minimum=0)
         budget = validate.integer(where, "budget", budget, minimum=0)
+        self._wait_charts(timeout)  # (a subclass's wait may not call this one)
         try:
             self.wait(timeout)
         except AgreementError:

@@ -220,8 +220,6 @@ class ContingencyMatrix(IAAWidget):
         self._category_values = cats
         self.set_trait("categories", [str(c) for c in cats])
         self.set_trait("annotators", [str(n) for n in names])
-        self.set_chart("heatmap", charts.contingency_heatmap(alt_named("cells"), row_title="",
-                                                             col_title=""))
         with self.hold_trait_notifications():
             self.pair = pair
             self.matrix = table if table is not None else self._pair_table(pair)
@@ -230,6 +228,9 @@ class ContingencyMatrix(IAAWidget):
         self.observe(self._on_pair, "pair")
         self.observe(self._on_matrix, "matrix")
         self.observe(self._on_scale, "scale")
+        # the numbers and the heatmap's cells paint first, its spec follows (_base)
+        self.draw_later(heatmap=lambda: charts.contingency_heatmap(
+            alt_named("cells"), row_title="", col_title=""))
 
     # ----------------------------------------------------------- public
     @property
@@ -291,7 +292,7 @@ class ContingencyMatrix(IAAWidget):
             table = self._pair_table(new)
         self._switching = True  # (the new pair's table is not an edit)
         try:
-            with self.hold_sync():
+            with self._syncing():
                 self.matrix = table
                 self.set_trait("left_out", self._left_out(new))
         finally:
@@ -392,7 +393,7 @@ class ContingencyMatrix(IAAWidget):
         if unused:
             notes.append(f"specific agreement: category(ies) {unused!r} never used: "
                          "their specific agreement is NaN")
-        with self.hold_sync():
+        with self._syncing():
             self._result = MappingProxyType(results)
             self.set_trait("coefficients", json_safe(rows))
             self.set_trait("per_category", {
