@@ -882,7 +882,7 @@ def davies_fleiss_kappa(data, *, weights=None, missing: str = "listwise", annota
     References
     ----------
     Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
-    *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+    *Biometrics*, 38(4), 1047–1051.
 
     Conger, A. J. (1980). Integration and generalization of kappas for multiple
     raters. *Psychological Bulletin*, 88(2), 322–328.
@@ -1004,7 +1004,7 @@ def specific_agreement(data, *, positive=None, missing: str = "listwise",
 
     Uebersax, J. S. (1982). A design-independent method for measuring the
     reliability of psychiatric diagnosis. *Journal of Psychiatric Research*, 17(4),
-    335–342. https://doi.org/10.1016/0022-3956(82)90039-5
+    335–342. https://doi.org/10/fbbdfn
 
     Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
     Universität Darmstadt, slide "Issues: Equal Weights".

@@ -299,7 +299,7 @@ def hubert_kappa(data, *, missing: str = "listwise", annotators=None,
     https://doi.org/10.1037/0033-2909.88.2.322
 
     Davies, M., & Fleiss, J. L. (1982). Measuring agreement for multinomial data.
-    *Biometrics*, 38(4), 1047–1051. https://doi.org/10.2307/2529886
+    *Biometrics*, 38(4), 1047–1051.
 
     Meyer, C. M. (2009). *A Brief Tutorial on Inter-Rater Agreement*. Technische
     Universität Darmstadt, slide "Multiple Raters: Generalized Measures".
@@ -397,7 +397,7 @@ def kappa_max(data, *, weights=None, missing: str = "listwise",
 
     Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and
     the maximum value of kappa. *Educational and Psychological Measurement*, 49(4),
-    835–850. https://doi.org/10.1177/001316448904900407
+    835–850.
 
     Examples
     --------
