@@ -180,7 +180,11 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
                                     "left": _budget_text(max(left, 0))})
         finally:
             _set(widget, saved)
-    if widget_state(widget) != base:
+    # (but the traitlets a widget names in ``_export_volatile``: how a computation went,
+    # such as GammaExplorer's status with its request counter and seconds)
+    volatile = set(getattr(widget, "_export_volatile", ()))
+    if ({k: v for k, v in widget_state(widget).items() if k not in volatile}
+            != {k: v for k, v in base.items() if k not in volatile}):
         raise AgreementError(f"{type(widget).__name__}.to_html: the widget did not come "
                              "back to its saved state after computing the page's states")
     live = {c.name for g in kept for c in g}
