@@ -134,8 +134,10 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
         for one more release with a DeprecationWarning.
     n_resamples : int, default 1000
         Number of bootstrap resamples (at least 2), with ``ci``.
-    seed : int or numpy.random.Generator, optional
-        Seed of the bootstrap, with ``ci``.
+    seed : int or sequence of int or numpy.random.SeedSequence or numpy.random.Generator, optional
+        Seed of the bootstrap, with ``ci``: anything `numpy.random.default_rng` takes
+        (an integer ≥ 0, a sequence of them, a SeedSequence, BitGenerator or
+        Generator); None: fresh entropy.
     **kwargs
         Keywords of the measure: ``weights`` (cohen_kappa), ``metric`` and
         ``category_values`` (krippendorff_alpha; for "interval" and "ratio" the
