@@ -231,7 +231,9 @@ def test_sparse_page(offline, tmp_path, artifacts):
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
 
 
-def test_gamma_page(offline, tmp_path, artifacts):
+def test_gamma_page(offline, tmp_path, artifacts, monkeypatch):
+    from iaa_widgets.widgets import gamma
+    monkeypatch.setattr(gamma, "EXPORT_GRID", (1.0, 2.0))  # the weights' saved states
     w = iaa.GammaExplorer(random_continuum(3, 8, seed=4), n_samples=4, seed=2)
     try:
         w.alpha = 2.0  # to_html waits for the worker's result at α = 2
@@ -244,7 +246,7 @@ def test_gamma_page(offline, tmp_path, artifacts):
     shown = page.locator('tr[data-key="gamma"] .iaa-value').get_attribute("data-value")
     assert float(shown) == pytest.approx(gamma, abs=1e-12)
     assert page.locator(".iaa-widget").get_attribute("data-state") == "done"
-    assert page.locator("input.iaa-slider-alpha").is_disabled()
+    assert page.locator("input.iaa-slider-delta_empty").is_disabled()
     assert float(page.locator("input.iaa-slider-alpha").input_value()) == 2.0
     # zoom is the page's own: the zoom-in button narrows the continuum shown
     zoom = page.locator("[data-zoomed]")
