@@ -337,10 +337,33 @@ class AgreementResult(InRange, Charted):
 
 
 class PairwiseMatrix(pd.DataFrame, Charted):
-    """The annotator × annotator table of :func:`~iaa_widgets.pairwise`: a DataFrame
-    (index and columns are the annotators) with ``chart()``, its heatmap. ``attrs``
-    holds ``measure``, ``n_items`` (items each pair shares) and ``params``. Tables
-    derived from it (``.round()``, ``.loc[...]``, arithmetic) are plain DataFrames."""
+    r"""The annotator × annotator table of [pairwise][iaa_widgets.pairwise].
+
+    A DataFrame (index and columns are the annotators) with ``chart()``, its heatmap.
+    Tables derived from it (``.round()``, ``.loc[...]``, arithmetic) are plain DataFrames.
+
+    Attributes
+    ----------
+    attrs : dict
+        ``measure``, ``n_items`` (items each pair shares, a list of rows in the annotators'
+        order), ``params``, ``note``; with bootstrap intervals also ``ci_low``,
+        ``ci_high``, ``se``, ``n_undefined``, ``ci_method`` and ``seed``.
+
+    Methods
+    -------
+    chart(**options)
+        An Altair heatmap of the matrix; it needs no kernel.
+
+    See Also
+    --------
+    iaa_widgets.pairwise : Makes it.
+
+    Examples
+    --------
+    >>> m = iaa.pairwise(iaa.datasets.meyer_relatedness(), "percent_agreement")
+    >>> float(m.loc["r1", "r2"]), m.attrs["measure"]  # Meyer's table: A_o = 7/10
+    (0.7, 'percent_agreement')
+    """
 
     @property
     def _constructor(self):

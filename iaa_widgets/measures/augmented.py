@@ -377,12 +377,37 @@ def _note(kappa: np.ndarray, pairs: pd.DataFrame) -> str:
 # ------------------------------------------------------------ one value of p
 @dataclass(frozen=True, eq=False, repr=False)
 class AugmentedKappaResult(AgreementResult):
-    """Augmented κ′ at one p (``params["p"]``): ``observed`` p(A), ``expected`` p(E).
+    r"""Augmented κ′ at one p: an AgreementResult with the paper's tables.
 
-    ``items``: per item ``p_a`` (row sum of Ag, averaged over pairs), ``kappa`` (κ_x)
-    and ``n_pairs``. ``pairs``: per annotator pair N (``n_items``), ``n_left_out``,
-    ``p_a``, ``p_e``, ``kappa``. ``freq``: the Freq vectors of §5.2, one row per
-    (annotator_a, annotator_b, annotator).
+    Made by [augmented_kappa][iaa_widgets.augmented_kappa]; frozen. Every field of
+    [AgreementResult][iaa_widgets.AgreementResult] (``value`` κ′, ``observed`` p(A),
+    ``expected`` p(E), ``params["p"]`` …), and the three tables below.
+
+    Attributes
+    ----------
+    items : pandas.DataFrame
+        Per item: ``item``, ``p_a`` (the row sum of Ag, averaged over pairs), ``kappa``
+        (κ_x) and ``n_pairs`` (the pairs that rated it).
+    pairs : pandas.DataFrame
+        Per annotator pair: ``annotator_a``, ``annotator_b``, ``n_items`` (N),
+        ``n_left_out``, ``p_a``, ``p_e``, ``kappa``.
+    freq : pandas.DataFrame
+        The Freq vectors of §5.2 over the categories, one row per (annotator_a,
+        annotator_b, annotator).
+
+    See Also
+    --------
+    iaa_widgets.augmented_kappa : Makes it.
+    iaa_widgets.AgreementResult : The fields it shares.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"item": [1, 2], "annotator": ["A", "A"],
+    ...                       "label": [("a", "b"), "b"]})
+    >>> frame = pd.concat([frame, frame.assign(annotator="B", label=["a", "b"])])
+    >>> r = iaa.augmented_kappa(frame, p=0.6)
+    >>> r.pairs[["annotator_a", "annotator_b", "n_items"]].values.tolist()
+    [['A', 'B', 2]]
     """
 
     items: pd.DataFrame | None = None
@@ -546,15 +571,73 @@ def _powers(ps: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class AugmentedSweepResult(Charted):
-    """κ′ over a grid of p, with every item's κ_x curve and class.
+    r"""Augmented κ′ over a grid of p, with every item's κ_x curve and class.
 
-    ``curve``: p, kappa (κ′, averaged over pairs), p_a, p_e (pair averages).
-    ``items``: item, ``kappa_0.5``, ``kappa_1.0``, ``case`` (§4 notation), ``class``
-    (see :data:`ITEM_CLASSES`). ``pairs``: per annotator pair N, ``n_left_out`` and the
-    quadratic coefficients of p(A) (``p_a_c0`` + ``p_a_c1``·p + ``p_a_c2``·p²) and p(E).
-    From the stored coefficients, at any p: :meth:`at` (the corpus values),
-    :meth:`pair_curves`, :meth:`item_curves`, :meth:`item_curve` and :meth:`item_kappa`
-    (κ_x, cheap enough for a slider).
+    Made by [augmented_kappa_sweep][iaa_widgets.augmented_kappa_sweep]; frozen. It keeps
+    the quadratic coefficients of p(A) and p(E), so that its methods evaluate the curves
+    exactly at any p (κ_x is cheap enough for a slider).
+
+    Attributes
+    ----------
+    curve : pandas.DataFrame
+        ``p``, ``kappa`` (κ′, averaged over pairs), ``p_a``, ``p_e`` (pair averages).
+    items : pandas.DataFrame
+        ``item``, ``kappa_0.5``, ``kappa_1.0``, ``case`` (§4 notation), ``class`` (one of
+        ``ITEM_CLASSES``: constant_high, constant_low, higher_at_p1, higher_at_p05,
+        undefined).
+    pairs : pandas.DataFrame
+        Per annotator pair N (``n_items``), ``n_left_out`` and the quadratic coefficients
+        of p(A) (``p_a_c0`` + ``p_a_c1``·p + ``p_a_c2``·p²) and of p(E) (``p_e_c0`` …).
+    n_items : int
+        The items kept (rated by two annotators or more).
+    n_annotators : int
+        Annotators in the data.
+    n_ratings : int
+        Ratings in the data.
+    excluded : mapping of str to int
+        Items left out, by reason.
+    params : mapping
+        ``delta`` and ``tau``.
+    note : str
+        Undefined pairs, look-alike or blank labels.
+    n_excluded : int
+        The number of items excluded.
+
+    Methods
+    -------
+    at(p)
+        κ′, p(A) and p(E) at one p, as an AgreementResult (pair averages).
+    pair_curves(ps=None)
+        Every annotator pair's curve (long): annotator_a, annotator_b, p, kappa, p_a, p_e.
+    item_curves(items=None, ps=None)
+        κ_x(p) of the items over ``ps``: items × p.
+    item_curve(item, ps=None)
+        κ_x(p) of one item: columns p, kappa.
+    item_kappa(p)
+        κ_x at one p for every kept item.
+    with_classes(delta=0.1, tau=0.5)
+        The same sweep with the item classes redrawn, no curve recomputed.
+    to_frame()
+        The corpus curve: p, kappa, p_a, p_e.
+    chart(**options)
+        An Altair chart of the curve.
+
+    See Also
+    --------
+    iaa_widgets.augmented_kappa_sweep : Makes it.
+    iaa_widgets.AugmentedKappaSweep : The sweep as a live widget.
+
+    Examples
+    --------
+    By hand from §5: p(A) = (p + 1)/2 and p(E) = 1/2 here, so κ′(p) = p.
+
+    >>> frame = pd.DataFrame({"item": [1, 2, 1, 2], "annotator": ["A", "A", "B", "B"],
+    ...                       "label": [("a", "b"), "b", "a", "b"]})
+    >>> sweep = iaa.augmented_kappa_sweep(frame, ps=[0.5, 1.0])
+    >>> sweep.to_frame()["kappa"].round(4).tolist()
+    [0.5, 1.0]
+    >>> round(sweep.at(0.75).value, 4)
+    0.75
     """
 
     curve: pd.DataFrame
