@@ -22,7 +22,7 @@ from .errors import AgreementError
 
 __all__ = ["fail", "boolean", "integer", "real", "probability", "confidence", "seed",
            "n_jobs", "choice", "choices", "name_or_matrix", "keywords", "keywords_of",
-           "takes", "rename", "renamed", "RENAMED"]
+           "takes", "rename"]
 
 
 def fail(where: str, name: str, what: str, value: Any) -> NoReturn:
@@ -126,30 +126,6 @@ def rename(where: str, old_to_new: dict, signature: inspect.Signature, args: tup
                          f"release; use {new}=", DeprecationWarning)
         out[new] = kwargs[o]
     return out
-
-
-class _Renamed:
-    """The default of a parameter kept only under its former name (see :func:`renamed`)."""
-
-    def __repr__(self) -> str:
-        return "<renamed>"
-
-
-RENAMED = _Renamed()
-
-
-def renamed(where: str, old: str, new: str, given, value):
-    """The value of parameter ``new``: ``value``, or ``given`` when the caller used the
-    former name ``old`` (``given`` is not :data:`RENAMED`), with a DeprecationWarning
-    that names both, at the user's line (the first frame outside the package, however
-    deep the call: a measure is called through its registry door); the former name
-    works for one release."""
-    if given is RENAMED:
-        return value
-    from .labels import warn_from_caller
-    warn_from_caller(f"{where}: {old}= is deprecated and will be removed in the next "
-                     f"release; use {new}=", DeprecationWarning)
-    return given
 
 
 def _is_bool(value) -> bool:

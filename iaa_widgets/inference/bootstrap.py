@@ -7,6 +7,7 @@ it resolves a measure through the registry, checks the arguments and returns a
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -232,22 +233,18 @@ class BootstrapResult(InRange, Charted):
             provenance_html(self.excluded, self.note)
 
 
-class _Default(float):
-    """A default that knows it was not given (its identity), shown as its value."""
-
-
 class _DefaultText(str):
     """A text default that knows it was not given (its identity)."""
 
 
-CONFIDENCE = _Default(0.95)
 INTERVAL = _DefaultText("percentile")
 KINDS = ("unit", "krippendorff")
 RESAMPLE = ("items", "annotators", "both")
 
 
+@validate.takes(level="confidence")  # level=: the former name, one more release
 def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
-              confidence: float = CONFIDENCE, interval: str = INTERVAL, *,
+              confidence: float = 0.95, interval: str = INTERVAL, *,
               method: str = "unit", cluster=None, resample: str = "items",
               **measure_kwargs) -> BootstrapResult:
     """Bootstrap a measure: estimate, interval, standard error and the replicates.
@@ -359,12 +356,6 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
                       DeprecationWarning, stacklevel=2)
         data, measure = measure, data
     fn, name = resolve(measure)
-    if "level" in measure_kwargs:
-        if confidence is not CONFIDENCE:
-            raise AgreementError("bootstrap: level= and confidence= were both given; level= "
-                                 "is the former name of confidence=: pass confidence= only")
-        confidence = validate.renamed("bootstrap", "level", "confidence",
-                                      measure_kwargs.pop("level"), confidence)
     method = _method(fn, method, interval, measure_kwargs)
     if method in ("percentile", "bca"):
         interval, method = method, "unit"
@@ -448,7 +439,10 @@ def _method(fn, method, interval, measure_kwargs) -> str:
                                  "method='percentile'|'bca' is the former name of "
                                  "interval=: pass interval= only (method= is now "
                                  "'unit' or 'krippendorff')")
-        validate.renamed("bootstrap", "method", "interval", method, interval)
+        # method= stays a parameter ("unit", "krippendorff"): only its former values
+        # are renamed, with the warning validate.takes gives
+        validate.rename("bootstrap", {"method": "interval"}, inspect.Signature(), (),
+                        {"method": method})
         return method
     if takes(fn, "method"):
         measure_kwargs["method"] = method
