@@ -31,6 +31,7 @@ def _small() -> Annotations:
 def sweep():
     w = iaa.AugmentedKappaSweep(_small())
     w.p = 0.8
+    w.wait()  # (its charts are drawn on a thread)
     before = widget_state(w)
     page = w.to_html(budget=5_000_000)
     live = json.loads(STATES.search(page).group(1))
@@ -39,13 +40,19 @@ def sweep():
     w.close()
 
 
+def _diff(live, key, k):
+    """A saved state: its diff (shared with the states that show the same) and the
+    values of its controls."""
+    return {**(live["diffs"][k] if k >= 0 else {}), **dict(zip(live["names"], key))}
+
+
 def _state(live, **values):
-    """The diff saved for the controls at ``values`` (the others at their saved value)."""
+    """The state saved for the controls at ``values`` (the others at their saved value)."""
     names = live["names"]
-    for key, diff in live["states"]:
+    for key, k in live["states"]:
         if all(key[names.index(n)] == v for n, v in values.items()) and all(
-                n in values or key[k] == live["saved"][n] for k, n in enumerate(names)):
-            return diff
+                n in values or key[j] == live["saved"][n] for j, n in enumerate(names)):
+            return _diff(live, key, k)
     raise KeyError(values)
 
 
@@ -91,7 +98,8 @@ def test_the_widget_comes_back_to_its_saved_state(sweep):
 def test_the_page_carries_its_states_within_its_budget(sweep):
     _, _, live, page = sweep
     assert len(page.encode("utf-8")) <= 5_000_000
-    assert {c["name"] for c in live["controls"]} == {"p", "selected_class", "pair"}
+    assert {c["name"] for c in live["controls"]} == {"p", "selected_class", "pair",
+                                                      "delta", "tau"}
     assert live["dropped"] == [] and live["budget"] < 5_000_000  # (what the page left)
 
 
@@ -101,7 +109,8 @@ def test_beyond_a_tiny_budget_every_group_is_named():
         live = precomputed_states(w, 1)
         assert live["controls"] == [] and live["states"] == []
         assert [d["controls"] for d in live["dropped"]] == [
-            "p", "item class", "pair", "p × item class"]  # (one page of items: no pager)
+            "p", "item class", "pair", "p × item class", "δ", "τ", "δ × τ"]
+        # (one page of items: no pager)
     finally:
         w.close()
 
@@ -114,7 +123,9 @@ def test_a_group_is_kept_whole_in_order_of_priority(sweep):
     p_only = [s for s in full["states"] if sum(a != b for a, b in zip(s[0], saved)) == 1
               and s[0][0] != saved[0]]
     assert len(p_only) == 50  # the grid's 51 values but the saved one
-    budget = sum(len(json.dumps(s, ensure_ascii=False).encode()) + 1 for s in p_only) + 2_000
+    budget = sum(len(json.dumps(s, ensure_ascii=False).encode()) + 1 for s in p_only) + sum(
+        len(json.dumps(full["diffs"][k], ensure_ascii=False).encode()) + 1
+        for k in {k for _, k in p_only}) + 2_000
     live = precomputed_states(w, budget)
     assert "p" in {c["name"] for c in live["controls"]}
     assert "p × item class" in [d["controls"] for d in live["dropped"]]
@@ -135,12 +146,14 @@ def test_contingency_pair_states_are_each_pairs_measures():
     long = long[long["rank"] == 1]  # primary labels: one per annotator and item
     w = iaa.ContingencyMatrix(long)
     try:
+        w.wait()  # (its charts are drawn on a thread)
         before = widget_state(w)
         live = precomputed_states(w, 5_000_000)
         assert widget_state(w) == before
         assert [c["name"] for c in live["controls"]] == ["pair"]
         assert len(live["states"]) == 5  # 3 × 2 ordered pairs but the saved one
-        for (pair,), diff in live["states"]:
+        for (pair,), k in live["states"]:
+            diff = _diff(live, [pair], k)
             names = [w.annotators[k] for k in pair]
             # Cohen's κ of that pair's own data (the measure function, not the widget)
             sub = Annotations.from_long(long[long["annotator"].isin(names)])

@@ -81,7 +81,10 @@ def widget_state(widget: anywidget.AnyWidget) -> dict[str, Any]:
 class Control:
     """A control a static page keeps live: the traitlet ``name`` it sets, the ``label``
     the page names it by, the ``values`` it may take there, and the CSS ``selector`` of
-    the page's elements that set it (left enabled)."""
+    the page's elements that set it (left enabled). The same control may come in
+    several groups with other values (every step alone, a coarser grid with another
+    control): the page moves a number to the nearest value saved with the other
+    controls as they are."""
 
     name: str
     label: str
@@ -90,10 +93,15 @@ class Control:
 
 
 def _diff(state: dict, base: dict) -> dict:
-    """The traitlets of ``state`` that differ from ``base``; ``_datasets`` by dataset."""
-    out = {k: v for k, v in state.items() if k != "_datasets" and base.get(k) != v}
-    rows = {k: v for k, v in state.get("_datasets", {}).items()
-            if base.get("_datasets", {}).get(k) != v}
+    """The traitlets of ``state`` that differ from ``base``; ``_datasets`` by dataset
+    (a value that is the very object of ``base`` is the same without comparing it)."""
+    def same(a, b):
+        return a is b or a == b
+
+    out = {k: v for k, v in state.items()
+           if k != "_datasets" and not same(base.get(k), v)}
+    old = base.get("_datasets", {})
+    rows = {k: v for k, v in state.get("_datasets", {}).items() if not same(old.get(k), v)}
     if rows:
         out["_datasets"] = rows
     return out
@@ -107,6 +115,40 @@ def _set(widget: anywidget.AnyWidget, values: Sequence[tuple[str, Any]]) -> None
     for name, value in values:  # in the order given: an observer may reset a later one
         setattr(widget, name, value)
     widget.wait()
+
+
+class _Tracker:
+    """The widget's state kept up to date from its change notifications: after a move,
+    only the traitlets that changed are read again (and of ``_datasets`` only the
+    datasets whose rows are new objects), instead of the whole state each time."""
+
+    def __init__(self, widget: anywidget.AnyWidget, base: dict):
+        self.widget, self.state, self.changed = widget, dict(base), set()
+        self.raw = dict(widget._datasets)
+        self.names = set(base)
+        widget.observe(self._note)
+
+    def _note(self, change) -> None:
+        if change["name"] in self.names:
+            self.changed.add(change["name"])
+
+    def read(self) -> dict:
+        """The state now (a new dict: the former one may be kept in a state)."""
+        state = dict(self.state)
+        for name in self.changed:
+            if name == "_datasets":
+                raw = self.widget._datasets
+                state[name] = {k: (state[name][k] if self.raw.get(k) is v else json_safe(v))
+                               for k, v in raw.items()}
+                self.raw = dict(raw)
+            else:
+                state[name] = json_safe(getattr(self.widget, name))
+        self.changed.clear()
+        self.state = state
+        return state
+
+    def close(self) -> None:
+        self.widget.unobserve(self._note)
 
 
 def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, Any]:
@@ -124,11 +166,13 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
     -------
     dict
         ``controls`` (name, label, values, selector of each control some kept group
-        moves), ``states`` (``[key, diff]``: the values of the controls, in that order,
-        and the traitlets that differ from the saved state), ``dropped`` (the groups left
-        out: their labels, number of states, and the bytes that were left, which their states
-        need more than)
-        and ``budget``.
+        moves), ``names`` (the controls' traitlets, the order of a state's values),
+        ``diffs`` (the distinct sets of traitlets, but the controls', that differ from
+        the saved state),
+        ``states`` (``[values, k]``: the values of the controls and the position in
+        ``diffs`` of what they show), ``dropped`` (the groups left out: their labels,
+        number of states, and the bytes that were left, which their states need more
+        than) and ``budget``.
 
     Raises
     ------
@@ -139,40 +183,68 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
     -----
     A group's states are the saved state with the group's controls set to each
     combination of their values, computed by the widget itself; a combination whose
-    widget shows an error is left out. A group is kept whole or not at all; groups
-    are taken in order while their states fit in what the budget leaves.
+    widget shows an error is left out. Combinations that show the same thing (a τ
+    between two items' means) share one diff, so a state costs its values and a number.
+    A group is kept whole or not at all; groups are taken in order while their states
+    fit in what the budget leaves.
+
+    Examples
+    --------
+    >>> import iaa_widgets as iaa
+    >>> from iaa_widgets.widgets.export import precomputed_states
+    >>> w = iaa.ParadoxExplorer()
+    >>> live = precomputed_states(w, 5_000_000)
+    >>> [c["name"] for c in live["controls"]], len(live["states"])
+    (['prevalence', 'bias'], 400)
     """
     groups = list(getattr(widget, "_export_groups", lambda: [])())
-    everyone = list({c.name: c for g in groups for c in g}.values())
+    everyone: dict[str, Control] = {}
+    for c in (c for g in groups for c in g):
+        everyone.setdefault(c.name, c)  # (a control in several groups: its first label)
+    everyone = list(everyone.values())
     names = [c.name for c in everyone]
+    widget.wait()  # (charts drawn on a thread, a computation under way)
     base = widget_state(widget)
     saved = [(n, getattr(widget, n)) for n in names]
-    states: dict[str, list] = {json.dumps([base[n] for n in names]): []}
+    saved_key = json.dumps([base[n] for n in names])
+    states: dict[str, int] = {}            # values (as JSON) → position in diffs
+    diffs: dict[str, int] = {"{}": -1}     # a diff (as JSON) → its position (-1: none)
     kept: list[tuple] = []
     dropped: list[dict] = []
-    left = budget - _size(list(states))
+    left = budget - _size({"states": [], "diffs": []})
+    tracker = _Tracker(widget, base)
     with widget.hold_sync():
         try:
             for group in groups:
-                new, used, done = {}, 0, True
+                new, new_diffs, used, done = {}, {}, 0, True
                 for combo in itertools.product(*(c.values for c in group)):
                     _set(widget, zip((c.name for c in group), combo))
-                    state = widget_state(widget)
-                    key = json.dumps([state[n] for n in names])
-                    if state.get("error") or key in states or key in new:
+                    state = tracker.read()
+                    values = [state[n] for n in names]
+                    key = json.dumps(values)
+                    if state.get("error") or key == saved_key or key in states or key in new:
                         continue
-                    new[key] = [[state[n] for n in names], _diff(state, base)]
-                    used += _size(new[key]) + 1
+                    # (the controls' own values are in the key: states that show
+                    # the same thing at other values share one diff)
+                    diff = script_json({k: v for k, v in _diff(state, base).items()
+                                        if k not in names})
+                    if diff not in diffs and diff not in new_diffs:
+                        new_diffs[diff] = len(diffs) + len(new_diffs) - 1
+                        used += len(diff.encode("utf-8")) + 1
+                    new[key] = diffs.get(diff, new_diffs.get(diff))
+                    used += len(key.encode("utf-8")) + len(str(new[key])) + 4
                     if used > left:
                         done = False
                         break
                 _set(widget, saved)  # (within a group, each combination sets all its controls)
+                tracker.read()
                 labels = " × ".join(c.label for c in group)
                 n = 1
                 for c in group:
                     n *= len(c.values)
                 if done:
                     states.update(new)
+                    diffs.update(new_diffs)
                     kept.append(group)
                     left -= used
                 else:
@@ -180,6 +252,7 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
                                     "left": _budget_text(max(left, 0))})
         finally:
             _set(widget, saved)
+            tracker.close()
     # (but the traitlets a widget names in ``_export_volatile``: how a computation went,
     # such as GammaExplorer's status with its request counter and seconds)
     volatile = set(getattr(widget, "_export_volatile", ()))
@@ -187,11 +260,15 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
             != {k: v for k, v in base.items() if k not in volatile}):
         raise AgreementError(f"{type(widget).__name__}.to_html: the widget did not come "
                              "back to its saved state after computing the page's states")
-    live = {c.name for g in kept for c in g}
-    return {"controls": [{"name": c.name, "label": c.label, "values": json_safe(list(c.values)),
+    live: dict[str, dict] = {}  # a control's values over the groups kept (a grid may be
+    for c in (c for g in kept for c in g):  # finer alone than with another control)
+        live.setdefault(c.name, {}).update({json.dumps(v): v for v in json_safe(list(c.values))})
+    return {"controls": [{"name": c.name, "label": c.label,
+                          "values": list(live[c.name].values()),
                           "selector": c.selector} for c in everyone if c.name in live],
             "names": names,
-            "states": [v for v in states.values() if v],
+            "diffs": [json.loads(d) for d in list(diffs)[1:]],
+            "states": [[json.loads(k), i] for k, i in states.items()],
             "dropped": dropped, "budget": budget}
 
 
@@ -214,7 +291,8 @@ def widget_page(widget: anywidget.AnyWidget, *, title: Any = None,
     """The HTML document of ``widget`` in its current state (see the module's text), with
     the precomputed states (:func:`precomputed_states`) that keep the page within
     ``budget`` bytes. ``title`` (text, escaped) defaults to the widget's class name."""
-    empty = {"controls": [], "names": [], "states": [], "dropped": [], "budget": budget}
+    empty = {"controls": [], "names": [], "diffs": [], "states": [], "dropped": [],
+             "budget": budget}
     left = budget - len(_page(widget, title, empty).encode("utf-8"))
     return _page(widget, title, precomputed_states(widget, left))
 

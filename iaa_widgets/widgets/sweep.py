@@ -143,8 +143,11 @@ class AugmentedKappaSweep(IAAWidget):
     def _export_groups(self) -> list[tuple]:
         """The controls a static page keeps live (:mod:`.export`), in order of priority:
         p over the sweep's own grid; the class listed; the pair; the pages of the saved
-        class's items; then p with the class. (p with another pair is not saved: the
-        page refuses it and says so; δ and τ stay disabled.)"""
+        class's items; p with the class; δ and τ, each over its slider's steps from
+        the saved value of the other (the classes, their table and τ's marks at each);
+        then δ with τ on a grid of 0.05 × 0.1 (their 101 × 201 steps together cost
+        minutes at export). p with another pair, or δ with another class, is not saved:
+        the page refuses it and says which combination is missing."""
         from .export import Control
 
         p = Control("p", "p", tuple(float(v) for v in self._sweep.curve["p"]),
@@ -160,7 +163,11 @@ class AugmentedKappaSweep(IAAWidget):
             groups.append((Control("row_offset", "pages of items",
                                    tuple(range(0, total, self.max_rows)),
                                    ".iaa-page-prev, .iaa-page-next"),))
-        return groups + [(p, cls)]
+        delta = Control("delta", "δ", _steps(0.0, 1.0, 100), ".iaa-slider-delta")
+        tau = Control("tau", "τ", _steps(-1.0, 1.0, 200), ".iaa-slider-tau")
+        both = (Control("delta", "δ", _steps(0.0, 1.0, 20), ".iaa-slider-delta"),
+                Control("tau", "τ", _steps(-1.0, 1.0, 20), ".iaa-slider-tau"))
+        return groups + [(p, cls), (delta,), (tau,), both]
 
     # ----------------------------------------------------------- internals
     def _pair_index(self, pair) -> int:
@@ -189,6 +196,7 @@ class AugmentedKappaSweep(IAAWidget):
             self._sweeps[key] = augmented_kappa_sweep(
                 self._annotations.select_annotators([names[a], names[b]]))
         self._sweep = self._sweeps[key].with_classes(self.delta, self.tau)
+        self._ends = (self._sweep.at(0.5).value, self._sweep.at(1.0).value)  # κ′ at p = 0.5, 1
 
     def _pair_annotators(self) -> list[int]:
         if len(self._pairs) > 1 and self.pair != AVERAGE:
@@ -223,7 +231,7 @@ class AugmentedKappaSweep(IAAWidget):
         with self.hold_sync():
             self.set_trait("summary", json_safe({
                 "p": r.params["p"], "kappa": r.value, "p_a": r.observed, "p_e": r.expected,
-                "kappa_05": sweep.at(0.5).value, "kappa_1": sweep.at(1.0).value,
+                "kappa_05": self._ends[0], "kappa_1": self._ends[1],
                 "n_items": sweep.n_items, "n_annotators": sweep.n_annotators,
                 "excluded": sweep.excluded, "note": sweep.note,
                 "n_secondary": self._n_secondary()}))
@@ -288,7 +296,10 @@ class AugmentedKappaSweep(IAAWidget):
 
     @guarded
     def _on_thresholds(self, change) -> None:
+        before = self._sweep.items["class"]
         self._sweep = self._sweep.with_classes(self.delta, self.tau)
+        if change["name"] == "tau" and self._sweep.items["class"].equals(before):
+            return  # τ between the same two marks: the classes shown are the same
         self._send_classes()
 
     @guarded
@@ -318,6 +329,12 @@ class AugmentedKappaSweep(IAAWidget):
     @guarded
     def _on_items(self, change) -> None:
         self._send_item_curves()
+
+def _steps(low: float, high: float, n: int) -> tuple[float, ...]:
+    """The n + 1 values of a slider from ``low`` to ``high`` (its step (high − low)/n),
+    rounded as the page's slider gives them."""
+    return tuple(float(v) for v in np.round(np.linspace(low, high, n + 1), 10))
+
 
 def _named(name: str):
     import altair as alt

@@ -6,7 +6,8 @@
 // synced state saved in the page: `get`, `on`, `off` work as in the notebook. The page
 // may carry precomputed states (export.precomputed_states, issue 42): for the controls
 // it names, `set` looks up the state Python computed for the new values of those
-// controls and switches to it (a number snaps to the nearest saved value); it computes
+// controls and switches to it (a number snaps to the nearest value saved with the other
+// controls as they are); it computes
 // nothing. Any other `set` is refused (Python would recompute the numbers from it), the
 // control that asked is put back to the saved value and a notice says why;
 // `save_changes` does nothing and `send` shows the same notice. Form controls that
@@ -19,19 +20,9 @@ import widget from "./index.js";
 const FRONT_END_ONLY = ".iaa-fix-x, .iaa-zoom-button";
 const CONTROLS = "input, select, textarea, button";
 
-const NO_STATES = { controls: [], names: [], states: [], dropped: [] };
+const NO_STATES = { controls: [], names: [], diffs: [], states: [], dropped: [] };
 
-// The saved value of `control` nearest to `value` (a number: the slider's step may be
-// finer than the saved grid), or `value` itself.
-function snap(control, value) {
-  if (typeof value !== "number") return value;
-  let best = value;
-  let gap = Infinity;
-  for (const v of control.values) {
-    if (typeof v === "number" && Math.abs(v - value) < gap) [best, gap] = [v, Math.abs(v - value)];
-  }
-  return best;
-}
+const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 class StaticModel {
   constructor(state, notify, live = NO_STATES) {
@@ -43,8 +34,30 @@ class StaticModel {
     this.controls = new Map(live.controls.map((c) => [c.name, c]));
     const key = (values) => JSON.stringify(values);
     this.key = key;
-    this.states = new Map(live.states.map(([values, diff]) => [key(values), diff]));
-    this.states.set(key(live.names.map((n) => state[n])), {});
+    // a state: the controls' values (its key) and the position of its diff in live.diffs
+    // (-1: none), shared by the states that show the same thing at other values
+    this.states = new Map(live.states.map(([values, k]) => [key(values),
+      { values, diff: k < 0 ? {} : live.diffs[k] }]));
+    const here = live.names.map((n) => state[n]);
+    this.states.set(key(here), { values: here, diff: {} });
+  }
+
+  // The value of control `name` nearest to `value` among the saved states whose other
+  // controls hold their values now (a number: the slider's step may be finer than the
+  // grid saved with the other controls), or `value` itself.
+  nearest(name, value) {
+    if (typeof value !== "number") return value;
+    const names = this.live.names;
+    const at = names.indexOf(name);
+    let [best, gap] = [value, Infinity];
+    for (const { values } of this.states.values()) {
+      const v = values[at];
+      if (typeof v !== "number" || Math.abs(v - value) >= gap) continue;
+      if (values.every((w, k) => k === at || same(w, this.state[names[k]]))) {
+        [best, gap] = [v, Math.abs(v - value)];
+      }
+    }
+    return best;
   }
 
   get(name) {
@@ -58,11 +71,11 @@ class StaticModel {
   set(name, value) {
     const control = this.controls.get(name);
     if (control) {
-      const wanted = snap(control, value);
+      const wanted = this.nearest(name, value);
       const values = this.live.names.map((n) => (n === name ? wanted : this.state[n]));
-      const diff = this.states.get(this.key(values));
-      if (diff) {
-        this.switchTo(diff);
+      const found = this.states.get(this.key(values));
+      if (found) {
+        this.switchTo(found);
         return;
       }
       const others = this.live.names.filter((n) => n !== name && this.state[n] !== this.saved[n]);
@@ -73,11 +86,12 @@ class StaticModel {
     queueMicrotask(() => this.emit(`change:${name}`));
   }
 
-  // the saved state with `diff` over it (`_datasets` by dataset); the views of every
-  // traitlet that differs from the state shown redraw
-  switchTo(diff) {
+  // the saved state with the state's `diff` over it (`_datasets` by dataset) and its
+  // controls' `values`; the views of every traitlet that differs from the state shown redraw
+  switchTo({ values, diff }) {
     const next = { ...this.saved, ...diff,
       _datasets: { ...this.saved._datasets, ...(diff._datasets || {}) } };
+    this.live.names.forEach((n, i) => { next[n] = values[i]; });
     const changed = Object.keys(next).filter(
       (k) => JSON.stringify(next[k]) !== JSON.stringify(this.state[k]));
     this.state = next;
