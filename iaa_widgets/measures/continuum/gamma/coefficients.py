@@ -165,10 +165,47 @@ def _batch_statistics(continua, dissimilarity: Dissimilarity,
 # ---------------------------------------------------------------- results
 @dataclass(frozen=True)
 class GammaResult(AgreementResult):
-    """γ or γ_cat: value, observed and expected disorder (``scale="disagreement"``),
+    r"""γ or γ_cat: value, observed and expected disorder (``scale="disagreement"``),
     samples used, the precision reached on δ_e (relative 95 % half-width) and the
     best alignment (one row per unitary alignment). ``n_items`` counts unitary
-    alignments, ``n_ratings`` units."""
+    alignments, ``n_ratings`` units.
+
+    Parameters
+    ----------
+    measure, value, observed, expected, n_items, n_annotators, n_ratings, scale, excluded, params, per_category, se, ci, ci_method, note, resample, ci_uncut
+        As in `AgreementResult`.
+    n_samples : int, default 0
+        Random continua drawn for δ_e.
+    precision : float, default nan
+        Relative 95 % half-width reached on δ_e.
+    best_alignment : pandas.DataFrame, optional
+        One row per unitary alignment: its disorder, its units and each annotator's unit.
+
+    See Also
+    --------
+    gamma : makes one.
+    gamma_cat : makes one.
+    AgreementResult : the fields it shares.
+
+    Notes
+    -----
+    $\gamma = 1 - \delta_o/\delta_e$ (Mathet et al. 2015), with ``observed`` = δ_o and
+    ``expected`` = δ_e.
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Examples
+    --------
+    >>> units = pd.DataFrame({"annotator": list("aabb"), "category": list("XYXY"),
+    ...                       "start": [0, 20, 0, 21], "end": [10, 30, 10, 30]})
+    >>> r = iaa.gamma(units, n_samples=10, seed=0, progress=False)
+    >>> r.best_alignment["disorder"].round(5).tolist()
+    [0.0, 0.00277]
+    """
 
     n_samples: int = 0
     precision: float = math.nan
@@ -190,10 +227,45 @@ class GammaResult(AgreementResult):
 
 @dataclass(frozen=True)
 class GammaKResult(Charted):
-    """γ_k for every category: ``per_category`` has value, observed and expected
+    r"""γ_k for every category: ``per_category`` has value, observed and expected
     disorder, the number of samples where the category was paired and the 95 %
     sampling interval of γ_k from the sampling error of its expected disorder
-    (``ci_low``, ``ci_high``)."""
+    (``ci_low``, ``ci_high``).
+
+    Parameters
+    ----------
+    per_category : pandas.DataFrame
+        One row per category: value, observed, expected, pair_weight, samples_defined,
+        ci_low, ci_high.
+    n_samples : int
+        Random continua drawn.
+    precision : float
+        Relative 95 % half-width reached on δ_e of γ.
+    params : dict, optional
+        The options used.
+
+    See Also
+    --------
+    gamma_k : makes one.
+    GammaFamilyResult : holds one.
+
+    Notes
+    -----
+    $\gamma_k = 1 - \delta_{k,o}/\delta_{k,e}$ per category (Mathet 2017, §4.3).
+
+    References
+    ----------
+    Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on
+    categorization of a continuum. Computational Linguistics, 43(3), 661–681.
+    https://doi.org/10.1162/COLI_a_00296
+
+    Examples
+    --------
+    >>> c = iaa.Continuum.from_items(iaa.datasets.krippendorff_2011())
+    >>> r = iaa.gamma_k(c, n_samples=10, seed=7, progress=False)
+    >>> r[5], list(r.values.index)
+    (1.0, [1, 2, 3, 4, 5])
+    """
 
     per_category: pd.DataFrame
     n_samples: int
@@ -221,7 +293,47 @@ class GammaKResult(Charted):
 @dataclass(frozen=True)
 class GammaFamilyResult(Charted):
     """γ, γ_cat and γ_k from one best alignment and one set of samples; ``alignment``
-    is that best alignment (unit indices per unitary alignment, for drawing it)."""
+    is that best alignment (unit indices per unitary alignment, for drawing it).
+
+    Parameters
+    ----------
+    gamma : GammaResult
+        γ.
+    gamma_cat : GammaResult
+        γ_cat, on the same alignment and samples.
+    gamma_k : GammaKResult
+        γ_k for every category.
+    alignment : Alignment, optional
+        The best alignment (unit indices per unitary alignment).
+
+    See Also
+    --------
+    gamma_family : makes one.
+    GammaResult : the type of ``gamma`` and ``gamma_cat``.
+    GammaKResult : the type of ``gamma_k``.
+
+    Notes
+    -----
+    The three share δ_o's best alignment and δ_e's samples (Mathet 2017, §4).
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on
+    categorization of a continuum. Computational Linguistics, 43(3), 661–681.
+    https://doi.org/10.1162/COLI_a_00296
+
+    Examples
+    --------
+    >>> units = pd.DataFrame({"annotator": list("aabb"), "category": list("XYXY"),
+    ...                       "start": [0, 20, 0, 21], "end": [10, 30, 10, 30]})
+    >>> r = iaa.gamma_family(units, n_samples=10, seed=0, progress=False)
+    >>> list(r.to_frame().index)
+    ['gamma', 'gamma_cat', 'gamma_k(X)', 'gamma_k(Y)']
+    """
 
     gamma: GammaResult
     gamma_cat: GammaResult
@@ -275,22 +387,108 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
                  precision: float | None = None, seed=None, n_jobs: int = 1,
                  progress="auto", cat_variant: str = "mathet", estimate=None,
                  **loader_args) -> GammaFamilyResult:
-    """γ, γ_cat and γ_k (every category) from one best alignment and one set of
-    samples. ``data``: a :class:`Continuum` or a tidy (annotator, category, start,
+    r"""γ, γ_cat and γ_k (every category) from one best alignment and one set of
+    samples. ``data``: a `Continuum` or a tidy (annotator, category, start,
     end) table. Dissimilarity: α·d_pos + β·d_cat, Δ∅ against the empty unit,
     ``category_distance`` None (nominal), ``"ordinal"``, ``"numeric"``,
     ``"levenshtein"``, a mapping {category: position} or a matrix
-    (:class:`~iaa_widgets.measures.continuum.gamma.dissimilarity.Dissimilarity`). Sampling: see
-    :func:`~iaa_widgets.measures.continuum.gamma.sampling.expected_disorder`. ``progress``:
+    (`Dissimilarity`). Sampling: see
+    `expected_disorder`. ``progress``:
     ``"auto"`` (a tqdm bar when the computation lasts over a second and tqdm is
     installed), True, False or a callable ``progress(done, wanted)``, also called
     with ``done = 0`` once the best alignment is found
-    (:mod:`~iaa_widgets.measures.continuum.gamma.progress`). Ctrl-C stops it promptly.
+    (`progress`). Ctrl-C stops it promptly.
     ``cat_variant``: γ_cat and γ_k by Mathet (2017), ``"mathet"``, or by
     pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both.
     ``estimate``: a pair ``(k, callback)``; once the first k samples are drawn,
     ``callback`` receives the result from those k alone (the same as with
-    ``n_samples=k``), and the run goes on with the same best alignment and samples."""
+    ``n_samples=k``), and the run goes on with the same best alignment and samples.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end.
+    alpha : float, default 1.0
+        Weight α ≥ 0 of the positional dissimilarity d_pos.
+    beta : float, default 1.0
+        Weight β ≥ 0 of the categorial dissimilarity d_cat.
+    delta_empty : float, default 1.0
+        Δ∅ > 0, the cost of a unit aligned with the empty unit.
+    category_distance : None, str, mapping or matrix, default None
+        dist_cat: None or "nominal", "ordinal", "numeric", "levenshtein", a mapping
+        {category: position}, or a K × K matrix (a DataFrame aligned by label).
+    sampler : {"shuffle", "gamma-software", "pygamma", "statistical"}, default "shuffle"
+        How random continua are drawn for δ_e.
+    n_samples : int, default 30
+        Random continua drawn (at least 2).
+    precision : float, optional
+        Draw more samples until the relative 95 % half-width of δ_e is at most this.
+    seed : int or numpy.random.Generator, optional
+        Seed of the samples.
+    n_jobs : int, default 1
+        Processes drawing the samples (-1 or None: all cores).
+    progress : "auto", bool or callable, default "auto"
+        A tqdm bar after a second ("auto"), always, never, or ``progress(done, wanted)``.
+    cat_variant : {"mathet", "pygamma"}, default "mathet"
+        γ_cat and γ_k by Mathet (2017) or by pygamma-agreement 0.5.9.
+    estimate : tuple of (int, callable), optional
+        ``(k, callback)``: the result from the first k samples, passed on early.
+    **loader_args
+        Passed to `Continuum.from_frame` (e.g. ``annotators=``, ``categories=``).
+
+    Returns
+    -------
+    GammaFamilyResult
+        ``gamma`` and ``gamma_cat`` (`GammaResult`), ``gamma_k`` (`GammaKResult`) and
+        the best ``alignment``.
+
+    Raises
+    ------
+    AgreementError
+        When fewer than two annotators placed units, a column is missing, a unit ends
+        before it starts, an option is out of range or not one listed, or a category
+        distance does not fit the categories.
+
+    See Also
+    --------
+    gamma : γ alone.
+    gamma_cat : γ_cat alone.
+    gamma_k : γ_k alone.
+    gamma_corpus : γ over documents.
+    unitizing_alpha : Krippendorff's α_U on the same units.
+
+    Notes
+    -----
+    With the best alignment's disorder δ_o and its mean δ_e over random continua
+    (Mathet et al. 2015, eq. 4–6), and d = α·d_pos + β·d_cat,
+
+    $$\gamma = 1 - \frac{\delta_o}{\delta_e}, \quad
+    d_\mathrm{pos}(u, v) = \left(\frac{|s_u - s_v| + |e_u - e_v|}
+    {(e_u - s_u) + (e_v - s_v)}\right)^2;$$
+
+    γ_cat and γ_k apply the same ratio to the categorial disorder of that alignment
+    (Mathet 2017, Algorithm 1).
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on
+    categorization of a continuum. Computational Linguistics, 43(3), 661–681.
+    https://doi.org/10.1162/COLI_a_00296
+
+    Examples
+    --------
+    Krippendorff's (2011) data as a continuum (Mathet 2017, §5.1): the best alignment's
+    categorial disorder is 4/19.5 (module docstring), and γ_cat lies near α = .743:
+
+    >>> c = iaa.Continuum.from_items(iaa.datasets.krippendorff_2011())
+    >>> r = iaa.gamma_family(c, n_samples=30, seed=7, progress=False)
+    >>> round(r.gamma_cat.observed, 4), round(r.gamma_cat.value, 2)
+    (0.2051, 0.74)
+    """
     _check_options("gamma_family", alpha, beta, delta_empty, n_samples, seed)
     validate.choice("gamma_family", "sampler", sampler, sorted(SAMPLERS))
     validate.choice("gamma_family", "cat_variant", cat_variant, list(CAT_VARIANTS))
@@ -396,7 +594,58 @@ def gamma(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
           category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
           precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
           cat_variant: str = "mathet", **loader_args) -> GammaResult:
-    """Mathet's γ = 1 − δ_o / δ_e on a continuum (2015); options as :func:`gamma_family`."""
+    r"""Mathet's γ = 1 − δ_o / δ_e on a continuum (2015); options as `gamma_family`.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end.
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+        As in `gamma_family`.
+
+    Returns
+    -------
+    GammaResult
+        ``value`` (γ), ``observed`` (δ_o), ``expected`` (δ_e), ``ci`` (95 % sampling
+        interval), ``n_samples``, ``precision``, ``best_alignment``.
+
+    Raises
+    ------
+    AgreementError
+        As `gamma_family`.
+
+    See Also
+    --------
+    gamma_family : γ, γ_cat and γ_k at once, and every option.
+    gamma_cat : agreement on categories.
+    unitizing_alpha : Krippendorff's α_U.
+
+    Notes
+    -----
+    Mathet et al. (2015), eq. 4–6: $\gamma = 1 - \delta_o / \delta_e$, δ_o the disorder
+    of the best alignment and δ_e its mean over random continua.
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics, 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Examples
+    --------
+    Annotator b starts its Y unit one tick late. The best alignment pairs X with X (d = 0)
+    and Y with Y, d_pos = ((1 + 0)/(10 + 9))² (eq. 3), over two units per annotator
+    (eq. 4): δ_o = 1/722. Identical units give γ = 1:
+
+    >>> units = pd.DataFrame({"annotator": list("aabb"), "category": list("XYXY"),
+    ...                       "start": [0, 20, 0, 21], "end": [10, 30, 10, 30]})
+    >>> r = iaa.gamma(units, n_samples=10, seed=0, progress=False)
+    >>> round(r.observed, 7), round(1 / 722, 7)
+    (0.001385, 0.001385)
+    >>> same = units.assign(start=[0, 20, 0, 20])
+    >>> iaa.gamma(same, n_samples=10, seed=0, progress=False).value
+    1.0
+    """
     return gamma_family(**_options(locals())).gamma
 
 
@@ -407,8 +656,55 @@ def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 
               category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
               precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
               cat_variant: str = "mathet", **loader_args) -> GammaResult:
-    """γ_cat: agreement on categories over γ's best alignment (2017, §4.2). Options as
-    :func:`gamma_family`."""
+    r"""γ_cat: agreement on categories over γ's best alignment (2017, §4.2). Options as
+    `gamma_family`.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end.
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+        As in `gamma_family`.
+
+    Returns
+    -------
+    GammaResult
+        ``value`` (γ_cat), ``observed`` and ``expected`` (categorial disorders), ``ci``,
+        ``n_samples``, ``precision``, ``best_alignment``.
+
+    Raises
+    ------
+    AgreementError
+        As `gamma_family`.
+
+    See Also
+    --------
+    gamma_family : γ, γ_cat and γ_k at once, and every option.
+    gamma_k : the same for each category.
+    krippendorff_alpha : α on predefined items.
+
+    Notes
+    -----
+    Mathet (2017), Algorithm 1: in each unitary alignment with n_v ≥ 2 real units, every
+    pair has weight $\frac{1}{n_v - 1}\max(0, 1 - d_\mathrm{pos})$, δ_cat is the weighted
+    mean of dist_cat, and $\gamma_\mathrm{cat} = 1 - \delta_{\mathrm{cat},o} / \delta_{\mathrm{cat},e}$.
+
+    References
+    ----------
+    Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on
+    categorization of a continuum. Computational Linguistics, 43(3), 661–681.
+    https://doi.org/10.1162/COLI_a_00296
+
+    Examples
+    --------
+    Krippendorff's (2011) data as a continuum (Mathet 2017, §5.1): observed disorder
+    4/19.5 (module docstring), γ_cat near α = .743:
+
+    >>> c = iaa.Continuum.from_items(iaa.datasets.krippendorff_2011())
+    >>> r = iaa.gamma_cat(c, n_samples=30, seed=7, progress=False)
+    >>> round(r.observed, 4), round(r.value, 2)
+    (0.2051, 0.74)
+    """
     return gamma_family(**_options(locals())).gamma_cat
 
 
@@ -419,6 +715,51 @@ def gamma_k(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.
             category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
             precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
             cat_variant: str = "mathet", **loader_args) -> GammaKResult:
-    """γ_k for every category k (2017, §4.3). Options as
-    :func:`gamma_family`."""
+    r"""γ_k for every category k (2017, §4.3). Options as
+    `gamma_family`.
+
+    Parameters
+    ----------
+    data : Continuum or a tidy DataFrame
+        Units with columns annotator, category, start, end.
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+        As in `gamma_family`.
+
+    Returns
+    -------
+    GammaKResult
+        ``per_category``: value, observed, expected, pair_weight, samples where the
+        category was paired, ci_low, ci_high; ``result[category]`` is one value.
+
+    Raises
+    ------
+    AgreementError
+        As `gamma_family`.
+
+    See Also
+    --------
+    gamma_family : γ, γ_cat and γ_k at once, and every option.
+    gamma_cat : over all categories.
+
+    Notes
+    -----
+    Mathet (2017, §4.3): γ_cat's ratio over the pairs with at least one unit of
+    category k, $\gamma_k = 1 - \delta_{k,o} / \delta_{k,e}$.
+
+    References
+    ----------
+    Mathet, Y. (2017). The agreement measure γcat a complement to γ focused on
+    categorization of a continuum. Computational Linguistics, 43(3), 661–681.
+    https://doi.org/10.1162/COLI_a_00296
+
+    Examples
+    --------
+    On Krippendorff's (2011) data as a continuum every unit of value 5 is matched by a 5:
+    its observed disorder is 0 and γ_5 = 1.
+
+    >>> c = iaa.Continuum.from_items(iaa.datasets.krippendorff_2011())
+    >>> r = iaa.gamma_k(c, n_samples=10, seed=7, progress=False)
+    >>> r.per_category.loc[5, ["observed", "value"]].tolist()
+    [0.0, 1.0]
+    """
     return gamma_family(**_options(locals())).gamma_k
