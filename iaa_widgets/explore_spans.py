@@ -160,9 +160,13 @@ def span_disagreements(spans, match: str = "exact", *, annotators=None) -> pd.Da
     With $n_a$, $n_b$ the units of annotators a and b in the document, $m$ their matches
     with the same label and $m_{any}$ their matches whatever the labels, summed over the
     pairs of the document:
-    $$ F_1 = \frac{2 \sum m}{\sum (n_a + n_b)}, \quad
-       \text{unmatched} = \sum (n_a + n_b - 2 m_{any}), \quad
-       \text{mismatched} = \sum (m_{any} - m). $$
+
+    $$
+    F_1 = \frac{2 \sum m}{\sum (n_a + n_b)}, \quad
+    \text{unmatched} = \sum (n_a + n_b - 2 m_{any}), \quad
+    \text{mismatched} = \sum (m_{any} - m).
+    $$
+
     A unit unmatched against two annotators counts twice.
 
     Examples

@@ -130,7 +130,11 @@ class BootstrapResult(InRange, Charted):
     With $\hat\theta^*_b$ the defined replicates, $\mathrm{se} = \operatorname{sd}(\hat\theta^*_b)$,
     the percentile interval is $[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]$
     (Efron & Tibshirani 1993, ch. 13) and
-    $$ q(\alpha_{min}) = \frac{|\{b : \hat\theta^*_b < \alpha_{min}\}|}{B} $$
+
+    $$
+    q(\alpha_{min}) = \frac{|\{b : \hat\theta^*_b < \alpha_{min}\}|}{B}
+    $$
+
     the probability of failing to reach $\alpha_{min}$ (Krippendorff 2004, §11.4).
 
     References

@@ -94,8 +94,12 @@ class ComparisonResult(Charted):
     -----
     Independent groups: $\mathrm{se} = \sqrt{\mathrm{se}_1^2 + \mathrm{se}_2^2}$,
     $z = \Delta / \mathrm{se}$. Several groups (Fleiss 1981, ch. 13):
-    $$ \chi^2 = \sum_j w_j (\hat\kappa_j - \bar\kappa)^2, \quad w_j = 1/\mathrm{se}_j^2,
-       \quad \bar\kappa = \frac{\sum_j w_j \hat\kappa_j}{\sum_j w_j}, $$
+
+    $$
+    \chi^2 = \sum_j w_j (\hat\kappa_j - \bar\kappa)^2, \quad w_j = 1/\mathrm{se}_j^2,
+    \quad \bar\kappa = \frac{\sum_j w_j \hat\kappa_j}{\sum_j w_j},
+    $$
+
     on $J - 1$ degrees of freedom.
 
     References

@@ -315,8 +315,11 @@ class DawidSkeneResult(ModelResult):
     Notes
     -----
     ``log_likelihood`` is EM's objective, which never falls. Annotator a's accuracy is
-    $$ \frac{\sum_k N_{akk}}{\sum_{k,l} N_{akl}}, \quad
-       N_{akl} = \sum_{i \in \text{rated by } a,\ \text{label } l} T_{ik}. $$
+
+    $$
+    \frac{\sum_k N_{akk}}{\sum_{k,l} N_{akl}}, \quad
+    N_{akl} = \sum_{i \in \text{rated by } a,\ \text{label } l} T_{ik}.
+    $$
 
     References
     ----------

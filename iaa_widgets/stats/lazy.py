@@ -154,7 +154,11 @@ class SufficientStatistics:
     Grouping by m lets each missing-data policy select its items after the fact
     (``listwise``: m = R; ``pairable``: m ≥ 2; ``available``: m ≥ 1 for the chance terms).
     Krippendorff's coincidences, for instance, are
-    $$ o = \sum_{m \ge 2} \frac{P_m - \operatorname{diag}(S_m)}{m - 1}, $$
+
+    $$
+    o = \sum_{m \ge 2} \frac{P_m - \operatorname{diag}(S_m)}{m - 1},
+    $$
+
     with $P_m$ = ``products[m]`` and $S_m$ = ``totals[m]``. Standard errors need per-item
     sums, which do not come back: results carry the value and say so in ``note``;
     two-annotator coefficients, computed from their pair table, keep theirs.
@@ -302,8 +306,12 @@ def sufficient_statistics(frame, *, item: str = "item", annotator: str = "annota
     Notes
     -----
     With $n_{ic}$ the ratings of item i in category c and $m_i$ its ratings,
-    $$ N_m = |\{i : m_i = m\}|, \quad S_m = \sum_{i: m_i = m} n_{ic}, \quad
-       P_m = \sum_{i: m_i = m} n_{ic} n_{ik}. $$
+
+    $$
+    N_m = |\{i : m_i = m\}|, \quad S_m = \sum_{i: m_i = m} n_{ic}, \quad
+    P_m = \sum_{i: m_i = m} n_{ic} n_{ik}.
+    $$
+
     A label that is null, NaN, '' or whitespace only is a missing rating (counted in
     ``n_blank``; its item stays known). DuckDB's ``ENUM`` is an ordered type, and DuckDB
     reads any pandas Categorical as one, unordered ones too: cast such a column to
