@@ -249,7 +249,7 @@ def read_continuum_csv(path: str | PathLike, categories: Sequence | None = None,
     r"""Read the gamma software's CSV format: one unit per line,
     ``annotator,category,start,end``, no header (a header line naming the four
     columns is accepted). Rows are numbered from 0 in error messages. ``categories``
-    and ``annotators`` as in :meth:`Continuum.from_frame`.
+    and ``annotators`` as in `Continuum.from_frame`.
 
     Parameters
     ----------

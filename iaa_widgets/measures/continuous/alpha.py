@@ -414,11 +414,11 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
                        missing: str = "pairable") -> AgreementResult:
     r"""Krippendorff's α for any number of annotators, with missing ratings.
 
-    ``data``: :class:`~iaa_widgets.Annotations` or a tidy DataFrame (item,
+    ``data``: `Annotations` or a tidy DataFrame (item,
     annotator, label). ``metric``: "nominal", "ordinal" (rank-based, categories in
     their declared order; refused when no order was declared), "interval", "ratio"
     (numeric categories), "jaccard" or "masi" (set-valued labels, each a frozenset:
-    multi-label annotation; distances from :func:`set_distances`), a K × K matrix of δ
+    multi-label annotation; distances from `set_distances`), a K × K matrix of δ
     (a DataFrame aligned by its labels, or a bare array in declared order), or a
     callable ``d(c, k)`` on category labels.
     Only pairable values count: items with a single rating are excluded and counted
@@ -433,7 +433,7 @@ def krippendorff_alpha(data, metric: Metric = "nominal", *,
 
     Many distinct values (continuous scores or thousands of labels: more than
     ``alpha_values.MANY_VALUES`` = 1,024 for nominal, interval and ordinal, twice that for
-    ratio) need no K × K table (:mod:`~iaa_widgets.measures.continuous.alpha_values`):
+    ratio) need no K × K table (`alpha_values`):
     nominal α from per-item counts, interval α from per-item moments, ordinal α the same
     on the values' mid-ranks, all O(N); ratio α with D_e summed over the values in blocks
     (K² time, no K² memory; refused beyond ``alpha_values.MAX_RATIO_VALUES`` = 50,000

@@ -155,7 +155,7 @@ finn_coefficient.statistic = _public(_finn_statistic)
 def robinson_a(data, *, missing: str = "listwise", annotators=None) -> AgreementResult:
     r"""Robinson's (1957) A = SS_items / (SS_items + SS_residual): the share of the
     variation not due to the annotators' means that lies between items (as R's
-    ``irr::robinson``). Scores as in :func:`finn_coefficient`. No observed or
+    ``irr::robinson``). Scores as in `finn_coefficient`. No observed or
     expected agreement (NaN); ``params`` holds the sums of squares. NaN, with a note,
     when SS_items + SS_residual = 0 (every item got one score from everyone).
     ``missing``: "listwise" (default; the items every annotator rated) or "raise".
@@ -255,7 +255,7 @@ def janson_olsson_iota(data, *, scale: str = "quantitative", standardize: bool =
     items (aligned by item label; the items complete in every variable are used, the
     others excluded and counted).
 
-    ``scale="quantitative"``: the scores of :func:`finn_coefficient` (numbers, or
+    ``scale="quantitative"``: the scores of `finn_coefficient` (numbers, or
     positions in a declared order); ``standardize=True`` divides each variable's sums
     of squares by its variance s_v² = SS_total,v / (nr − 1), i.e. z-standardises it
     (irr's ``standardize``). ``scale="nominal"``: each category c is an indicator

@@ -23,7 +23,7 @@ PERFECT_TOL = 1e-12  # |r| within this of 1 counts as a perfect correlation
 def mean_pearson_r(data, *, fisher: bool = True, missing: str = "listwise",
                    annotators=None) -> AgreementResult:
     r"""The mean of the annotators' pairwise Pearson correlations (R's ``irr::meancor``);
-    see :func:`mean_spearman_rho` for the rank version and the definition.
+    see `mean_spearman_rho` for the rank version and the definition.
     ``missing``: "listwise" (default) or "raise", as there.
 
     Parameters

@@ -414,7 +414,7 @@ def icc_table(data, *, confidence: float = 0.95, missing: str = "listwise") -> p
     """Every ICC form on the same data, one row each, in the layout of pingouin's
     ``intraclass_corr``: Type (McGraw & Wong's name), Shrout–Fleiss, Description, ICC,
     F, df1, df2, pval and the interval (``CI95%`` at the default ``confidence``, as
-    a [low, high] pair). ``missing`` as in :func:`icc` ("available" is refused: it
+    a [low, high] pair). ``missing`` as in `icc` ("available" is refused: it
     gives the one-way single form only).
 
     Parameters

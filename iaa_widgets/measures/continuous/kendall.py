@@ -76,7 +76,7 @@ def kendall_w(data, *, correct: bool = True, missing: str = "listwise") -> Agree
       of every pair, computed one judge at a time over that judge's items (O(n m²),
       memory n × m), with no loop over pairs. ``correct=False`` is refused with it.
 
-    The bootstrap goes through ``kendall_w.statistic`` (see :func:`_statistic`): every
+    The bootstrap goes through ``kendall_w.statistic`` (see `_statistic`): every
     rank depends on all the items ranked, so a resample's ranks are recomputed from its
     item weights, exactly.
 

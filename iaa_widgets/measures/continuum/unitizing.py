@@ -195,8 +195,8 @@ def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
     r"""Krippendorff's α_U for unitizing (1995; 2004): see the module docstring
     for its distances and disagreements.
 
-    ``data``: a :class:`~iaa_widgets.Continuum` or a tidy DataFrame (annotator,
-    category, start, end; ``loader_args`` as in :meth:`Continuum.from_frame`, e.g.
+    ``data``: a `Continuum` or a tidy DataFrame (annotator,
+    category, start, end; ``loader_args`` as in `Continuum.from_frame`, e.g.
     ``annotators=`` so that an annotator who placed no unit counts with an all-gap
     segmentation). ``continuum=(begin, end)``: the stretch that was read (default: the
     first start to the last end, said in ``note``). Bounds must be whole numbers.
@@ -204,7 +204,7 @@ def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
     Every annotator (m of them, declared ones included) enters every category's
     segmentation; zero-length units are left out and counted in ``excluded``. One
     annotator's overlapping units of the same category raise
-    :class:`~iaa_widgets.AgreementError` (α_U cannot segment them); of different
+    `AgreementError` (α_U cannot segment them); of different
     categories they are fine. ``observed`` and ``expected`` are Σ_c cD_o and Σ_c cD_e
     (``scale="disagreement"``); ``per_category`` has each category's units N_c, D_o,
     D_e and α_U,c; ``n_items`` and ``n_ratings`` count the units used. A declared
@@ -369,11 +369,11 @@ def u_alpha(data, *, kind: str = "nominal", continuum=None, **loader_args) -> Ag
     Bouvry & Widlöcher (2016): see the module docstring for the coincidences l_ck,
     the expected e_ck and δ.
 
-    ``data``, ``continuum`` and ``loader_args`` as in :func:`unitizing_alpha`. Every
+    ``data``, ``continuum`` and ``loader_args`` as in `unitizing_alpha`. Every
     annotator (m, declared ones included) segments [B, B + L) into units and gaps;
     zero-length units are left out and counted in ``excluded``; one annotator's
-    overlapping units raise :class:`~iaa_widgets.AgreementError` (u-α gives every tick
-    one value per annotator; use :func:`unitizing_alpha` for overlapping categories).
+    overlapping units raise `AgreementError` (u-α gives every tick
+    one value per annotator; use `unitizing_alpha` for overlapping categories).
     ``observed`` and ``expected`` are D_o = Σ l_ck δ_ck / l.. and D_e = Σ e_ck δ_ck / l..
     (``scale="disagreement"``). ``per_category`` gives, per category, its units, total
     length l_c., coincidences with itself l_cc and with gaps l_c∅, and the expected
@@ -533,7 +533,7 @@ def cu_alpha(data, **loader_args) -> AgreementResult:
     (2016): see the module docstring for the pairable lengths π_g, the coincidences
     l*_ck and the expected e*_ck.
 
-    ``data`` and ``loader_args`` as in :func:`u_alpha` (one annotator's units must not
+    ``data`` and ``loader_args`` as in `u_alpha` (one annotator's units must not
     overlap; zero-length units are left out and counted in ``excluded``). Only matter
     where units of two annotators intersect enters: units that meet no other
     annotator's unit are counted in ``excluded`` ("units meeting no other annotator's

@@ -29,7 +29,7 @@ def per_label(data, measure: Measure = "krippendorff_alpha", *,
     r"""Agreement on each label of set-valued annotations, as a binary present/absent
     rating per (item, annotator).
 
-    ``data``: :class:`~iaa_widgets.Annotations` or a tidy table whose labels are sets
+    ``data``: `Annotations` or a tidy table whose labels are sets
     (frozensets) of labels; primary labels only. ``measure``: ``"krippendorff_alpha"``
     (default; nominal α on the binary ratings, all labels in one pass: per item n_i1(l)
     = Σ_c n_ic [l ∈ c] present values out of m_i, coincidences o_11 = Σ_i n_i1(n_i1 −

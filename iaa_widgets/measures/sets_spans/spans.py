@@ -42,7 +42,7 @@ def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
             progress="auto") -> AgreementResult:
     r"""Pairwise F1 between annotators over their spans, per label, micro and macro.
 
-    ``data``: a :class:`~iaa_widgets.Continuum` (one document); the ``Spans`` of a
+    ``data``: a `Continuum` (one document); the ``Spans`` of a
     reader (``read_label_studio``, ``read_conll`` …: one continuum per document, and
     who annotated which document); or a tidy table with columns annotator, category,
     start, end and optionally item (the document; every annotator of the table is then
@@ -60,7 +60,7 @@ def span_f1(data, match: str = "exact", *, annotators: Sequence | None = None,
     (``scipy.sparse.csgraph.maximum_bipartite_matching``, one call for many annotator
     pairs, documents and labels), one of more than ``MAX_COMPONENT_UNITS`` units by the
     greedy of least ends (exact for intervals, O(n log n); see
-    :func:`_interval_matching`), in O((n + overlapping pairs) log n) in all.
+    `_interval_matching`), in O((n + overlapping pairs) log n) in all.
 
     Only documents both annotators of a pair annotated count for that pair; units of
     the others are counted in ``excluded``. The result's ``value`` and ``observed`` are

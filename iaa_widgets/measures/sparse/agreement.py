@@ -36,7 +36,7 @@ POLICIES = ("pairable", "raise")
 
 @dataclass(frozen=True, repr=False)
 class SparseAgreementResult(AgreementResult):
-    """An :class:`AgreementResult` with the SPA breakdown: ``per_item`` (one row per
+    """An `AgreementResult` with the SPA breakdown: ``per_item`` (one row per
     item of the data: n_annotations, agreement P̂_i — NaN below two annotations —,
     weight k_i and whether the item was used), the weighting ``scheme`` and the
     ``class_probs`` used for chance agreement and "inv_var_class".
@@ -232,7 +232,7 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
     DeprecationWarning; refused with ``scheme=``) is a weighting scheme of §5 — "flat" (k = 1), "annotations"
     (k = n_i), "annotations_m1" (k = n_i − 1, the paper's recommendation, §6.4), "edges"
     (k = n_i(n_i − 1)/2), "inv_var" (k = 1/Var[P̂_i] under uniform labels; exactly
-    ∝ edges, see :mod:`.variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
+    ∝ edges, see `variance`), "inv_var_class" (k = 1/Var[P̂_i] under the
     class distribution) — or an array (or item-indexed Series) of per-item weights.
     SPA is unbiased for the agreement of the complete data when annotations are
     missing at random and the weights depend on n_i only (§4.2, §4.3).
@@ -251,7 +251,7 @@ def sparse_agreement(data, scheme="annotations_m1", class_probs=None, *,
     unlabelled).
 
     ``expected`` in the result is the chance agreement Σ_c p_c² of ``class_probs``.
-    Raises :class:`AgreementError` when no item has two or more annotations, and (when
+    Raises `AgreementError` when no item has two or more annotations, and (when
     the data are loaded) when an annotator labels the same item twice: P̂_i counts
     pairs of distinct annotators (§4.1), and which of the two labels to keep is the
     user's choice (the paper drew one at random for its DAR data, §B.6). A secondary
@@ -329,13 +329,13 @@ def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
                  missing: str = "pairable") -> SparseAgreementResult:
     r"""Chance-corrected SPA, Fleiss-style (eq. 3–4): (P̄_spa − P̄_e) / (1 − P̄_e) with
     P̄_e = Σ_c p_c² from the class shares of all annotations (or ``class_probs``);
-    ``scheme`` as :func:`sparse_agreement`.
+    ``scheme`` as `sparse_agreement`.
 
     This is a BIASED estimator (§4.4): a ratio of estimates is biased by Jensen's
     inequality, and P̄_spa and P̄_e, computed on the same data, are dependent; the bias
     is O(1/n) and vanishes only for large data. With complete data and flat weights it
     is Fleiss' κ. The value is NaN when P̄_e = 1 (one category only); the note says so.
-    ``missing``: as :func:`sparse_agreement` ("pairable" by default, or "raise").
+    ``missing``: as `sparse_agreement` ("pairable" by default, or "raise").
 
     Parameters
     ----------

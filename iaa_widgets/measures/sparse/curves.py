@@ -287,7 +287,7 @@ def spa_variance_curve(data, schemes: Sequence[str] = SPA_SCHEMES, n_rounds: int
     resampling). "inv_var_class" uses ``class_probs``, by default the class shares of
     all annotations of the full data, fixed across rounds. Figure 7 is the variance of
     each scheme minus that of "flat" at equal ``fraction``. ``attrs["notes"]`` names
-    schemes that used a limit (see :func:`sparse_agreement`). See the module docstring
+    schemes that used a limit (see `sparse_agreement`). See the module docstring
     for the vectorised sampling scheme.
 
     Parameters

@@ -71,14 +71,14 @@ class SpaMissingnessResult(Charted):
 
 
 class SpaMissingness:
-    r"""Prepared data for :meth:`sample`: the items' count patterns, the law of the kept
+    r"""Prepared data for `sample`: the items' count patterns, the law of the kept
     cell (k, P) of every tabled pattern, the non-zero counts of the items thinned one
     by one, and eq. 7's per-item numerator P·h(k) and denominator k(k) per scheme as
     tables over k (see the module docstring).
 
     ``schemes``: names of §5. "inv_var" uses the data's number of categories;
     "inv_var_class" uses ``class_probs`` (default: class shares of all annotations of
-    the full data, fixed across rounds, as in :func:`spa_variance_curve`).
+    the full data, fixed across rounds, as in `spa_variance_curve`).
     ``method``: "auto" (per pattern, whichever is cheaper), "patterns" (every pattern
     tabled) or "direct" (every item thinned); all three draw the same law.
 
@@ -316,7 +316,7 @@ def spa_missingness(data, drop: float, schemes: Sequence[str] = SPA_SCHEMES,
                     n_rounds: int = 200, seed=None, class_probs=None) -> SpaMissingnessResult:
     """SPA under each scheme over ``n_rounds`` rounds that drop every annotation
     independently with probability ``drop``: the spread of the estimate under
-    missingness at random. Prepare once with :class:`SpaMissingness` to sample many
+    missingness at random. Prepare once with `SpaMissingness` to sample many
     values of ``drop`` (a slider).
 
     Parameters

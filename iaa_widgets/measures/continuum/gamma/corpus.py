@@ -151,9 +151,9 @@ def gamma_corpus(data, document: str = "document", n_jobs: int = 1, seed=None,
                  progress="auto", **options) -> GammaCorpusResult:
     r"""γ per document and for the corpus (module doc). ``data``: a tidy table with a
     ``document`` column (besides annotator, category, start, end) or a mapping
-    {document: Continuum or table}. ``options`` go to :func:`gamma_family` (α, β,
+    {document: Continuum or table}. ``options`` go to `gamma_family` (α, β,
     Δ∅, category_distance, sampler, n_samples, precision …). ``progress`` counts
-    documents (see :mod:`.progress`).
+    documents (see `progress`).
 
     Parameters
     ----------
