@@ -61,8 +61,9 @@ def read_label_studio(source, from_name: str | None = None, sets: bool | None = 
         When the source is not a list of tasks, a task has no ``annotations`` list or an
         annotation no ``completed_by``; when the export has several controls and
         ``from_name`` names none, or names a control with no region or of a type not read;
-        when a region has several regions of the control or a value of the wrong type;
-        when ``sets=False`` and a region has several choices.
+        when an annotation has several regions of a labelling control (one is
+        expected), or a region's value is of the wrong type; when ``sets=False`` and a
+        region has several choices.
 
     See Also
     --------
