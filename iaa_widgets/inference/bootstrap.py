@@ -127,7 +127,8 @@ class BootstrapResult(InRange, Charted):
 
     Notes
     -----
-    With $\hat\theta^*_b$ the defined replicates, $\mathrm{se} = \operatorname{sd}(\hat\theta^*_b)$,
+    With $\hat\theta^*_b$ the defined replicates,
+    $\mathrm{se} = \operatorname{sd}(\hat\theta^*_b)$,
     the percentile interval is $[\hat\theta^*_{(\alpha/2)}, \hat\theta^*_{(1-\alpha/2)}]$
     (Efron & Tibshirani 1993, ch. 13) and
 

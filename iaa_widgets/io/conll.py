@@ -141,7 +141,8 @@ def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-",
     >>> bob = io.StringIO("Luca B-PER\nBianchi O\nruns O\n")
     >>> tagged = iaa.read_conll({"alice": alice, "bob": bob})
     >>> tagged
-    Tagged(tokens=Annotations(3 items, 2 annotators, 3 categories, 6 ratings), spans=Spans(2 units in 1 documents, 2 annotators))
+    Tagged(tokens=Annotations(3 items, 2 annotators, 3 categories, 6 ratings),
+           spans=Spans(2 units in 1 documents, 2 annotators))
     >>> tagged.spans.units[["annotator", "category", "start", "end"]].values.tolist()
     [['alice', 'PER', 0.0, 2.0], ['bob', 'PER', 0.0, 1.0]]
     >>> round(iaa.cohen_kappa(tagged.tokens).value, 4)  # tokens 1 and 3 agree, 2 does not
