@@ -115,12 +115,8 @@ def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
     ----------
     data : Annotations or a tidy DataFrame
         Numeric scores (or labels in a declared order), one per annotator and item.
-    fisher : bool, default True
-        Average on Fisher's z scale and test H0 ρ = 0 (False: the plain mean, no test).
-    missing : {"listwise", "raise"}, default "listwise"
-        Keep the items every annotator rated, or refuse a missing score.
-    annotators : sequence, optional
-        The annotators to use, by name (default: all).
+    fisher, missing, annotators
+        As in `mean_pearson_r` (default True, "listwise", all annotators).
 
     Returns
     -------
@@ -131,8 +127,7 @@ def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
     Raises
     ------
     AgreementError
-        When the scores are not numeric or ordered, fewer than two annotators
-        remain, an annotator is unknown, or ``missing="raise"`` meets a gap.
+        As `mean_pearson_r`.
 
     See Also
     --------

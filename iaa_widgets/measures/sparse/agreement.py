@@ -341,14 +341,9 @@ def sparse_kappa(data, scheme="annotations_m1", class_probs=None, *,
     ----------
     data : Annotations or a tidy DataFrame
         Categorical labels (item, annotator, label); annotators may label any subset.
-    scheme : str or array_like, default "annotations_m1"
-        "flat", "annotations", "annotations_m1", "edges", "inv_var" or "inv_var_class"
-        (§5), or one weight per item (an array, or a Series indexed by item).
-    class_probs : array_like or mapping, optional
-        The class distribution (over the categories, or category → probability); by
-        default the class shares of all annotations.
-    missing : {"pairable", "raise"}, default "pairable"
-        Use every item with two or more annotations, or refuse a missing annotation.
+    scheme, class_probs, missing
+        As in `sparse_agreement` (default "annotations_m1", the class shares,
+        "pairable").
 
     Returns
     -------
