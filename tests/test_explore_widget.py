@@ -437,3 +437,47 @@ def test_no_import_cycle_among_the_front_end_modules():
         return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, (*seen, nxt)))
                    for nxt in graph.get(start, ()))
     assert not [name for name in graph if reaches(name, name)]
+
+
+def test_wait_returns_when_the_latest_run_has_set_the_panels(df, monkeypatch):
+    """The race behind test_panels_hold_the_api_numbers' rare None: ``wait()`` joined the
+    worker it found and returned, though a newer run (started while it waited) had not
+    set its panels yet, and a run whose publication raised ended silently with its
+    panels unset. Now a run started meanwhile is waited for, and a failed publication
+    is raised."""
+    import threading
+    import time
+    from iaa_widgets.widgets import explorer as module
+
+    w = iaa.ProjectExplorer(df, reference="ann", n_resamples=20, seed=1)
+    w.wait(120)
+    gate, real = threading.Event(), module.bootstrap
+
+    def held(data, fn, **kwargs):  # every run waits at the gate; run 2 is the slower
+        gate.wait(60)
+        if fn.__name__ == "fleiss_kappa":
+            time.sleep(1.0)
+        return real(data, fn, **kwargs)
+    monkeypatch.setattr(module, "bootstrap", held)
+    w.measure = "gwet_ac1"  # run 1, held at the gate
+    waited = []
+    waiter = threading.Thread(target=lambda: waited.append(w.wait(120)))
+    waiter.start()
+    gate.wait(0.2)  # (the waiter joins run 1 now)
+    w.measure = "fleiss_kappa"  # run 2: run 1 is stale
+    gate.set()
+    waiter.join(120)
+    assert waited == [None] and w.intervals == "ready"
+    loo = iaa.leave_one_out(w._project.ann, "fleiss_kappa", n_resamples=20, seed=1,
+                            missing="available")
+    rows = w.annotators_panel["rows"]
+    assert [r["delta_low"] for r in rows] == pytest.approx(loo["ci_low"].tolist(), abs=1e-12)
+
+    def broken(*args):
+        raise RuntimeError("publication failed")
+    monkeypatch.setattr(w, "_publish", broken)
+    w.measure = "gwet_ac1"
+    with pytest.raises(iaa.AgreementError, match="publication failed"):
+        w.wait(120)
+    assert w.intervals == "failed" and "publication failed" in w.headline["interval_note"]
+    w.close()

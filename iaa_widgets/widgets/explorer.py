@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 from importlib import import_module
 from typing import Any
@@ -159,6 +160,8 @@ class ProjectExplorer(IAAWidget):
         self._design: dict = {}  # q(α_min) and items for ±HALF_WIDTH, from the bootstrap
         self._highlight, self._notice = "", ""
         self._worker: threading.Thread | None = None
+        self._lock = threading.Lock()  # the run of the worker whose intervals are current
+        self._generation = 0
         self._failure = ""
         nothing = _nothing_to_compare(data, loader_args)
         if not nothing:
@@ -186,8 +189,6 @@ class ProjectExplorer(IAAWidget):
         self._usage = explore.label_usage(ann)
         self._confusion = explore.label_confusion(self._project)
         self._rows = None
-        self._lock = threading.Lock()
-        self._generation = 0
         super().__init__(page_size=page_size)
         self.set_trait("annotator_names", [str(a) for a in ann.annotators])
         self.set_trait("label_names", [str(c) for c in ann.categories])
@@ -268,12 +269,26 @@ class ProjectExplorer(IAAWidget):
                                   text=self._text)
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until the bootstrap intervals of the current measures are shown."""
-        worker = self._worker
-        if worker is not None:
-            worker.join(timeout)
+        """Block until the bootstrap intervals of the current measures are shown: the
+        worker of the latest run has set every panel (a run started while waiting is
+        waited for too)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                worker = self._worker
+            if worker is None:
+                break
+            worker.join(None if end is None else max(0.0, end - time.monotonic()))
             if worker.is_alive():
                 raise TimeoutError(f"intervals not computed within {timeout} s")
+            with self._lock:
+                if self._worker is worker:  # no newer run started meanwhile
+                    break
+        if self.intervals == "computing" and self._worker is not None:
+            # the latest run ended for measures the widget no longer shows (a change of
+            # measure whose values failed: the banner says why), not for the current ones
+            raise AgreementError(f"ProjectExplorer: no intervals for {self.measure} and "
+                                 f"{self.pair_measure}: {self.error or 'their values failed'}")
         if self.intervals == "failed":
             raise AgreementError(self._failure or self.error)
 
@@ -402,10 +417,9 @@ class ProjectExplorer(IAAWidget):
 
     def _start_intervals(self) -> None:
         """Compute the bootstrap intervals of the current measures in a worker thread;
-        a later call makes this run's results stale (they are dropped)."""
-        with self._lock:
-            self._generation += 1
-            gen = self._generation
+        a later call makes this run's results stale (they are dropped). The run is
+        current (``_generation``, ``_worker``) from the moment it is made, so that
+        :meth:`wait` never joins an older one only."""
         self.intervals = "computing"
         ann, (fn, kwargs) = self._project.ann, self._measure()
         measure, pair_measure, result = self.measure, self.pair_measure, self._result
@@ -432,40 +446,57 @@ class ProjectExplorer(IAAWidget):
             except Exception as exc:
                 with self._lock:
                     if gen == self._generation:
-                        self._failure = f"{type(exc).__name__}: {exc}"
-                        if not isinstance(exc, AgreementError):  # a fault: the banner
-                            self.error = self._failure
-                        self.set_trait("headline", {**self.headline,
-                                                    "interval_note": self._failure})
-                        self.intervals = "failed"
+                        self._fail(exc)
                 return
             with self._lock:
                 if gen != self._generation or (measure, pair_measure) != (
                         self.measure, self.pair_measure):
                     return
-                with self.hold_sync():
-                    if "boot" in out:
-                        b = out["boot"]
-                        self._design = _design(b, ann.n_items)
-                        ci, se = getattr(result, "ci", None), getattr(result, "se", None)
-                        if ci is None or se is None:
-                            self._send_headline(ci or b.ci, se if se is not None else b.se,
-                                                f"bootstrap percentile, {self._n_resamples} "
-                                                "resamples")
-                        else:
-                            self._send_headline(ci, se, self.headline.get("ci_method", ""))
-                    if "loo" in out:
-                        self.leave_one_out = out["loo"]
-                        self._send_annotators()
-                    if "pairs" in out:
-                        self._send_pairs(out["pairs"])
-                    if "groups" in out:
-                        self.set_trait("groups_panel", _groups_panel(out["groups"],
-                                                                     self._group.name))
-                    self.intervals = "ready" if resamples else "none"
+                try:
+                    self._publish(out, result, resamples)
+                except Exception as exc:  # never a run that ends with its panels unset
+                    self._fail(exc)
         self._failure = ""
-        self._worker = threading.Thread(target=run, name="ProjectExplorer", daemon=True)
-        self._worker.start()
+        with self._lock:
+            self._generation += 1
+            gen = self._generation
+            self._worker = threading.Thread(target=run, name="ProjectExplorer", daemon=True)
+            self._worker.start()
+
+    def _fail(self, exc: Exception) -> None:
+        """The current run failed: its error in the headline (and, for a fault rather
+        than refused data, in the banner) and ``intervals`` 'failed', which :meth:`wait`
+        raises."""
+        self._failure = f"{type(exc).__name__}: {exc}"
+        if not isinstance(exc, AgreementError):  # a fault: the banner
+            self.error = self._failure
+        self.set_trait("headline", {**self.headline, "interval_note": self._failure})
+        self.intervals = "failed"
+
+    def _publish(self, out: dict, result, resamples) -> None:
+        """Set the panels from a worker's run (``out``): the headline's interval and
+        decision figures, leave-one-out, the pairs' intervals and the groups."""
+        ann = self._project.ann
+        with self.hold_sync():
+            if "boot" in out:
+                b = out["boot"]
+                self._design = _design(b, ann.n_items)
+                ci, se = getattr(result, "ci", None), getattr(result, "se", None)
+                if ci is None or se is None:
+                    self._send_headline(ci or b.ci, se if se is not None else b.se,
+                                        f"bootstrap percentile, {self._n_resamples} "
+                                        "resamples")
+                else:
+                    self._send_headline(ci, se, self.headline.get("ci_method", ""))
+            if "loo" in out:
+                self.leave_one_out = out["loo"]
+                self._send_annotators()
+            if "pairs" in out:
+                self._send_pairs(out["pairs"])
+            if "groups" in out:
+                self.set_trait("groups_panel", _groups_panel(out["groups"],
+                                                             self._group.name))
+            self.intervals = "ready" if resamples else "none"
 
     def _send_annotators(self) -> None:
         prof, loo, usage = self.profile, self.leave_one_out, self._usage

@@ -293,7 +293,9 @@ export function mountChart(model, name, container,
     drawn = structuredClone(spec);
     const rows = model.get("_datasets");
     dropped = keepEmpty ? new Set() : dropEmptyLayers(spec, rows);
-    for (const key of Object.keys(spec.datasets || {})) spec.datasets[key] = rows[key] || [];
+    // copies: Vega keeps the rows it is given as its tuples and changes them in place
+    // (update), while the model's must stay as sent (a static page switches back to them)
+    for (const key of Object.keys(spec.datasets || {})) spec.datasets[key] = structuredClone(rows[key] || []);
     const dark = isDarkTheme();
     for (const param of spec.params || []) if (param.name === "dark") param.value = dark;
     if (result) result.finalize();
@@ -323,7 +325,7 @@ export function mountChart(model, name, container,
       const rows = all[key] || [];
       const tuples = result.view.data(key);
       if (!tuples || tuples.length !== rows.length) {
-        result.view.data(key, rows);
+        result.view.data(key, structuredClone(rows)); // (a copy, as in draw)
         continue;
       }
       const changes = changeset();
@@ -355,7 +357,8 @@ export function mountChart(model, name, container,
       await job();
       if (after && result && !disposed) await after(result.view);
       label();
-      if (!disposed && announce) announceRedraw(root);
+      // (a chart whose spec has not arrived yet is not drawn: draw_later in Python)
+      if (!disposed && announce && result) announceRedraw(root);
     }).catch((err) => {
       console.error(err);
       if (root) root.dataset.chartError = String(err && err.message || err);
