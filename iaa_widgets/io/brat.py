@@ -75,7 +75,8 @@ def read_brat(source, categories=None):
     ----------
     Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., & Tsujii, J. (2012).
     brat: a Web-based Tool for NLP-Assisted Text Annotation. In Proceedings of the
-    Demonstrations at EACL 2012 (pp. 102–107). https://aclanthology.org/E12-2021
+    Demonstrations at the 13th Conference of the European Chapter of the Association
+    for Computational Linguistics (pp. 102–107). https://aclanthology.org/E12-2021
 
     Examples
     --------

@@ -132,7 +132,7 @@ def read_conll(source, column: int = -1, docstart: str = "-DOCSTART-",
 
     Tjong Kim Sang, E. F., & De Meulder, F. (2003). Introduction to the CoNLL-2003 Shared
     Task: Language-Independent Named Entity Recognition. In Proceedings of CoNLL-2003
-    (pp. 142–147). https://doi.org/10.3115/1119176.1119195
+    (pp. 142–147). https://aclanthology.org/W03-0419
 
     Examples
     --------

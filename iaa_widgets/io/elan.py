@@ -79,8 +79,8 @@ def read_elan(source, tiers=None, annotator: str = "tier", categories=None) -> C
     References
     ----------
     Wittenburg, P., Brugman, H., Russel, A., Klassmann, A., & Sloetjes, H. (2006). ELAN:
-    a Professional Framework for Multimodality Research. In Proceedings of LREC 2006
-    (pp. 1556–1559).
+    a Professional Framework for Multimodality Research. In Proceedings of the Fifth
+    International Conference on Language Resources and Evaluation (LREC 2006).
 
     Examples
     --------
