@@ -442,3 +442,61 @@ def test_no_vega_warning_in_the_console(nb):
     warnings = [c for c in nb.console if c.startswith(("warning", "error"))
                 and ("Infinite extent" in c or "vega" in c.lower() or "WARN" in c)]
     assert warnings == [], warnings
+
+
+# ------------------------------------------------------------ static page (issue 42)
+def _move(page, name, value):
+    """Set a slider of the page as a drag does (its value, then an `input` event)."""
+    page.evaluate("""([name, value]) => {
+      const input = document.querySelector(`input.iaa-slider-${name}`);
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }""", [name, value])
+
+
+def _shown_gamma(page, before):
+    """γ on the page once it differs from ``before`` (the saved state's)."""
+    cell = 'tr[data-key="gamma"] .iaa-value'
+    page.wait_for_function(f"() => document.querySelector('{cell}').dataset.value !== "
+                           f"'{before}'", timeout=10_000)
+    return page.locator(cell).get_attribute("data-value")
+
+
+def test_static_page_weight_sliders_show_what_python_computed(offline, tmp_path,
+                                                              monkeypatch):
+    # each saved state is gamma_family's for its weights: γ, γ_cat and every γ_k
+    from iaa_widgets.widgets import gamma
+    monkeypatch.setattr(gamma, "EXPORT_GRID", (0.5, 1.0, 1.5))
+    small = random_continuum(3, 8, seed=4)
+    w = iaa.GammaExplorer(small, n_samples=4, seed=2)
+    try:
+        w.wait(60)
+        path = tmp_path / "gamma_static.html"
+        w.to_html(path)
+    finally:
+        w.close()
+    page, log = offline(path)
+    page.wait_for_selector(".iaa-chart-bars svg.marks g.mark-rect path", timeout=30_000)
+    saved = page.locator('tr[data-key="gamma"] .iaa-value').get_attribute("data-value")
+    assert float(saved) == pytest.approx(
+        iaa.gamma_family(small, n_samples=4, seed=2, progress=False).gamma.value, abs=1e-12)
+    assert page.locator("input.iaa-slider-delta_empty").is_disabled()
+    assert not page.locator("input.iaa-slider-alpha").is_disabled()
+    for name, value in (("alpha", 1.5), ("alpha", 1.0), ("beta", 0.5)):
+        before = page.locator('tr[data-key="gamma"] .iaa-value').get_attribute("data-value")
+        _move(page, name, value)
+        expected = iaa.gamma_family(small, n_samples=4, seed=2, progress=False,
+                                    **{name: value})
+        shown = _shown_gamma(page, before)
+        assert float(shown) == pytest.approx(expected.gamma.value, abs=1e-12)
+        cat = page.locator('tr[data-key="gamma_cat"] .iaa-value').get_attribute("data-value")
+        assert float(cat) == pytest.approx(expected.gamma_cat.value, abs=1e-12)
+        page.wait_for_function("([sel, text]) => (document.querySelector(sel)"
+                               ".getAttribute('aria-label') || '').includes(text)",
+                               arg=[".iaa-chart-bars", f"γ_k: {expected.gamma_k.values.index[0]}"
+                                    f" {expected.gamma_k.values.iloc[0]:.3f}"], timeout=10_000)
+        label = page.locator(".iaa-chart-bars").get_attribute("aria-label")
+        for k, v in expected.gamma_k.values.items():  # every category's γ_k, as drawn
+            assert f"γ_k: {k} {v:.3f}" in label
+    assert page.locator(".iaa-static-notice").is_hidden()
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
