@@ -67,6 +67,28 @@ class StudyDesigner(IAAWidget):
         self.observe(self._on_change, ["half_width", "kappa0", "kappa1", "prevalence",
                                        "raters", "confidence"])
 
+    def _export_groups(self) -> list[tuple]:
+        """The controls a static page keeps live (:mod:`.export`), in order of priority:
+        each slider over its steps from the saved values of the others, then κ₀ with κ₁
+        on a grid of 0.05 (every design's items at each, and the pilot's projection)."""
+        from .export import Control
+
+        def control(name, label, low, high, step):
+            n = round((high - low) / step)
+            values = np.round(np.linspace(low, high, n + 1), 10)
+            return Control(name, label, tuple(int(v) if name == "raters" else float(v)
+                                              for v in values), f".iaa-slider-{name}")
+
+        singles = [control("half_width", "target half-width", 0.01, 0.3, 0.01),
+                   control("kappa0", "κ₀", 0.05, 0.95, 0.01),
+                   control("kappa1", "κ₁", 0.05, 0.95, 0.01),
+                   control("prevalence", "prevalence", 0.05, 0.95, 0.01),
+                   control("raters", "raters", 2, 6, 1),
+                   control("confidence", "confidence", 0.8, 0.99, 0.01)]
+        both = (control("kappa0", "κ₀", 0.05, 0.95, 0.05),
+                control("kappa1", "κ₁", 0.05, 0.95, 0.05))
+        return [(c,) for c in singles] + [both]
+
     @staticmethod
     def _check(half_width, kappa0, kappa1, prevalence, raters, confidence) -> None:
         where = "StudyDesigner"

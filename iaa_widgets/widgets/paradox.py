@@ -160,6 +160,7 @@ class ParadoxExplorer(IAAWidget):
         super().__init__()
         self._categories, self._annotators = list(categories), [str(a) for a in annotators]
         self._result: Mapping[str, AgreementResult] | None = None
+        self._memo: dict[bytes, tuple] = {}  # table → results, rows (see _measures)
         self.set_trait("categories", [str(c) for c in categories])
         self.set_trait("annotators", self._annotators)
         self.set_chart("table", charts.contingency_heatmap(
@@ -183,6 +184,23 @@ class ParadoxExplorer(IAAWidget):
                             index=pd.Index(self._categories, name=self._annotators[0]),
                             columns=pd.Index(self._categories, name=self._annotators[1]))
 
+    def _export_groups(self) -> list[tuple]:
+        """The controls a static page keeps live (:mod:`.export`), in order of priority:
+        PI and BI each over its slider's steps (0.01) from the saved value of the other,
+        then both on a grid of 0.1 (the 201 × 201 steps together would not fit a page)."""
+        from .export import Control
+
+        def control(name, label, step):
+            n = round(2 / step)
+            return Control(name, label, tuple(float(v) for v in
+                                              np.round(np.linspace(-1, 1, n + 1), 10)),
+                           f".iaa-slider-{name}")
+
+        return [(control("prevalence", "prevalence index", 0.01),),
+                (control("bias", "bias index", 0.01),),
+                (control("prevalence", "prevalence index", 0.1),
+                 control("bias", "bias index", 0.1))]
+
     @staticmethod
     def _check(observed, prevalence, bias, n) -> None:
         validate.probability(_WHERE, "observed", observed)
@@ -195,11 +213,25 @@ class ParadoxExplorer(IAAWidget):
         self._check(self.observed, self.prevalence, self.bias, self.n)
         self._refresh()
 
+    def _measures(self, m: np.ndarray) -> tuple[dict[str, AgreementResult], list]:
+        """The panel's results and specific agreement on table ``m``, and the heatmap's
+        rows; a table met before (slider steps that round to the same counts, a static
+        page's states) is not measured again."""
+        key = m.tobytes()
+        if key not in self._memo:
+            if len(self._memo) >= 4096:
+                self._memo.clear()
+            ann = Annotations.from_contingency(m, self._categories, self._annotators)
+            results = {d.name: d.function(ann) for d in _registry.measures(panel=True)}
+            results["specific_agreement"] = specific_agreement(ann,
+                                                               positive=self._categories[0])
+            self._memo[key] = (results, json_safe(charts.contingency_rows(m, self._categories)))
+        results, cells = self._memo[key]
+        return dict(results), cells
+
     def _refresh(self) -> None:
         m, notes = paradox_table(self.observed, self.prevalence, self.bias, self.n)
-        ann = Annotations.from_contingency(m, self._categories, self._annotators)
-        results = {d.name: d.function(ann) for d in _registry.measures(panel=True)}
-        results["specific_agreement"] = specific_agreement(ann, positive=self._categories[0])
+        results, cells = self._measures(m)
         rows = []
         for d in _registry.measures(panel=True):
             r = results[d.name]
@@ -225,7 +257,7 @@ class ParadoxExplorer(IAAWidget):
                                        "bias": float(m[0, 1] - m[1, 0]) / n, "n": n})
             self.set_trait("coefficients", json_safe(rows))
             self.set_trait("notes", notes)
-            self.set_rows(paradox_cells=charts.contingency_rows(m, self._categories),
+            self.set_rows(paradox_cells=cells,
                           paradox_values=[{"coefficient": r["label"].split(" (")[0],
                                            "value": r["value"], "order": i}
                                           for i, r in enumerate(rows)])

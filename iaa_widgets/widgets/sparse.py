@@ -99,6 +99,19 @@ class SparseAgreementExplorer(IAAWidget):
         self.observe(self._on_drop, "drop")
         self.observe(self._on_rounds, ["n_rounds", "seed"])
 
+    _export_volatile = ("answered",)  # how many recomputations ran, not their numbers
+
+    def _export_groups(self) -> list[tuple]:
+        """The controls a static page keeps live (:mod:`.export`): the drop slider over
+        its steps (0 to 0.95 by 0.01; SPA's rounds at each, with ``n_rounds`` and
+        ``seed`` as saved). Rounds and seed stay disabled (they redraw the variance
+        curves too); "fix x axis" is the page's own. Every scheme is on show at once:
+        there is no scheme to choose."""
+        from .export import Control
+
+        steps = tuple(float(v) for v in np.round(np.linspace(0, 0.95, 96), 10))
+        return [(Control("drop", "drop", steps, ".iaa-slider-drop"),)]
+
     # ----------------------------------------------------------- public
     @property
     def result(self) -> Mapping[str, SparseAgreementResult]:

@@ -92,7 +92,10 @@ class StaticModel {
     const next = { ...this.saved, ...diff,
       _datasets: { ...this.saved._datasets, ...(diff._datasets || {}) } };
     this.live.names.forEach((n, i) => { next[n] = values[i]; });
-    const changed = Object.keys(next).filter(
+    // the controls first, then what follows from them (as Python answers a move in the
+    // notebook: a widget that shows "working" from a control's change until an answer)
+    const keys = [...this.live.names, ...Object.keys(next).filter((k) => !this.live.names.includes(k))];
+    const changed = keys.filter(
       (k) => JSON.stringify(next[k]) !== JSON.stringify(this.state[k]));
     this.state = next;
     queueMicrotask(() => changed.forEach((k) => this.emit(`change:${k}`)));
