@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROLE = re.compile(r":(?:py:)?(?!math:)[a-z]+:`~?([^`<]+?)(?:\s*<([^>`]+)>)?`")
 TILDE_ROLE = re.compile(r":(?:py:)?(?!math:)[a-z]+:`~([^`]+)`")
 MATH_ROLE = re.compile(r":math:`([^`]+)`")
+INLINE_DISPLAY = re.compile(r"\$\$([^$\n]+)\$\$")  # $$ … $$ within one line
 MATH_BLOCK = re.compile(r"^([ \t]*)\.\. math::[ \t]*(.*)\n((?:\1[ \t]+.*\n|[ \t]*\n)*)", re.M)
 
 
@@ -49,6 +50,8 @@ def _math_block(match: re.Match) -> str:
 def markdown_docstring(text: str) -> str:
     """A numpydoc docstring with its reST roles and math made Markdown."""
     text = MATH_BLOCK.sub(_math_block, text if text.endswith("\n") else text + "\n")
+    # $$ … $$ inside a line of text: arithmatex takes $$ only as a block of its own
+    text = INLINE_DISPLAY.sub(lambda m: f"\\(\\displaystyle {m.group(1)}\\)", text)
     text = MATH_ROLE.sub(lambda m: f"${m.group(1)}$", text)
     text = TILDE_ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
     return ROLE.sub(lambda m: f"`{(m.group(2) or m.group(1)).strip()}`", text).rstrip("\n")

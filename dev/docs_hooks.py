@@ -4,6 +4,10 @@
   `` `fleiss_kappa(data)` ``, `` `iaa_widgets.Annotations` ``) links to its entry in the
   API pages (dev/docs_pages.py says which page holds each name); code blocks, code already
   in a link and the API entries' own headings are left alone.
+- A notebook page's table of contents drops code from its headings' anchors
+  (``#a-tour-of-in-five-minutes``) where the heading keeps it
+  (``a-tour-of-iaa_widgets-in-five-minutes``): each such link is pointed at the one id
+  whose words contain its words in order.
 - Each notebook page opens with a link that downloads the notebook (the .ipynb beside
   the page) and, when ``extra.binder`` in mkdocs.yml holds the repository's public
   Binder URL, a link that opens it there.
@@ -80,3 +84,22 @@ def on_page_content(content, page, config, files, **kwargs):
     if page.file.src_uri.endswith(".ipynb"):
         content = notebook_links(content, page, config)
     return link_names(content, page.url)
+
+
+def _within(words: list[str], other: list[str]) -> bool:
+    it = iter(other)
+    return all(w in it for w in words)
+
+
+def on_post_page(output, page, config, **kwargs):
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+    ids = set(re.findall(r'\bid="([^"]+)"', output))
+
+    def fix(match: re.Match) -> str:
+        frag = match.group(1)
+        if frag in ids:
+            return match.group(0)
+        near = [i for i in ids if _within(frag.split("-"), i.split("-"))]
+        return f'href="#{near[0]}"' if len(near) == 1 else match.group(0)
+    return re.sub(r'href="#([^"]+)"', fix, output)

@@ -8,56 +8,18 @@ dev/test.sh runs this after building the site; on its own: `bash dev/docs.sh` th
 """
 from __future__ import annotations
 
-import functools
-import http.server
-import sys
-import threading
 from pathlib import Path
 
 import pytest
+from conftest import watched_page as _watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "site"
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from labdriver import launch_browser  # noqa: E402
-
 pytestmark = pytest.mark.browser
 
 PAGES = ["", "getting-started/", "choosing/", "reading/", "measures/classic/",
          "measures/alpha/", "tools/", "big-data/", "widgets/", "notebooks/",
-         "generated/notebooks/00_tour/", "generated/api/", "benchmarks/", "changelog/"]
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not (SITE / "index.html").is_file():
-        pytest.fail("site/ is not built: run `bash dev/docs.sh` first")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = launch_browser(p)
-        yield chromium
-        chromium.close()
-
-
-def _watched_page(browser, base):
-    """A page that records console errors and every request that leaves the server."""
-    page = browser.new_page()
-    page.errors, page.outside = [], []
-    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("request", lambda r: r.url.startswith(("http:", "https:"))
-            and not r.url.startswith(base) and page.outside.append(r.url))
-    return page
+         "generated/notebooks/00_tour/", "generated/api/", "generated/api/categorical/",
+         "glossary/", "generated/bibliography/", "citing/", "benchmarks/", "changelog/"]
 
 
 @pytest.mark.parametrize("path", PAGES)
