@@ -63,6 +63,8 @@ def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int |
         each = described.without_each(ann, **measure_kwargs)
     if each is None and make is not None:
         joined = _versions_of_counts(make, ann, measure_kwargs, summed=n_resamples is None)
+        if joined is None and n_resamples is not None:  # Conger's κ: one Statistic
+            joined = _versions_of_raters(make, ann, measure_kwargs)
         if joined is None:  # a measure that reads who gave each label: each version's data
             parts = [make(v, **measure_kwargs) for v in [ann, *_without_each(ann)]]
             joined = None if n_resamples is None else _side_by_side(parts)
@@ -191,6 +193,66 @@ def _versions_of_counts(make, ann: Annotations, kwargs: dict, summed: bool = Fal
         each = (tot["base"][:, None, :] + tot["delta"]).reshape(b * n_ann, cells)
         rest = stat.finish({name: each[:, bounds[j]:bounds[j + 1]].reshape(
             (b * n_ann,) + tuple(stat.shapes[name])) for j, name in enumerate(names)})[0]
+        out = np.column_stack([first, np.asarray(rest, dtype=float).reshape(b, n_ann)])
+        return out, out, out
+    return stats.Statistic(tables, shapes, finish)
+
+
+def _versions_of_raters(make, ann: Annotations, kwargs: dict):
+    """The Statistic of every version (all annotators, then without each in turn) of
+    Conger's κ (a Statistic of A'_o's item terms ``agree``, ``pairable`` and each rater's
+    category counts ``n_rc``) under ``missing="available"``, or under any policy when
+    every item is rated by every annotator (then every policy keeps every item in every
+    version); None otherwise.
+
+    Then every rated item counts in every version, so version j's n_rc
+    (Conger 1980's p_rc = n_rc / n_r) is the whole's without rater j's row, and its
+    A'_o's item terms (Fleiss 1971's P_i [m_i ≥ 2] and [m_i ≥ 2]) differ from the whole's
+    only on the items j rated, where they are those of n_i − e(x_ij). So the tables are
+    the whole's and, per item and annotator, the change of ``agree`` and ``pairable``
+    when their rating is taken out (zero where they gave none): one product of the item
+    weights for every version, and each version finished by the measure's own finish of
+    J − 1 raters, all versions in one call."""
+    from ..measures import _formulas as F
+    from ..stats.statistic import per_item
+    n, n_ann, k = ann.n_items, ann.n_annotators, ann.n_categories
+    if not set(kwargs) <= {"missing"} or ann.rating_count is not None or \
+            n * k > stats.MAX_CELLS:
+        return None
+    prim = ann.primary()
+    rated = prim.label >= 0  # a blank label: no rating
+    item, who, label = prim.item[rated], prim.annotator[rated], prim.label[rated]
+    counts = np.bincount(item * k + label, minlength=n * k).reshape(n, k).astype(float)
+    m = counts.sum(axis=1)
+    if kwargs.get("missing") != "available" and not np.all(m == n_ann):
+        return None
+    full = make(ann, **kwargs)
+    if set(full.tables) != {"agree", "pairable", "n_rc"} or full.rows is not None or \
+            full.weights is not None or full.n_items != n:
+        return None
+    version = make(next(_without_each(ann)), **kwargs)  # J − 1 raters: each version's finish
+    rows = counts[item]
+    rows[np.arange(len(item)), label] -= 1  # each rating's item without it
+    less = np.where(m[item] >= 3, F.item_agreement(rows), 0.0)  # P_i [m_i − 1 ≥ 2]
+    whole = np.asarray(full.tables["agree"], dtype=float)[item, 0]
+    tables = {**full.tables,
+              "d_agree": per_item(item, who, n, n_ann, less - whole),
+              "d_pairable": per_item(item, who, n, n_ann,
+                                     (m[item] >= 3).astype(float) - (m[item] >= 2))}
+    shapes = {**full.shapes, "d_agree": (n_ann,), "d_pairable": (n_ann,)}
+    # version j's raters: every one but j, in their order (J × (J − 1))
+    others = np.arange(n_ann - 1)[None, :] + (np.arange(n_ann - 1)[None, :] >=
+                                              np.arange(n_ann)[:, None])
+
+    def finish(tot):  # the whole's value, then each version's
+        first = np.asarray(full.finish({name: tot[name] for name in full.tables})[0],
+                           dtype=float).reshape(-1)
+        b = len(first)
+        each = {"agree": tot["agree"].reshape(b, 1) + tot["d_agree"],
+                "pairable": tot["pairable"].reshape(b, 1) + tot["d_pairable"],
+                "n_rc": tot["n_rc"].reshape(b, n_ann, k)[:, others, :]}
+        rest = version.finish({name: t.reshape((b * n_ann,) + tuple(version.shapes[name]))
+                               for name, t in each.items()})[0]
         out = np.column_stack([first, np.asarray(rest, dtype=float).reshape(b, n_ann)])
         return out, out, out
     return stats.Statistic(tables, shapes, finish)
