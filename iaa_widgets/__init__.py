@@ -42,6 +42,7 @@ _LAZY: dict[str, str] = {
     "ProjectExplorer": ".widgets.explorer",
     "StudyDesigner": ".widgets.designer",
     "ParadoxExplorer": ".widgets.paradox",
+    "share": ".sharing",
     "disagreements": ".explore",
     "span_disagreements": ".explore_spans",
     "leave_one_out": ".inference.leave_one_out",

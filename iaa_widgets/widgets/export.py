@@ -286,27 +286,46 @@ def _widget_css() -> str:
     return css
 
 
+def empty_states(budget: int) -> dict[str, Any]:
+    """No precomputed state (a page's size without them)."""
+    return {"controls": [], "names": [], "diffs": [], "states": [], "dropped": [],
+            "budget": budget}
+
+
 def widget_page(widget: anywidget.AnyWidget, *, title: Any = None,
                 budget: int = DEFAULT_BUDGET) -> str:
     """The HTML document of ``widget`` in its current state (see the module's text), with
     the precomputed states (:func:`precomputed_states`) that keep the page within
     ``budget`` bytes. ``title`` (text, escaped) defaults to the widget's class name."""
-    empty = {"controls": [], "names": [], "diffs": [], "states": [], "dropped": [],
-             "budget": budget}
+    empty = empty_states(budget)
     left = budget - len(_page(widget, title, empty).encode("utf-8"))
     return _page(widget, title, precomputed_states(widget, left))
 
 
 def _page(widget: anywidget.AnyWidget, title: Any, live: dict) -> str:
     name = type(widget).__name__
-    title = name if title is None else title
+    return page_head(name if title is None else title) + widget_section(widget, live) + \
+        page_end()
+
+
+def page_head(title: Any) -> str:
+    """A static page's start, to its ``<body>``: the Content Security Policy, the title
+    (text, escaped) and the styles (:func:`widget_page`, :func:`iaa_widgets.share`)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{text(_CSP)}\">\n"
+            f"<title>{text(title)}</title>\n"
+            f"<style>{_STYLE}{_widget_css()}</style>\n</head>\n<body>\n")
+
+
+def widget_section(widget: anywidget.AnyWidget, live: dict, part: int = 1) -> str:
+    """One widget of a static page: its banner, its notice, the element it is drawn in
+    and its saved and precomputed states (data blocks ``iaa-state``, ``iaa-states``,
+    with ``-{part}`` after the first), mounted by :func:`page_end`'s script."""
+    name = type(widget).__name__
     saved = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    state = script_json(widget_state(widget))
+    sfx = "" if part == 1 else f"-{part}"
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{text(_CSP)}\">\n"
-        f"<title>{text(title)}</title>\n"
-        f"<style>{_STYLE}{_widget_css()}</style>\n</head>\n<body>\n"
+        f"<section class=\"iaa-static-part\" data-iaa-part=\"{sfx}\">\n"
         f"<p class=\"iaa-static-banner\" role=\"note\">Static copy of {text(name)}, saved "
         f"{saved}: the numbers are those of the Python session then. "
         "<span class=\"iaa-static-live-text\" hidden>These controls work from states that "
@@ -318,19 +337,28 @@ def _page(widget: anywidget.AnyWidget, title: Any, live: dict) -> str:
         "<span class=\"iaa-static-dropped\"></span>. </span>"
         "What the page does by itself works: hover, tooltips, zoom and downloads.</p>\n"
         "<p class=\"iaa-static-notice\" role=\"status\" aria-live=\"polite\" hidden></p>\n"
-        "<div id=\"iaa-widget\"></div>\n"
+        f"<div id=\"iaa-widget{sfx}\"></div>\n"
         "<noscript><p>This page draws the widget with JavaScript; allow it to see the "
         "chart.</p></noscript>\n"
-        f"<script type=\"application/json\" id=\"iaa-state\">{state}</script>\n"
-        f"<script type=\"application/json\" id=\"iaa-states\">{script_json(live)}</script>\n"
+        f"<script type=\"application/json\" id=\"iaa-state{sfx}\">"
+        f"{script_json(widget_state(widget))}</script>\n"
+        f"<script type=\"application/json\" id=\"iaa-states{sfx}\">{script_json(live)}"
+        "</script>\n</section>\n")
+
+
+def page_end() -> str:
+    """A static page's end: the bundle and the script that mounts each widget section
+    (:func:`widget_section`) from its saved states."""
+    return (
         f"<script>{standalone_script()}</script>\n"
         "<script>\n"
-        "(() => {\n"
-        "  const el = document.getElementById(\"iaa-widget\");\n"
-        "  const q = (s) => document.querySelector(s);\n"
+        "for (const part of document.querySelectorAll(\"section.iaa-static-part\")) {\n"
+        "  const sfx = part.dataset.iaaPart;\n"
+        "  const el = document.getElementById(\"iaa-widget\" + sfx);\n"
+        "  const q = (s) => part.querySelector(s);\n"
         "  try {\n"
-        "    const state = JSON.parse(q(\"#iaa-state\").textContent);\n"
-        "    const live = JSON.parse(q(\"#iaa-states\").textContent);\n"
+        "    const state = JSON.parse(document.getElementById(\"iaa-state\" + sfx).textContent);\n"
+        "    const live = JSON.parse(document.getElementById(\"iaa-states\" + sfx).textContent);\n"
         "    iaaStandalone.mount(el, state, {\n"
         "      live,\n"
         "      disabledList: q(\".iaa-static-disabled\"),\n"
@@ -345,7 +373,7 @@ def _page(widget: anywidget.AnyWidget, title: Any, live: dict) -> str:
         "    el.append(p);\n"
         "    console.error(err);\n"
         "  }\n"
-        "})();\n"
+        "}\n"
         "</script>\n</body>\n</html>\n")
 
 
