@@ -26,10 +26,12 @@ re-embedded from the kernel (what a widget without named datasets would pay).
 - GammaExplorer on the tour's continuum (argument_units, 30 samples; issue 35): from a
   slider move to the first new γ on the page (the quick estimate from
   gamma.QUICK_SAMPLES random continua) and to the refined γ (all 30), against the same
-  widget with the quick estimate turned off (QUICK_SAMPLES = 30), in one run.
+  widget with the quick estimate turned off (QUICK_SAMPLES = 30), in one run; with
+  --gamma-before DIR, the same for the iaa_widgets of the tree DIR (e.g. a `git worktree`
+  of an earlier commit, its iaa_widgets/static linked to this one's), alternately.
 
     PYTHONPATH=. python benchmarks/bench_live_widgets.py [--moves 30] [--only contingency]
-        [--compare d157d95]
+        [--compare d157d95] [--only gamma-tour --gamma-before /tmp/before]
 """
 from __future__ import annotations
 
@@ -117,6 +119,7 @@ STATE_CHANGE = """async ([value]) => {
 
 
 GAMMA_TOUR = """
+import sys; sys.path[:0] = {path!r}  # --gamma-before: that tree's iaa_widgets
 import iaa_widgets as iaa
 from iaa_widgets import datasets
 from iaa_widgets.widgets import gamma as _gamma
@@ -148,10 +151,12 @@ FIRST_GAMMA = """async ([value]) => {
 }"""
 
 
-def gamma_answer_bench(browser, lab, moves: int, quick: int):
-    """Slider → first new γ and → refined γ (ms) on the tour's continuum."""
-    page = open_page(browser, lab, f"gamma_tour_{quick}.ipynb", GAMMA_TOUR.format(quick=quick),
-                     ".iaa-gamma")
+def gamma_answer_bench(browser, lab, moves: int, quick: int, tree: str | None = None):
+    """Slider → first new γ and → refined γ (ms) on the tour's continuum, with the
+    iaa_widgets of ``tree`` (a git worktree; None: this one)."""
+    code = GAMMA_TOUR.format(quick=quick, path=[tree] if tree else [])
+    name = f"gamma_tour_{quick}{'_before' if tree else ''}.ipynb"
+    page = open_page(browser, lab, name, code, ".iaa-gamma")
     pg = page.page
     pg.wait_for_function("() => document.querySelector('.iaa-gamma').dataset.state === 'done'",
                          timeout=300_000)
@@ -163,6 +168,8 @@ def gamma_answer_bench(browser, lab, moves: int, quick: int):
             first.append(a)
             refined.append(b)
     assert page.python("w.error") == "", page.python("w.error")
+    if tree:
+        assert page.python("iaa.__file__").startswith(tree), page.python("iaa.__file__")
     page.close()
     return first, refined
 
@@ -264,6 +271,9 @@ def main() -> None:
     ap.add_argument("--gamma-moves", type=int, default=5)
     ap.add_argument("--only", choices=["sweep", "sparse", "contingency", "gamma", "gamma-tour"],
                     action="append", help="run only these (repeatable); default: all")
+    ap.add_argument("--gamma-before", metavar="DIR", help="gamma-tour: also time the "
+                    "GammaExplorer of this tree (e.g. `git worktree add /tmp/before REV`, "
+                    "with its iaa_widgets/static linked to this one's), in the same run")
     ap.add_argument("--compare", metavar="REV", help="also time the ContingencyMatrix of "
                     "this git revision (e.g. d157d95, before it recomputed only finish)")
     args = ap.parse_args()
@@ -297,9 +307,15 @@ def main() -> None:
                 print(summary("  of which Python recompute (kernel)", python), flush=True)
         if "gamma-tour" in only:
             from iaa_widgets.widgets.gamma import QUICK_SAMPLES
-            for quick, name in ((QUICK_SAMPLES, f"quick estimate from {QUICK_SAMPLES}"),
-                                (30, "no quick estimate")):
-                first, refined = gamma_answer_bench(browser, lab, args.gamma_moves, quick)
+            runs = [(QUICK_SAMPLES, f"quick estimate from {QUICK_SAMPLES}", None),
+                    (30, "no quick estimate", None)]
+            if args.gamma_before:  # alternately: the same load for both trees
+                runs = [(QUICK_SAMPLES, f"{args.gamma_before}, quick estimate from "
+                         f"{QUICK_SAMPLES}", args.gamma_before), runs[0],
+                        (30, f"{args.gamma_before}, no quick estimate", args.gamma_before),
+                        runs[1]]
+            for quick, name, tree in runs:
+                first, refined = gamma_answer_bench(browser, lab, args.gamma_moves, quick, tree)
                 print(summary(f"GammaExplorer, tour's continuum ({name}): slider → first "
                               "new γ (goal ≤ 150 ms)", first))
                 print(summary("  slider → γ of all 30 samples", refined), flush=True)
