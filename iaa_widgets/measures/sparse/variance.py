@@ -92,8 +92,8 @@ def spa_item_variance(n, n_classes: int | None = None, class_probs=None):
     Raises
     ------
     AgreementError
-        When neither or both of ``n_classes`` and ``class_probs`` are given, or they are not
-        a valid number of classes or distribution.
+        When neither or both of ``n_classes`` and ``class_probs`` are given, they are not
+        a valid number of classes or distribution, or ``n`` is not a whole number ≥ 0.
 
     See Also
     --------
@@ -130,8 +130,8 @@ def spa_item_variance(n, n_classes: int | None = None, class_probs=None):
     else:
         zeta1, zeta2 = _zetas(check_class_probs(class_probs))
     n_arr = np.asarray(n)
-    if not np.issubdtype(n_arr.dtype, np.integer) and not np.all(n_arr == np.round(n_arr)):
-        raise AgreementError("n must be whole numbers of annotations")
+    if n_arr.dtype.kind not in "iuf" or not np.all((n_arr >= 0) & (n_arr == np.round(n_arr))):
+        raise AgreementError(f"n must be whole numbers of annotations (0, 1, 2 …), got {n!r}")
     nf = n_arr.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         var = 2.0 * (2.0 * (nf - 2.0) * zeta1 + zeta2) / (nf * (nf - 1.0))  # Hoeffding
