@@ -481,3 +481,24 @@ def test_wait_returns_when_the_latest_run_has_set_the_panels(df, monkeypatch):
         w.wait(120)
     assert w.intervals == "failed" and "publication failed" in w.headline["interval_note"]
     w.close()
+
+
+def test_a_new_headline_measure_keeps_the_pairs_intervals(df, monkeypatch):
+    """The pairs' bootstrap (most of a run, issue 43 §3) depends on the pair measure
+    only: a change of the headline measure keeps its intervals, a change of the pair
+    measure makes them again."""
+    from iaa_widgets.widgets import explorer as module
+
+    w = iaa.ProjectExplorer(df, reference="ann", n_resamples=20, seed=1)
+    w.wait(120)
+    before = w.matrix
+    calls, real = [], module.pairwise
+    monkeypatch.setattr(module, "pairwise",
+                        lambda *a, **k: (calls.append(k.get("ci")), real(*a, **k))[1])
+    w.measure = "gwet_ac1"
+    w.wait(120)
+    assert calls == [] and w.matrix == before and w.intervals == "ready"
+    w.pair_measure = "scott_pi"
+    w.wait(120)
+    assert "percentile" in calls and w.matrix["measure"] != before["measure"]
+    w.close()

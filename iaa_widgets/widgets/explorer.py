@@ -189,6 +189,7 @@ class ProjectExplorer(IAAWidget):
         self._usage = explore.label_usage(ann)
         self._confusion = explore.label_confusion(self._project)
         self._rows = None
+        self._pair_intervals: tuple = (None, None)  # (pair measure, pairwise with intervals)
         super().__init__(page_size=page_size)
         self.set_trait("annotator_names", [str(a) for a in ann.annotators])
         self.set_trait("label_names", [str(c) for c in ann.categories])
@@ -425,6 +426,23 @@ class ProjectExplorer(IAAWidget):
         measure, pair_measure, result = self.measure, self.pair_measure, self._result
         # no item varies: nothing to resample (leave-one-out's values only)
         resamples = self._n_resamples if self._n_varied() else None
+        # the pairs' intervals of the same pair measure (a change of the headline measure
+        # keeps them: they are most of a run's time, issue 43 §3)
+        kept = self._pair_intervals if self._pair_intervals[0] == pair_measure else None
+
+        def publish(out, last: bool) -> bool:
+            """Set the panels of ``out`` if this run is still current (the headline
+            and leave-one-out first, the pairs' intervals last); False if it is not."""
+            with self._lock:
+                if gen != self._generation or (measure, pair_measure) != (
+                        self.measure, self.pair_measure):
+                    return False
+                try:
+                    self._publish(out, result, resamples, last)
+                except Exception as exc:  # never a run that ends with its panels unset
+                    self._fail(exc)
+                    return False
+                return True
 
         def run():
             try:
@@ -439,23 +457,19 @@ class ProjectExplorer(IAAWidget):
                     out["groups"] = compare(ann, measure=measure, by=self._group,
                                             n_resamples=self._n_resamples, seed=self._seed,
                                             **kwargs)
+                if not publish(out, last=False):
+                    return
+                out = {}
                 if resamples:
-                    out["pairs"] = pairwise(ann, pair_measure, ci="percentile",
-                                            n_resamples=resamples, seed=self._seed,
-                                            **self._pair_kwargs())
+                    out["pairs"] = kept[1] if kept else pairwise(
+                        ann, pair_measure, ci="percentile", n_resamples=resamples,
+                        seed=self._seed, **self._pair_kwargs())
             except Exception as exc:
                 with self._lock:
                     if gen == self._generation:
                         self._fail(exc)
                 return
-            with self._lock:
-                if gen != self._generation or (measure, pair_measure) != (
-                        self.measure, self.pair_measure):
-                    return
-                try:
-                    self._publish(out, result, resamples)
-                except Exception as exc:  # never a run that ends with its panels unset
-                    self._fail(exc)
+            publish(out, last=True)
         self._failure = ""
         with self._lock:
             self._generation += 1
@@ -473,9 +487,10 @@ class ProjectExplorer(IAAWidget):
         self.set_trait("headline", {**self.headline, "interval_note": self._failure})
         self.intervals = "failed"
 
-    def _publish(self, out: dict, result, resamples) -> None:
+    def _publish(self, out: dict, result, resamples, last: bool = True) -> None:
         """Set the panels from a worker's run (``out``): the headline's interval and
-        decision figures, leave-one-out, the pairs' intervals and the groups."""
+        decision figures, leave-one-out, the pairs' intervals and the groups; ``last``:
+        the run's last part, after which ``intervals`` is 'ready' (or 'none')."""
         ann = self._project.ann
         with self.hold_sync():
             if "boot" in out:
@@ -492,11 +507,13 @@ class ProjectExplorer(IAAWidget):
                 self.leave_one_out = out["loo"]
                 self._send_annotators()
             if "pairs" in out:
+                self._pair_intervals = (self.pair_measure, out["pairs"])
                 self._send_pairs(out["pairs"])
             if "groups" in out:
                 self.set_trait("groups_panel", _groups_panel(out["groups"],
                                                              self._group.name))
-            self.intervals = "ready" if resamples else "none"
+            if last:
+                self.intervals = "ready" if resamples else "none"
 
     def _send_annotators(self) -> None:
         prof, loo, usage = self.profile, self.leave_one_out, self._usage
