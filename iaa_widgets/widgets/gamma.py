@@ -52,22 +52,76 @@ class _Stale(Exception):
 class GammaExplorer(IAAWidget):
     """γ, γ_cat and γ_k of a continuum with its best alignment, recomputed live.
 
-    ``continuum``: a :class:`~iaa_widgets.Continuum` or a tidy (annotator, category,
-    start, end) table. ``alpha`` (the positional weight, α in d = α·d_pos + β·d_cat of
-    Mathet et al. 2015, §4.2.4), ``beta`` (the categorical weight, β there),
-    ``delta_empty`` (Δ∅), ``n_samples`` and ``seed`` are traitlets (set from Python or
-    the page, where the sliders read "positional weight" and "categorical weight");
-    every change starts a new computation that supersedes the running one. ``status``
-    tells the front-end what is happening: ``state``, samples ``done`` of ``wanted``,
-    ``generation``, ``cancelled`` (stale computations cancelled since the widget was
-    made) and ``stale`` (those cancelled since the last finished result: 0 once done).
-    ``sampler`` and ``precision`` are fixed at construction (as in
-    :func:`~iaa_widgets.gamma_family`); the page shows the sampler and the precision
-    reached on δ_e (relative 95 % half-width) next to its target.
+    Every change of ``alpha``, ``beta``, ``delta_empty``, ``n_samples`` or ``seed`` (set
+    from Python or the page, where the sliders read "positional weight" and "categorical
+    weight") starts a new computation in a worker thread that supersedes the running
+    one. ``status`` tells the front-end what is happening: ``state``, samples ``done``
+    of ``wanted``, ``generation``, ``cancelled`` (stale computations cancelled since the
+    widget was made) and ``stale`` (those cancelled since the last finished result: 0
+    once done). From Python, ``widget.result`` is the :class:`GammaFamilyResult` of the
+    newest finished computation (its ``params`` say which); ``widget.wait()`` blocks
+    until the current parameters' result is there and returns it.
 
-    From Python: ``widget.result`` is the :class:`GammaFamilyResult` of the newest
-    finished computation (its ``params`` say which); ``widget.wait()`` blocks until
-    the current parameters' result is there and returns it.
+    Parameters
+    ----------
+    continuum : Continuum or DataFrame
+        A `Continuum` or a tidy (annotator, category, start, end) table.
+    alpha : float, default 1.0
+        The positional weight: α in d = α·d_pos + β·d_cat (Mathet et al. 2015,
+        §4.2.4; not Krippendorff's α).
+    beta : float, default 1.0
+        The categorical weight: β in that sum.
+    delta_empty : float, default 1.0
+        Δ∅, the cost of aligning a unit with an empty unit.
+    n_samples : int, default 30
+        Random continua for the expected disorder (the first ``QUICK_SAMPLES`` of them
+        give a quick estimate, shown until all are done).
+    seed : int, default 0
+        Seed of the random continua: the same seed gives the same samples and γ.
+    sampler : str, default "shuffle"
+        How random continua are drawn (`gamma_family`); fixed at construction.
+    precision : float, optional
+        A relative 95 % half-width of δ_e to reach by drawing more samples; fixed at
+        construction. The page shows the precision reached next to it.
+    **loader_args
+        Column names for a table (as `Continuum.from_frame` takes them).
+
+    Raises
+    ------
+    AgreementError
+        For a continuum γ cannot be computed on, or a refused parameter value.
+
+    See Also
+    --------
+    gamma_family : The numbers this widget shows, from one best alignment and one
+        set of samples.
+
+    Notes
+    -----
+    γ = 1 − δ_o / δ_e (Mathet et al. 2015, eq. 6), with δ_o the disorder of the best
+    alignment and δ_e its mean over the random continua; γ_cat and γ_k judge the
+    categories over the same alignment (Mathet 2017, §4.2–4.3). A static page
+    (``to_html``) keeps both weight sliders over saved states that Python computed.
+
+    References
+    ----------
+    Mathet, Y., Widlöcher, A. & Métivier, J.-P. (2015). The unified and holistic method
+    gamma (γ) for inter-annotator agreement measure and alignment. Computational
+    Linguistics 41(3), 437–479. https://doi.org/10.1162/COLI_a_00227
+
+    Examples
+    --------
+    Two annotators who mark the same units in the same categories agree fully: the best
+    alignment pairs them at no cost, δ_o = 0, so γ = 1.
+
+    >>> units = pd.DataFrame({"annotator": ["A", "A", "B", "B"],
+    ...                       "category": ["x", "y", "x", "y"],
+    ...                       "start": [0, 10, 0, 10], "end": [5, 15, 5, 15]})
+    >>> w = iaa.GammaExplorer(units, n_samples=4, seed=0)
+    >>> res = w.wait(60)
+    >>> res.gamma.observed, res.gamma.value
+    (0.0, 1.0)
+    >>> w.close()
     """
 
     _kind = traitlets.Unicode("gamma").tag(sync=True)
