@@ -12,7 +12,8 @@ rows shuffled, 5 labels, every item rated by every annotator (1e6 ratings by def
    from its worker are in; beside it the measure itself, ``fleiss_kappa(df)``.
 2. Leave-one-out for 20 annotators against the measure (goal: ≤ 3× its cost): the values
    (``n_resamples=None``) against ``fleiss_kappa``; with the paired bootstrap interval
-   against ``bootstrap(df, "fleiss_kappa")`` with as many resamples; and the peer a user
+   against ``bootstrap(df, "fleiss_kappa")`` with as many resamples, and the same for
+   Conger's κ from Annotations (issue 43 §3); and the peer a user
    writes today, ``fleiss_kappa`` on the rows without each annotator. The values are
    checked equal (1e-12) first. Then α, AC1 and Conger's κ (which reads who gave each
    label: each version's ratings), from the table and from Annotations loaded once.
@@ -101,6 +102,15 @@ def leave_one_out(df, resamples):
           f"ours {t_peer / t_values:4.1f}× faster")
     print(f"LOO + paired intervals ({resamples} res.) {t_loo:7.2f} s   "
           f"{t_loo / t_boot:5.1f}× bootstrap(fleiss_kappa) ({t_boot:.2f} s)")
+    # Conger's κ reads who gave each label (issue 43 §3: its paired intervals ≤ 3× one
+    # bootstrap of the measure), from Annotations loaded once, as the explorer's worker has them
+    ann = iaa.as_annotations(df)
+    t_boot, _ = timed(lambda: iaa.bootstrap(ann, "davies_fleiss_kappa", n_resamples=resamples,
+                                            seed=0, **kw))
+    t_loo, _ = timed(lambda: iaa.leave_one_out(ann, "davies_fleiss_kappa",
+                                               n_resamples=resamples, seed=0, **kw))
+    print(f"LOO + paired intervals, Conger's κ   {t_loo:7.2f} s   "
+          f"{t_loo / t_boot:5.1f}× bootstrap(davies_fleiss_kappa) ({t_boot:.2f} s)   goal ≤ 3×")
     # other measures, from the table as users call them and from Annotations loaded once
     # (then the measure is a few bincounts, and the ratio shows leave-one-out's own cost)
     ann = iaa.as_annotations(df)
