@@ -30,6 +30,7 @@ class StaticModel {
     this.state = state;
     this.notify = notify;
     this.listeners = new Map();
+    this.sliders = new Set(); // the controls set by a range input (mount): those snap
     this.live = live;
     this.controls = new Map(live.controls.map((c) => [c.name, c]));
     const key = (values) => JSON.stringify(values);
@@ -43,10 +44,10 @@ class StaticModel {
   }
 
   // The value of control `name` nearest to `value` among the saved states whose other
-  // controls hold their values now (a number: the slider's step may be finer than the
-  // grid saved with the other controls), or `value` itself.
+  // controls hold their values now (a slider's: its step may be finer than the grid
+  // saved with the other controls), or `value` itself (a select, a class row, a pager).
   nearest(name, value) {
-    if (typeof value !== "number") return value;
+    if (typeof value !== "number" || !this.sliders.has(name)) return value;
     const names = this.live.names;
     const at = names.indexOf(name);
     let [best, gap] = [value, Infinity];
@@ -198,7 +199,9 @@ export function mount(el, state, { live = NO_STATES, disabledList, liveList, dro
     if (nums.length < 2) continue;
     const step = Number(Math.min(...nums.slice(1).map((v, k) => v - nums[k])).toPrecision(12));
     for (const node of el.querySelectorAll(c.selector)) {
-      if (node.type === "range") Object.assign(node, { min: nums[0], max: nums.at(-1), step });
+      if (node.type !== "range") continue;
+      Object.assign(node, { min: nums[0], max: nums.at(-1), step });
+      model.sliders.add(c.name);
     }
   }
   const selector = live.controls.map((c) => c.selector).join(", ");

@@ -163,9 +163,28 @@ def test_sweep_page(offline, tmp_path, artifacts):
     page.wait_for_function("(v) => Math.abs(Number(document.querySelector("
                            "'.iaa-summary tr[data-key=\"kappa\"] .iaa-value').dataset.value)"
                            " - v) < 1e-12", arg=pair.value)
-    # δ and τ need the kernel: disabled and named
+    # δ and τ switch among the classes Python drew at each of their steps: the class
+    # counts are those of the measure's own with_classes (A × B's sweep, δ = 0.3)
     listed = page.inner_text(".iaa-static-disabled")
-    assert "δ, least change of κ_x" in listed and "τ, agreement for class 1" in listed
+    assert "δ, least change of κ_x" not in listed and "τ, agreement for class 1" not in listed
+    page.locator("select.iaa-select-pair").select_option("-1")
+    page.locator("input.iaa-slider-delta").fill("0.3")
+    counts = reference.with_classes(0.3, w.tau).items["class"].value_counts()
+    for key, n in counts.items():
+        if n:
+            page.wait_for_function(
+                "([k, n]) => document.querySelector(`tr[data-class=\"${k}\"] .iaa-count`)"
+                "?.textContent === String(n)", arg=[key, int(n)])
+    # δ and τ together on their 0.05 × 0.1 grid: τ snaps to its nearest value saved
+    # with δ = 0.3 (its own 0.01 steps are saved with the saved δ only)
+    page.locator("input.iaa-slider-tau").fill("0.33")
+    counts = reference.with_classes(0.3, 0.3).items["class"].value_counts()
+    for key, n in counts.items():
+        if n:
+            page.wait_for_function(
+                "([k, n]) => document.querySelector(`tr[data-class=\"${k}\"] .iaa-count`)"
+                "?.textContent === String(n)", arg=[key, int(n)])
+    page.screenshot(path=str(artifacts / "export_sweep_delta_tau.png"), full_page=True)
     # the CSV of the listed items is made on the page: it works
     assert page.locator("a.iaa-csv").get_attribute("data-csv").count("\r\n") >= 2
     assert log["requests"] == [] and log["dialogs"] == []
@@ -217,10 +236,20 @@ def test_sparse_page(offline, tmp_path, artifacts):
     page, log = offline(_export(w, tmp_path, "sparse"))
     _drawn(page)
     assert "mean, drop 0.45" in page.inner_text(".iaa-schemes")
-    assert page.locator("input.iaa-slider-drop").is_disabled()
     assert page.locator("input.iaa-number-seed").is_disabled()
     listed = page.inner_text(".iaa-static-disabled")
-    assert {"drop", "rounds", "seed"} <= set(listed.split(", "))
+    assert {"rounds", "seed"} <= set(listed.split(", ")) and "drop" not in listed
+    # the drop slider switches among the rounds Python drew at each of its steps:
+    # SPA's mean and sd per scheme are spa_missingness's at that drop
+    page.locator("input.iaa-slider-drop").fill("0.2")
+    page.wait_for_function("() => document.querySelector('.iaa-schemes').textContent"
+                           ".includes('drop 0.20')")
+    ref = iaa.spa_missingness(crowd_labels(n_items=200, seed=3), 0.2, n_rounds=20,
+                              seed=2).summary()
+    for scheme, row in ref.iterrows():
+        mean = page.locator(f'tr[data-scheme="{scheme}"] .iaa-mean').get_attribute("data-value")
+        assert float(mean) == pytest.approx(row["mean"], abs=1e-12)
+    assert page.locator(".iaa-widget").get_attribute("data-busy") in ("", None)
     # "fix x axis" acts on the page only: it stays live and holds the axis
     box = page.locator("input.iaa-fix-x")
     assert box.is_enabled()
@@ -267,3 +296,64 @@ def test_saved_result_chart_opens_offline(offline, tmp_path, artifacts):
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "export_result_chart.png"), full_page=True)
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def test_paradox_and_designer_pages(offline, tmp_path, artifacts):
+    # issue 42: every slider of both widgets switches among the states Python computed
+    from iaa_widgets.widgets.paradox import paradox_table
+
+    w = iaa.ParadoxExplorer(n=40)
+    page, log = offline(_export(w, tmp_path, "paradox"))
+    _drawn(page)
+    assert page.inner_text(".iaa-static-disabled") == "none"
+    page.locator("input.iaa-slider-prevalence").fill("0.1")
+    page.locator("input.iaa-slider-bias").fill("-0.3")  # PI × BI on their 0.1 grid
+    table, _ = paradox_table(w.observed, 0.1, -0.3, 40)
+    kappa = iaa.cohen_kappa(Annotations.from_contingency(table, ["yes", "no"], ["A", "B"]))
+    page.wait_for_function("(v) => Math.abs(Number(document.querySelector("
+                           "'tr[data-key=\"cohen_kappa\"] .iaa-value').dataset.value) - v)"
+                           " < 1e-12", arg=kappa.value)
+    page.screenshot(path=str(artifacts / "export_paradox.png"), full_page=True)
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+    d = iaa.StudyDesigner()
+    page, log = offline(_export(d, tmp_path, "designer"))
+    page.wait_for_selector(".iaa-designs td.iaa-value")
+    assert page.inner_text(".iaa-static-disabled") == "none"
+    page.locator("input.iaa-slider-raters").fill("4")
+    n = iaa.sample_size(method="rotondi-power", kappa0=d.kappa0, kappa1=d.kappa1,
+                        prevalence=d.prevalence, raters=4,
+                        significance=1 - d.confidence).n_items
+    page.wait_for_function("(n) => document.querySelectorAll('.iaa-designs td.iaa-value')[1]"
+                           ".dataset.value === String(n)", arg=n)
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def test_share_page(offline, tmp_path, artifacts):
+    # iaa.share: one page, each widget works offline, Markdown with HTML shown as text
+    a, b = iaa.ParadoxExplorer(n=40), iaa.StudyDesigner()
+    path = tmp_path / "share.html"
+    iaa.share(f"# Demo {HOSTILE}", "Two *widgets*, one page:", a, "and <b>the</b> design", b,
+              path=path, budget=3_000_000)
+    page, log = offline(path)
+    page.wait_for_function("() => document.querySelectorAll('.iaa-widget').length === 2")
+    assert page.locator("img").count() == 0 and page.locator("b").count() == 0
+    assert HOSTILE in page.inner_text("h1") and "and <b>the</b> design" in page.inner_text("body")
+    assert page.inner_text("em") == "widgets"
+    page.locator("input.iaa-slider-bias").fill("0.1")
+    table, _ = paradox_table_at(a, a.prevalence, 0.1)
+    page.wait_for_function("(m) => document.querySelector('.iaa-paradox-indices').textContent"
+                           ".includes(m)", arg=f"BI = {(table[0][1] - table[1][0]) / 40:.3f}")
+    page.locator("input.iaa-slider-raters").fill("3")
+    n = iaa.sample_size(method="rotondi-power", kappa0=b.kappa0, kappa1=b.kappa1,
+                        prevalence=b.prevalence, raters=3,
+                        significance=1 - b.confidence).n_items
+    page.wait_for_function("(n) => document.querySelectorAll('.iaa-designs td.iaa-value')[1]"
+                           ".dataset.value === String(n)", arg=n)
+    page.screenshot(path=str(artifacts / "export_share.png"), full_page=True)
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def paradox_table_at(w, prevalence, bias):
+    from iaa_widgets.widgets.paradox import paradox_table
+    return paradox_table(w.observed, prevalence, bias, w.n)
