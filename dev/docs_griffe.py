@@ -8,7 +8,9 @@
   the signature; dev/docs_pages.py lists the former names in a note.
 - Sphinx roles in docstrings (``:func:`x```) become code spans, which dev/docs_hooks.py
   links to their entries; ``:math:`x``` and ``.. math::`` blocks become ``$x$`` and
-  ``$$ … $$``, which arithmatex and KaTeX typeset.
+  ``$$ … $$``, which arithmatex and KaTeX typeset; ``$$ … $$`` within a line is typeset
+  inline; brackets before parentheses that hold no address (``Var[P̂](n)``) are not
+  taken for a link.
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ ROLE = re.compile(r":(?:py:)?(?!math:)[a-z]+:`~?([^`<]+?)(?:\s*<([^>`]+)>)?`")
 TILDE_ROLE = re.compile(r":(?:py:)?(?!math:)[a-z]+:`~([^`]+)`")
 MATH_ROLE = re.compile(r":math:`([^`]+)`")
 INLINE_DISPLAY = re.compile(r"\$\$([^$\n]+)\$\$")  # $$ … $$ within one line
+# text[x](y) where y is no address (``Var[P̂](n)``): math, not a Markdown link
+NOT_A_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)/.#:\s]*)\)")
 MATH_BLOCK = re.compile(r"^([ \t]*)\.\. math::[ \t]*(.*)\n((?:\1[ \t]+.*\n|[ \t]*\n)*)", re.M)
 
 
@@ -54,6 +58,7 @@ def markdown_docstring(text: str) -> str:
     text = INLINE_DISPLAY.sub(lambda m: f"\\(\\displaystyle {m.group(1)}\\)", text)
     text = MATH_ROLE.sub(lambda m: f"${m.group(1)}$", text)
     text = TILDE_ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
+    text = NOT_A_LINK.sub(lambda m: f"\\[{m.group(1)}\\]({m.group(2)})", text)
     return ROLE.sub(lambda m: f"`{(m.group(2) or m.group(1)).strip()}`", text).rstrip("\n")
 
 

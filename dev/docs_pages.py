@@ -313,6 +313,14 @@ def static_copy(nb, snapshots: Path, stem: str):
             continue
         for output in cell.get("outputs", []):
             data = output.get("data", {})
+            spec = altair_spec(data.get("text/html", ""))
+            if spec is not None:  # Altair's HTML output loads vega from a CDN
+                count += 1
+                name = f"{stem}-{count}.html"
+                from iaa_widgets.html import page
+                (snapshots / name).write_text(
+                    page("chart", '<div id="chart"></div>', {"chart": spec}), encoding="utf-8")
+                output["data"] = {"text/html": _frame(name, "chart", 400)}
             view = data.get("application/vnd.jupyter.widget-view+json")
             if view is None:
                 continue
@@ -327,11 +335,28 @@ def static_copy(nb, snapshots: Path, stem: str):
             name = f"{stem}-{count}.html"
             (snapshots / name).write_text(snapshot(model["state"], kind.group(1)),
                                           encoding="utf-8")
-            output["data"] = {"text/html":
-                              f'<iframe class="iaa-snapshot" src="{SNAPSHOTS_FROM_NOTEBOOK}'
-                              f'{name}" title="{kind.group(1)} snapshot" width="100%" '
-                              'height="600" loading="lazy"></iframe>'}
+            output["data"] = {"text/html": _frame(name, f"{kind.group(1)} snapshot", 600)}
     return nb
+
+
+def _frame(name: str, title: str, height: int) -> str:
+    """An iframe of a snapshot page (docs/javascripts/site.js sizes it to its content)."""
+    return (f'<iframe class="iaa-snapshot" src="{SNAPSHOTS_FROM_NOTEBOOK}{name}" '
+            f'title="{title}" width="100%" height="{height}" loading="lazy"></iframe>')
+
+
+ALTAIR_HTML = re.compile(r"\}\)\((\{.*\}), (\{[^{}]*\})\);\s*</script>\s*$", re.S)
+
+
+def altair_spec(html) -> dict | None:
+    """The Vega-Lite spec of an Altair chart's HTML output (which loads vega from a CDN),
+    or None for any other output."""
+    html = "".join(html) if isinstance(html, list) else html
+    if "cdn.jsdelivr.net/npm/vega" not in html:
+        return None
+    import json
+    found = ALTAIR_HTML.search(html)
+    return json.loads(found.group(1)) if found else None
 
 
 def katex(out: Path) -> None:

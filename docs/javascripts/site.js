@@ -25,9 +25,22 @@
 
   const dark = () => document.body.getAttribute("data-md-color-scheme") === "slate";
 
+  // the snapshot's widget follows html[data-theme] (js/src/base.js, themeOf); its page's
+  // own background and text follow this style
+  const PAGE_DARK = "html[data-theme=dark] body { background: #1e2129; color: #e2e4e9; }" +
+    " html[data-theme=dark] .iaa-static-banner { background: #17233a; }" +
+    " html[data-theme=dark] .iaa-static-notice { background: #3a2a17; }";
+
   function theme(frame) {
     const doc = frame.contentDocument;
-    if (doc && doc.documentElement) doc.documentElement.setAttribute("data-theme", dark() ? "dark" : "light");
+    if (!doc || !doc.documentElement) return;
+    if (doc.head && !doc.getElementById("iaa-site-theme")) {
+      const style = doc.createElement("style");
+      style.id = "iaa-site-theme";
+      style.textContent = PAGE_DARK;
+      doc.head.append(style);
+    }
+    doc.documentElement.setAttribute("data-theme", dark() ? "dark" : "light");
   }
 
   function fit(frame) {
