@@ -2,15 +2,21 @@
 
 Writes into docs/generated/ (git-ignored):
 
-- ``api.md``: one mkdocstrings entry per public name of ``iaa_widgets`` (``__all__``),
-  grouped by kind, each pointing at the module that defines it;
+- ``api/<family>.md``: one page per family (:data:`FAMILIES`), opening with a summary
+  table from the registry, then one mkdocstrings entry per public name of
+  ``iaa_widgets`` (``__all__``, aliases included), ``::: iaa_widgets.<name>`` (made a
+  member of the package by dev/docs_griffe.py), and a note of the former names;
+- ``bibliography.md``: the papers the docstrings cite, with DOIs, and each
+  coefficient's source from the registry;
+- ``katex/``: KaTeX from js/node_modules, which docs/javascripts/site.js typesets with;
 - ``coefficients.md``: the registry's table of coefficients (``iaa.coefficients()``),
   included by the "Which coefficient?" page;
 - ``gallery/*.html``: each widget as a self-contained page (``widget.to_html``), which the
   gallery embeds as iframes: hover, zoom and tooltips work with no kernel;
 - ``notebooks/*.ipynb``: the notebooks with their outputs. Copies executed by the test
   suite (``IAA_EXECUTED_NOTEBOOKS``, which dev/test.sh sets) are reused; any other
-  notebook is executed here.
+  notebook is executed here. Each widget output becomes an iframe of its snapshot page
+  (``snapshots/``, from the state the notebook saved), and so does each Altair chart.
 """
 from __future__ import annotations
 
