@@ -30,6 +30,17 @@ def test_estimate_is_the_result_of_the_first_samples_and_changes_nothing(small):
     assert full.to_frame().equals(six.to_frame())
 
 
+@pytest.mark.parametrize("part", ["gamma", "gamma_cat", "gamma_k"])
+def test_each_coefficient_passes_on_its_own_estimate(small, part):
+    # gamma, gamma_cat and gamma_k take gamma_family's keywords (tests/test_registry.py):
+    # their estimate is their own part of the family's, as with n_samples=2
+    seen = []
+    getattr(iaa, part)(small, n_samples=4, seed=3, progress=False, estimate=(2, seen.append))
+    two = getattr(iaa, part)(small, n_samples=2, seed=3, progress=False)
+    assert len(seen) == 1 and type(seen[0]) is type(two)
+    assert seen[0].to_frame().equals(two.to_frame())
+
+
 def test_widget_aligns_the_observed_continuum_once_per_request(small, monkeypatch):
     calls = []
     real = alignment._unit_types

@@ -8,7 +8,6 @@ it resolves a measure through the registry, checks the arguments and returns a
 from __future__ import annotations
 
 import inspect
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -18,6 +17,7 @@ import pandas as pd
 from .. import validate
 from ..data import as_annotations
 from ..errors import AgreementError
+from ..labels import warn_from_caller
 from ..results import Charted, InRange, provenance_html, without_cut
 from ..stats.lazy import SufficientStatistics
 from ..stats.resampling import (_draws, _generic, _value, cluster_draws, intervals,
@@ -356,9 +356,9 @@ def bootstrap(data, measure, n_resamples: int = 1000, seed=None,
     (0.743, 60)
     """
     if measure_like(data) and not measure_like(measure):  # the former order
-        warnings.warn("bootstrap(measure, data) is deprecated and will be removed in the "
-                      "next release; pass the data first: bootstrap(data, measure)",
-                      DeprecationWarning, stacklevel=2)
+        warn_from_caller("bootstrap(measure, data) is deprecated and will be removed in "
+                         "the next release; pass the data first: bootstrap(data, measure)",
+                         DeprecationWarning)  # at the user's line, through validate.takes
         data, measure = measure, data
     fn, name = resolve(measure)
     method = _method(fn, method, interval, measure_kwargs)

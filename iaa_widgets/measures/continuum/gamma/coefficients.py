@@ -576,10 +576,15 @@ def _family(c: Continuum, dis: Dissimilarity, observed: Alignment, exp,
     return GammaFamilyResult(g, gc, gk, observed)
 
 
-def _options(given: dict) -> dict:
+def _options(given: dict, part: str) -> dict:
     """The arguments of gamma, gamma_cat or gamma_k (their ``locals()``) for
-    :func:`gamma_family`: the same names, loader options spread."""
-    return {**{k: v for k, v in given.items() if k != "loader_args"}, **given["loader_args"]}
+    :func:`gamma_family`: the same names, loader options spread, and an ``estimate``
+    callback given the wrapper's own ``part`` of the family's early result."""
+    out = {**{k: v for k, v in given.items() if k != "loader_args"}, **given["loader_args"]}
+    if out.get("estimate") is not None:
+        k, callback = out["estimate"]
+        out["estimate"] = (k, lambda family: callback(getattr(family, part)))
+    return out
 
 
 def _noted(c: Continuum, note: str) -> str:
@@ -593,14 +598,14 @@ def _noted(c: Continuum, note: str) -> str:
 def gamma(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
           category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
           precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
-          cat_variant: str = "mathet", **loader_args) -> GammaResult:
+          cat_variant: str = "mathet", estimate=None, **loader_args) -> GammaResult:
     r"""Mathet's γ = 1 − δ_o / δ_e on a continuum (2015); options as `gamma_family`.
 
     Parameters
     ----------
     data : Continuum or a tidy DataFrame
         Units with columns annotator, category, start, end.
-    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, estimate, **loader_args
         As in `gamma_family`.
 
     Returns
@@ -646,7 +651,7 @@ def gamma(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
     >>> iaa.gamma(same, n_samples=10, seed=0, progress=False).value
     1.0
     """
-    return gamma_family(**_options(locals())).gamma
+    return gamma_family(**_options(locals(), "gamma")).gamma
 
 
 @register(family='unitizing and continuum', data='continuum', annotators='many',
@@ -655,7 +660,7 @@ def gamma(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
 def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
               category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
               precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
-              cat_variant: str = "mathet", **loader_args) -> GammaResult:
+              cat_variant: str = "mathet", estimate=None, **loader_args) -> GammaResult:
     r"""γ_cat: agreement on categories over γ's best alignment (2017, §4.2). Options as
     `gamma_family`.
 
@@ -663,7 +668,7 @@ def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 
     ----------
     data : Continuum or a tidy DataFrame
         Units with columns annotator, category, start, end.
-    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, estimate, **loader_args
         As in `gamma_family`.
 
     Returns
@@ -705,7 +710,7 @@ def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 
     >>> round(r.observed, 4), round(r.value, 2)
     (0.2051, 0.74)
     """
-    return gamma_family(**_options(locals())).gamma_cat
+    return gamma_family(**_options(locals(), "gamma_cat")).gamma_cat
 
 
 @register(family='unitizing and continuum', data='continuum', annotators='many',
@@ -714,7 +719,7 @@ def gamma_cat(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 
 def gamma_k(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.0,
             category_distance=None, sampler: str = "shuffle", n_samples: int = 30,
             precision: float | None = None, seed=None, n_jobs: int = 1, progress="auto",
-            cat_variant: str = "mathet", **loader_args) -> GammaKResult:
+            cat_variant: str = "mathet", estimate=None, **loader_args) -> GammaKResult:
     r"""γ_k for every category k (2017, §4.3). Options as
     `gamma_family`.
 
@@ -722,7 +727,7 @@ def gamma_k(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.
     ----------
     data : Continuum or a tidy DataFrame
         Units with columns annotator, category, start, end.
-    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, **loader_args
+    alpha, beta, delta_empty, category_distance, sampler, n_samples, precision, seed, n_jobs, progress, cat_variant, estimate, **loader_args
         As in `gamma_family`.
 
     Returns
@@ -762,4 +767,4 @@ def gamma_k(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float = 1.
     >>> r.per_category.loc[5, ["observed", "value"]].tolist()
     [0.0, 1.0]
     """
-    return gamma_family(**_options(locals())).gamma_k
+    return gamma_family(**_options(locals(), "gamma_k")).gamma_k
