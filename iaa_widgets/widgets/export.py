@@ -195,7 +195,7 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
     >>> w = iaa.ParadoxExplorer()
     >>> live = precomputed_states(w, 5_000_000)
     >>> [c["name"] for c in live["controls"]], len(live["states"])
-    (['prevalence', 'bias'], 400)
+    (['prevalence', 'bias'], 841)
     """
     groups = list(getattr(widget, "_export_groups", lambda: [])())
     everyone: dict[str, Control] = {}
