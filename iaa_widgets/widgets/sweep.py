@@ -11,6 +11,7 @@ Every number comes from the measure functions; the widget only arranges them.
 """
 from __future__ import annotations
 
+import math
 
 import numpy as np
 import pandas as pd
@@ -90,6 +91,7 @@ class AugmentedKappaSweep(IAAWidget):
         self._sweep = base
         self._result: AgreementResult | None = None
         self._item_kappa: pd.Series | None = None
+        self._cached: tuple | None = None  # (sweep, its columns): see _columns
         self._labels = _label_matrix(ann)
         names = [str(n) for n in ann.annotators]
         pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
@@ -238,9 +240,23 @@ class AugmentedKappaSweep(IAAWidget):
             self.set_rows(sweep_point=charts.sweep_point_rows(r))
             self._send_classes()
 
+    def _columns(self) -> dict:
+        """The sweep's item columns as arrays and text, kept while the sweep is the same
+        object (a static page's states move p and the class, not the sweep)."""
+        if self._cached is None or self._cached[0] is not self._sweep:
+            items = self._sweep.items
+            item = items["item"]
+            self._cached = (self._sweep, {
+                "class": items["class"].to_numpy(), "code": items["class"].cat.codes.to_numpy(),
+                "kappa_0.5": items["kappa_0.5"].to_numpy(), "kappa_1.0": items["kappa_1.0"].to_numpy(),
+                "item": [str(v) for v in item.tolist()],
+                "case": [str(v) for v in items["case"].astype(str).tolist()],
+                "codes": self._annotations.items.get_indexer(item)})
+        return self._cached[1]
+
     def _send_classes(self) -> None:
-        items = self._sweep.items
-        code = items["class"].cat.codes.to_numpy()
+        cols = self._columns()
+        code = cols["code"]
         k = len(ITEM_CLASSES)
         count = np.bincount(code, minlength=k)
 
@@ -249,26 +265,30 @@ class AugmentedKappaSweep(IAAWidget):
             with np.errstate(invalid="ignore", divide="ignore"):
                 return np.bincount(code[ok], values[ok], k) / np.bincount(code[ok], minlength=k)
 
-        m05, mp, m1 = (mean(items["kappa_0.5"].to_numpy()), mean(self._item_kappa.to_numpy()),
-                       mean(items["kappa_1.0"].to_numpy()))
+        kp = self._item_kappa.to_numpy()
+        m05, mp, m1 = mean(cols["kappa_0.5"]), mean(kp), mean(cols["kappa_1.0"])
         rows = [{"key": c, "label": CLASS_LABELS[c], "count": int(count[j]),
                  "mean_05": m05[j], "mean_p": mp[j], "mean_1": m1[j]}
                 for j, c in enumerate(ITEM_CLASSES) if c != "undefined" or count[j]]
-        members = np.flatnonzero(items["class"].to_numpy() == self.selected_class)
+        members = np.flatnonzero(cols["class"] == self.selected_class)
         offset = min(max(0, self.row_offset), max(0, len(members) - 1))
-        shown = self._item_rows(members[offset:offset + self.max_rows])  # the page shown
-        codes = self._annotations.items.get_indexer(shown["item"])
+        shown = members[offset:offset + self.max_rows]  # the page shown (as _item_rows)
+        codes = cols["codes"][shown]
+        who = self._pair_annotators()
+        names = self._annotations.annotators
+        labels = self._labels[codes][:, who].tolist()
+        numbers = [_finite(cols["kappa_0.5"][shown]), _finite(kp[shown]),
+                   _finite(cols["kappa_1.0"][shown])]
         with self.hold_sync():
             self.set_trait("tau_marks", self._tau_marks())
             self.set_trait("classes", json_safe(rows))
             self.set_trait("class_table", {
                 "class": self.selected_class, "total": len(members), "offset": offset,
-                "columns": [
-                    str(c) for c in shown.columns],
+                "columns": ["item", "case", "kappa_0.5", "kappa_p", "kappa_1.0",
+                            *(str(names[a]) for a in who)],
                 "codes": codes.tolist(),
-                "rows": json_safe([[str(v) if isinstance(v, str) or j < 2 else v
-                                    for j, v in enumerate(row)]
-                                   for row in shown.itertuples(index=False)])})
+                "rows": [[cols["item"][r], cols["case"][r], *(n[k] for n in numbers),
+                          *map(str, labels[k])] for k, r in enumerate(shown.tolist())]})
 
     def _tau_marks(self) -> list[float]:
         """The distinct means m = (κ_x(0.5) + κ_x(1)) / 2 of the items whose κ_x changes
@@ -329,6 +349,11 @@ class AugmentedKappaSweep(IAAWidget):
     @guarded
     def _on_items(self, change) -> None:
         self._send_item_curves()
+
+def _finite(values: np.ndarray) -> list:
+    """Numbers as JSON takes them: floats, None for NaN and infinities (as json_safe)."""
+    return [v if math.isfinite(v) else None for v in values.astype(float).tolist()]
+
 
 def _steps(low: float, high: float, n: int) -> tuple[float, ...]:
     """The n + 1 values of a slider from ``low`` to ``high`` (its step (high − low)/n),
