@@ -43,6 +43,7 @@ __all__ = ["GammaExplorer"]
 _PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
 QUICK_SAMPLES = 4  # random continua of the quick estimate shown before the full result
 EXPORT_GRID = tuple(round(0.1 * k, 1) for k in range(51))  # the weight sliders' (gamma.js)
+ALPHA_MIN = 0.1  # the positional weight's slider starts here (gamma.js says why)
 
 
 class _Stale(Exception):
@@ -201,13 +202,14 @@ class GammaExplorer(IAAWidget):
     def _export_groups(self) -> list[tuple]:
         """The controls a static page keeps live (:mod:`.export`), in order of priority:
         the positional weight, then the categorical weight, each over the slider's grid
-        (EXPORT_GRID: 0 to 5 by 0.1) with the other as saved; every state holds γ, γ_cat
+        (0 to 5 by 0.1; the positional weight from 0.1) with the other as saved; every state holds γ, γ_cat
         and every category's γ_k as :func:`~iaa_widgets.gamma_family` gives them for its
-        weights (a full computation each, at export: 102 for both sliders). Δ∅, samples
+        weights (a full computation each, at export: 101 for both sliders). Δ∅, samples
         and seed stay disabled."""
         from .export import Control
 
-        return [(Control("alpha", "positional weight", EXPORT_GRID, ".iaa-slider-alpha"),),
+        alphas = tuple(a for a in EXPORT_GRID if a >= ALPHA_MIN)
+        return [(Control("alpha", "positional weight", alphas, ".iaa-slider-alpha"),),
                 (Control("beta", "categorical weight", EXPORT_GRID, ".iaa-slider-beta"),)]
 
     def close(self):
