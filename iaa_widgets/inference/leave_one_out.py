@@ -19,28 +19,96 @@ __all__ = ["leave_one_out"]
 
 def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int | None = 1000,
                   seed=None, cluster=None, **measure_kwargs) -> pd.DataFrame:
-    """``measure`` without each annotator in turn, indexed by annotator: ``value`` (the
-    measure without them), ``delta`` (value − the measure on all annotators; negative:
-    they raise agreement, positive: they drag it down) and a paired bootstrap interval
-    of delta over items (``ci_low``, ``ci_high``, ``se``; percentile, Efron & Tibshirani
-    1993 ch. 13): each resample draws items once and evaluates every version of the
-    measure on the same draw.
+    """The measure without each annotator in turn, with a paired bootstrap interval of
+    the change.
+
+    Indexed by annotator: ``value`` (the measure without them), ``delta`` (value − the
+    measure on all annotators; negative: they raise agreement, positive: they drag it
+    down) and a paired bootstrap interval of delta over items (``ci_low``, ``ci_high``,
+    ``se``; percentile, Efron & Tibshirani 1993 ch. 13): each resample draws items once
+    and evaluates every version of the measure on the same draw.
+
+    Parameters
+    ----------
+    data : Annotations or tidy DataFrame (item, annotator, label)
+        The ratings, with at least three annotators (two remain without each).
+    measure : str or callable
+        A coefficient's name (``iaa.coefficients()``) or a function of the data returning
+        a result with ``.value`` or a number.
+    confidence : float, default 0.95
+        Level of the intervals, in (0, 1).
+    n_resamples : int or None, default 1000
+        Paired bootstrap replicates, 2 … ``MAX_RESAMPLES`` (10⁶); None gives the values
+        only (the interval columns NaN).
+    seed : None, int or numpy Generator, default None
+        Makes the replicates reproducible.
+    cluster : str, pandas.Series or None, default None
+        Each item's cluster (a column of the tidy table, or a Series item → cluster): a
+        resample then draws whole clusters, as in `bootstrap`.
+    **measure_kwargs
+        Passed to the measure (e.g. ``level="interval"``); a keyword it does not take is
+        refused, naming the closest it takes.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per annotator: ``value``, ``delta``, ``ci_low``, ``ci_high``, ``se`` and
+        ``n_undefined`` (replicates where a version was undefined). ``attrs``: ``measure``,
+        ``value`` (on all annotators), ``confidence``, ``n_resamples``, ``seed`` and
+        ``resampled`` ("items" or "clusters").
+
+    Raises
+    ------
+    AgreementError
+        For an unknown measure or keyword, fewer than three annotators, a confidence
+        outside (0, 1), or ``n_resamples`` outside its range.
+
+    See Also
+    --------
+    bootstrap : the interval of the measure itself.
+    compare : two measures, groups or rounds compared with a paired test.
+    ProjectExplorer : shows this table as the annotators' panel.
+
+    Notes
+    -----
+    For annotator $j$, $\Delta_j = M(X_{-j}) - M(X)$, and replicate $b$ draws items
+    $I_b$ with replacement and gives $\Delta_j^{(b)} = M(X_{-j}[I_b]) - M(X[I_b])$: the
+    versions share each draw, so the interval is of the paired difference.
 
     For a measure with a Statistic (``measure.statistic``, every categorical one) the
-    versions are one Statistic, resampled once (:func:`iaa_widgets.stats.resampling.resampled`).
+    versions are one Statistic, resampled once (`iaa_widgets.stats.resampling.resampled`).
     A measure that takes per-item counts (``Annotations.from_counts``; it does not ask who
     gave each label: Fleiss' κ, α, AC1, S, percent agreement …) gets each version's
-    tables from the item's counts minus the annotator's label (:func:`_versions_of_counts`),
+    tables from the item's counts minus the annotator's label (`_versions_of_counts`),
     never from a copy of the ratings; one that reads who gave each label (Conger's κ …)
     from each version's ratings, or, for the values alone, from the measure's own
     ``without_each`` in the registry (Conger's κ: one pass over the ratings); any other
-    function is recomputed on each rebuilt resample. ``attrs``: ``measure``, ``value`` (on all
-    annotators), ``confidence``, ``n_resamples``, ``seed``, ``resampled`` ("items" or
-    "clusters"). ``n_resamples=None``: the values only (the interval columns NaN); at most
-    :data:`~iaa_widgets.inference.bootstrap.MAX_RESAMPLES`. ``cluster=``: each item's
-    cluster (a column of the tidy table or a Series item → cluster), as in
-    :func:`~iaa_widgets.bootstrap`: a resample draws whole clusters. A keyword the
-    measure does not take is refused, naming the closest it takes.
+    function is recomputed on each rebuilt resample.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman &
+    Hall/CRC. https://doi.org/10.1201/9780429246593
+
+    Examples
+    --------
+    Krippendorff's (2011) reliability data, α nominal .743 on all four coders:
+
+    >>> import iaa_widgets as iaa
+    >>> d = iaa.datasets.krippendorff_2011()
+    >>> t = iaa.leave_one_out(d, "krippendorff_alpha", n_resamples=200, seed=0)
+    >>> t[["value", "delta"]].round(3)
+               value  delta
+    annotator
+    A          0.715 -0.029
+    B          0.704 -0.039
+    C          0.868  0.125
+    D          0.675 -0.068
+
+    Each value is the measure recomputed without that coder:
+
+    >>> round(iaa.krippendorff_alpha(d[d.annotator != "C"]).value, 3)
+    0.868
     """
     fn, name = resolve(measure, "leave_one_out")
     check_keywords("leave_one_out", name, fn, measure_kwargs)
