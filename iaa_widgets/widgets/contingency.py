@@ -164,6 +164,72 @@ class ContingencyMatrix(IAAWidget):
     :class:`~iaa_widgets.AgreementResult` of its measure function on the current table,
     the numbers the panel shows; ``widget.matrix = table`` (or :meth:`set_table` to
     change the categories too) replaces the counts.
+
+    Parameters
+    ----------
+    data : Annotations, tidy DataFrame, or a square table of counts
+        Ratings of two or more annotators, or the counts (array, nested lists, or a
+        DataFrame whose index and columns name the categories).
+    categories : sequence of labels, optional
+        The categories of a table of counts, in its order (a DataFrame's own index
+        otherwise; never sorted).
+    pair : pair of annotator names or positions, optional
+        The two annotators shown when the data have more (default: the first two).
+    annotators : sequence of two names, default ("A", "B")
+        The raters' names for a table of counts.
+    editable : bool, default False
+        Teaching mode: the counts can be edited in the widget.
+    scale : {"landis-koch", "fleiss", "altman", "krippendorff"}, default "landis-koch"
+        The benchmark scale κ and AC1 are read against.
+    **loader_args
+        Column names and options of ``Annotations.from_long`` (``item=``, ``annotator=``,
+        ``label=`` …).
+
+    Attributes
+    ----------
+    result : dict of str to AgreementResult
+        Each coefficient's result on the current table: the numbers the panel shows.
+    matrix : list of lists of int
+        The counts (set it to replace them; `set_table` changes the categories too).
+
+    Raises
+    ------
+    AgreementError
+        For a table that is not square, negative or fractional counts, categories that
+        do not match the table, or a pair or scale that is not there.
+
+    See Also
+    --------
+    cohen_kappa : κ and its interval from the same table.
+    pairwise : every pair's coefficient at once.
+    ParadoxExplorer : κ's paradoxes on a 2 × 2 table.
+
+    Notes
+    -----
+    With $p_{kl}$ the share of items the first annotator put in $k$ and the second in
+    $l$, $A_o = \sum_k p_{kk}$ and Cohen's $\kappa = (A_o - A_e)/(1 - A_e)$ with
+    $A_e = \sum_k p_{k\cdot} p_{\cdot k}$ (Cohen 1960, eq. 1); the other coefficients
+    differ only in $A_e$ (Meyer's tutorial).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1), 37–46. https://doi.org/10.1177/001316446002000104
+
+    Landis, J. R. & Koch, G. G. (1977). The measurement of observer agreement for
+    categorical data. Biometrics 33(1), 159–174. https://doi.org/10.2307/2529310
+
+    Examples
+    --------
+    A_o = 0.7 and A_e = 0.5 on this table, so κ = 0.4 (Cohen 1960, eq. 1, by hand):
+
+    >>> import iaa_widgets as iaa
+    >>> w = iaa.ContingencyMatrix([[3, 1], [2, 4]], categories=["yes", "no"])
+    >>> round(w.result["cohen_kappa"].value, 4)
+    0.4
+    >>> w.matrix = [[5, 0], [0, 5]]
+    >>> w.result["cohen_kappa"].value
+    1.0
     """
 
     _kind = traitlets.Unicode("contingency").tag(sync=True)

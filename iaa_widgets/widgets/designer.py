@@ -37,6 +37,71 @@ class StudyDesigner(IAAWidget):
     ``measure``, ``cluster=`` and ``seed``), ``pilot`` holds the pilot's estimate and
     bootstrap SE, and the chart draws the projected half-width and the probability of
     failing ``kappa0`` against items.
+
+    Parameters
+    ----------
+    data : Annotations or tidy DataFrame, optional
+        A pilot's ratings.
+    measure : str, default "krippendorff_alpha"
+        The pilot's measure.
+    half_width : float, default 0.1
+        Target half-width of the interval.
+    kappa0 : float, default 0.6
+        The anticipated κ, and the α_min a study must not fail.
+    kappa1 : float, default 0.8
+        The κ a test should detect against ``kappa0``.
+    prevalence : float, default 0.3
+        Prevalence of the first of two categories.
+    raters : int, default 2
+        Raters per item, 2–6.
+    confidence : float, default 0.95
+        Level of the intervals.
+    cluster : str or pandas.Series, optional
+        The pilot's clusters, resampled whole.
+    n_resamples : int, default 1000
+        Bootstrap replicates of the pilot.
+    seed : int, default 0
+        Seed of the pilot's bootstrap.
+    **measure_kwargs
+        Passed to the pilot's measure.
+
+    Attributes
+    ----------
+    designs : list of dict
+        Each design with the items it needs, or why it cannot say.
+    pilot : dict
+        The pilot's estimate and bootstrap SE, given ``data``.
+
+    Raises
+    ------
+    AgreementError
+        For an option out of range or an unknown measure.
+
+    See Also
+    --------
+    sample_size : each design's count, without a widget.
+    bootstrap : the pilot's interval.
+
+    Notes
+    -----
+    The interval-based design solves for the smallest $n$ whose interval around
+    $\kappa_0$ has half-width at most the target (Donner & Rotondi 2010); the pilot's
+    projection scales its bootstrap SE by $\sqrt{n_0/n}$.
+
+    References
+    ----------
+    Rotondi, M. A. & Donner, A. (2012). A confidence interval approach to sample size
+    estimation for interobserver agreement studies with multiple raters and outcomes.
+    Journal of Clinical Epidemiology 65(7), 778–784.
+    https://doi.org/10.1016/j.jclinepi.2011.10.019
+
+    Examples
+    --------
+    >>> import iaa_widgets as iaa
+    >>> d = iaa.StudyDesigner(half_width=0.1, kappa0=0.6, kappa1=0.8, prevalence=0.3)
+    >>> d.designs[0]["items"] == iaa.sample_size(method="rotondi-ci", kappa0=0.6,
+    ...     kappa_low=0.5, kappa_high=0.7, prevalence=0.3, raters=2).n_items
+    True
     """
 
     _kind = traitlets.Unicode("designer").tag(sync=True)

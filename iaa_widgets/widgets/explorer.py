@@ -29,6 +29,7 @@ arranges them. Labels from the data travel as text and are shown as text.
 """
 from __future__ import annotations
 
+import inspect
 import re
 import threading
 import time
@@ -100,6 +101,80 @@ class ProjectExplorer(IAAWidget):
     ``download_limit`` bytes is written by Python to the working directory); ``leave_one_out``,
     ``profile`` and ``pairs`` hold the panels' tables (``leave_one_out`` once the worker
     has made it: :meth:`wait`).
+
+    Parameters
+    ----------
+    data : Annotations or tidy DataFrame (item, annotator, label)
+        Categorical ratings; span data open the span explorer instead.
+    text : str, pandas.Series or mapping, optional
+        Each item's text: a column of the tidy table, or item → text.
+    reference : str, optional
+        A gold annotator (or a model added as one): accuracy, κ and F1 against it.
+    measure : str, default "fleiss_kappa"
+        The headline's measure, one of ``MEASURES``.
+    pair_measure : str, default "cohen_kappa"
+        The matrix's measure, one of `pairwise`'s.
+    consensus : {"majority", "dawid_skene", "mace"} or a model's result, default "majority"
+        What each annotator is compared with.
+    n_resamples : int, default 200
+        Bootstrap replicates of the intervals.
+    seed : int, default 0
+        Seed of the bootstrap.
+    page_size : int, default 25
+        Rows per page of the items table.
+    relevant_delta : float, default 0.02
+        The smallest change of the measure taken as relevant in leave-one-out verdicts.
+    group : str or pandas.Series, optional
+        Each item's group (round, batch, domain): adds a panel comparing the groups.
+    **loader_args
+        Column names and options of ``Annotations.from_long``.
+
+    Attributes
+    ----------
+    selection : pandas.DataFrame
+        The selected items, in the table's order.
+    leave_one_out : pandas.DataFrame or None
+        The annotators' panel (`leave_one_out` of the headline measure), once computed.
+    headline : dict
+        The headline's value, interval, band and source.
+
+    Raises
+    ------
+    AgreementError
+        For a measure, pair measure or consensus that is not offered, a bad seed or
+        number of resamples, or a ``text``/``group`` column that does not fit the items.
+
+    See Also
+    --------
+    disagreements : the items table, from Python.
+    leave_one_out : the annotators' panel.
+    compare : the groups' panel.
+
+    Notes
+    -----
+    An annotator's verdict rests on the paired bootstrap interval of
+    $\Delta_j = M(X_{-j}) - M(X)$: only an interval wholly beyond
+    $\pm$``relevant_delta`` gives one (Efron & Tibshirani 1993, ch. 13).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of
+    Pennsylvania. https://repository.upenn.edu/asc_papers/43
+
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman &
+    Hall/CRC. https://doi.org/10.1201/9780429246593
+
+    Examples
+    --------
+    Krippendorff's (2011) data, α nominal .743 as published:
+
+    >>> import iaa_widgets as iaa
+    >>> e = iaa.ProjectExplorer(iaa.datasets.krippendorff_2011(), measure="krippendorff_alpha")
+    >>> _ = e.wait(60)
+    >>> round(e.headline["value"], 3)
+    0.743
+    >>> e.leave_one_out["value"].round(3).tolist()
+    [0.715, 0.704, 0.868, 0.675]
     """
 
     _kind = traitlets.Unicode("explorer").tag(sync=True)
@@ -699,6 +774,11 @@ class ProjectExplorer(IAAWidget):
             self.send({"written": str(path), "rows": rows, "bytes": len(data)})
         else:
             self.send({"download": name, "rows": rows, "bytes": len(data)}, buffers=[data])
+
+
+# help() and inspect show __init__'s parameters, not __new__'s (data, *args, **kwargs)
+ProjectExplorer.__signature__ = inspect.signature(ProjectExplorer.__init__).replace(
+    parameters=list(inspect.signature(ProjectExplorer.__init__).parameters.values())[1:])
 
 
 def _item_groups(data, group, loader_args) -> pd.Series | None:

@@ -44,6 +44,61 @@ class SparseAgreementExplorer(IAAWidget):
     From Python: ``widget.result`` (scheme → :class:`SparseAgreementResult` on the full
     data), ``widget.missingness`` (:class:`SpaMissingnessResult` at ``drop``),
     ``widget.weight_curves`` and ``widget.variance_curve`` (DataFrames).
+
+    Parameters
+    ----------
+    data : Annotations or tidy DataFrame (item, annotator, label)
+        The ratings; only primary labels count.
+    drop : float, default 0.2
+        Probability of dropping each annotation in the missingness simulation, in [0, 1).
+    n_rounds : int, default 200
+        Rounds of the simulation.
+    seed : int, default 0
+        Seed of the simulation.
+    n_points : int, default 25
+        Points of the variance curves.
+    **loader_args
+        Column names and options of ``Annotations.from_long``.
+
+    Attributes
+    ----------
+    result : dict of str to SparseAgreementResult
+        Each scheme's SPA on the full data.
+    missingness : SpaMissingness
+        The spread of SPA at ``drop``.
+    weight_curves, variance_curve : pandas.DataFrame
+        Figures 4 and 6–7's curves.
+
+    Raises
+    ------
+    AgreementError
+        For data with fewer than two annotations on any item left, or an option out of
+        range.
+
+    See Also
+    --------
+    sparse_agreement : SPA under one scheme.
+    spa_missingness : the simulation behind the spread.
+
+    Notes
+    -----
+    $\bar P_{spa} = \sum_i w_i P_i / \sum_i w_i$ with each item's agreement $P_i$ and the
+    scheme's weights $w_i$ (Nørregaard & Derczynski, eq. 7).
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2022). Sparse Probability of Agreement.
+    arXiv:2208.06161. https://doi.org/10.48550/arXiv.2208.06161
+
+    Examples
+    --------
+    >>> import iaa_widgets as iaa
+    >>> crowd = iaa.datasets.crowd_labels()
+    >>> w = iaa.SparseAgreementExplorer(crowd, drop=0.2, n_rounds=20, seed=0)
+    >>> round(w.result["flat"].value, 4)
+    0.5501
+    >>> w.result["flat"].value == iaa.sparse_agreement(crowd, scheme="flat").value
+    True
     """
 
     _kind = traitlets.Unicode("sparse").tag(sync=True)

@@ -19,11 +19,6 @@ from conftest import SITE, watched_page
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "dev"))
 
-# names whose entry had no Parameters (or Attributes) or Returns on 2026-11-28, 15:50 UTC, while the
-# docstring work of issue 40 was under way: expected to fail until their docstrings are
-# done (an XPASS says one can leave this list)
-PENDING_DOCSTRINGS: set[str] = {"leave_one_out"}
-
 
 class _Page(HTMLParser):
     """The ids, the links and the entry sections of one built page."""
@@ -82,9 +77,7 @@ def test_every_public_name_has_exactly_one_anchor():
 def _names():
     if not (SITE / "index.html").is_file():
         return []
-    pending = pytest.mark.xfail(reason="docstring not finished (issue 40)", strict=False)
-    return [pytest.param(n, marks=pending) if n in PENDING_DOCSTRINGS else n
-            for n in sorted(_public_entries())]
+    return sorted(_public_entries())
 
 
 @pytest.mark.parametrize("name", _names())
