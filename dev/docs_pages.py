@@ -120,13 +120,15 @@ def _cell(value) -> str:
 
 def former_names(obj) -> list[tuple[str, str]]:
     """(former, new) names of ``obj``'s parameters that still work for one release: the
-    ``renamed`` of ``validate.takes`` and the ``validate.renamed`` calls in its source."""
+    ``renamed`` of ``validate.takes`` and the ``validate.rename("<its name>", {"old":
+    "new"}, …)`` calls in its module (a helper of the function may make them)."""
     pairs = dict(getattr(obj, "renamed", {}))
     try:
-        source = inspect.getsource(inspect.unwrap(obj))
+        source = inspect.getsource(inspect.getmodule(inspect.unwrap(obj)))
     except (TypeError, OSError):
         source = ""
-    for old, new in re.findall(r'renamed\(\s*"[^"]*",\s*"(\w+)",\s*"(\w+)"', source):
+    name = re.escape(getattr(obj, "__name__", ""))
+    for old, new in re.findall(rf'rename\(\s*"{name}",\s*\{{\s*"(\w+)":\s*"(\w+)"', source):
         pairs.setdefault(old, new)
     return list(pairs.items())
 

@@ -57,7 +57,7 @@ def mean_pearson_r(data, *, fisher: bool = True, missing: str = "listwise",
     Notes
     -----
     Over the P = r(r − 1)/2 pairs, $\bar r = \tanh\big(\frac{1}{P}\sum_p \operatorname{atanh} r_p\big)$
-    and  = \bar z \sqrt{n - 3}$ (Fisher 1921).
+    and $z = \bar z \sqrt{n - 3}$ (Fisher 1921).
 
     References
     ----------
@@ -138,7 +138,7 @@ def mean_spearman_rho(data, *, fisher: bool = True, missing: str = "listwise",
     -----
     $\rho_p$ is Pearson's r of the two annotators' mid-ranks (Spearman 1904);
     $\bar\rho = \tanh\big(\frac{1}{P}\sum_p \operatorname{atanh} \rho_p\big)$ over the
-    P = r(r − 1)/2 pairs, and  = \bar z \sqrt{n - 3}$ (Fisher 1921).
+    P = r(r − 1)/2 pairs, and $z = \bar z \sqrt{n - 3}$ (Fisher 1921).
 
     References
     ----------
