@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "generated"
 # a notebook's page is site/generated/notebooks/<name>/: three folders below the site's root
 GALLERY_FROM_NOTEBOOK = "../" * len(("generated", "notebooks", "<name>")) + "widgets/"
-SNAPSHOTS_FROM_NOTEBOOK = "../../snapshots/"  # site/generated/snapshots/
+# site/generated/snapshots/, two folders up from a notebook's page
+SNAPSHOTS_FROM_NOTEBOOK = "../" * len(("notebooks", "<name>")) + "snapshots/"
 
 
 def _public_names(iaa) -> list[str]:
