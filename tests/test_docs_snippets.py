@@ -77,6 +77,10 @@ def test_every_block_runs_or_is_a_shell_command(path, tmp_path, monkeypatch):
     from iaa_widgets.cli import main
     monkeypatch.chdir(ROOT)
     for language, code in _blocks(path):
+        included = re.fullmatch(r'\s*--8<-- "([^"]+)"\s*', code)
+        if language == "yaml" and included:  # a file of the repository shown as data
+            assert (ROOT / included.group(1)).is_file(), f"{path.name}: {included.group(1)}"
+            continue
         assert language in ("python", "bash"), f"{path.name}: a ```{language} block is " \
                                                "neither run nor a shell command"
         if language == "python":
@@ -129,6 +133,11 @@ def test_big_data_runs_on_every_engine(tmp_path, monkeypatch):
         spark = (SparkSession.builder.master("local[1]").appName("iaa-docs")
                  .config("spark.ui.enabled", "false")
                  .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+    # Spark reads a relative path from its JVM's working directory, fixed when the JVM
+    # started (by an earlier test of this process, maybe elsewhere): here, as for the reader
+    jvm = spark.sparkContext._jvm
+    jvm.org.apache.hadoop.fs.FileSystem.getLocal(spark.sparkContext._jsc.hadoopConfiguration()) \
+        .setWorkingDirectory(jvm.org.apache.hadoop.fs.Path(str(tmp_path)))
     namespace = {"iaa": iaa, "duckdb": duckdb, "dask": dask, "polars": polars,
                  "spark": spark}
     try:

@@ -133,12 +133,14 @@ def test_binder_installs_this_repository_and_readme_lists_every_notebook():
     assert "custom" in pyproject["tool"]["hatch"]["build"]["hooks"]  # hatch_build.py
     assert "widgets.js" in (ROOT / "hatch_build.py").read_text()
 
-    # no link to a repository that is not public yet (it would point nowhere): the
-    # notebooks page says how to open them on Binder once it is, and lists every notebook
+    # no link to a repository that is not public yet (it would point nowhere): the Binder
+    # URL is set in one place, mkdocs.yml's extra.binder (empty: no link; issue 40), which
+    # the notebooks page names; the page lists every notebook
     page = (ROOT / "docs" / "notebooks.md").read_text()
     readme = (ROOT / "README.md").read_text()
     assert not re.findall(r"\(https://mybinder\.org/[^)]*\)", page + readme)
-    assert "mybinder.org/v2/gh/<owner>/<repository>/HEAD?urlpath=lab/tree/notebooks/" in page
+    assert re.search(r'^  binder: ""', (ROOT / "mkdocs.yml").read_text(), flags=re.M)
+    assert "`extra.binder`" in page
     listed = re.findall(r"^\| \[[^\]]*\]\(generated/notebooks/(\d\d[a-z]?_[\w.]+\.ipynb)\) \|", page,
                         flags=re.M)
     assert listed == NAMES, "the notebooks page names every notebook, in order"

@@ -84,6 +84,7 @@ def open_widget(browser, widget, *, html_attrs: str = "", body_attrs: str = "",
         kind = "text/css" if name.endswith(".css") else "text/javascript"
         return route.fulfill(status=200, body=path.read_bytes(), content_type=kind)
 
+    widget.wait()  # a chart drawn on a thread after the numbers (IAAWidget.draw_later) is in
     html = _PAGE.format(origin=ORIGIN, state=json.dumps(widget_state(widget)),
                         html_attrs=html_attrs, body_attrs=body_attrs,
                         background=background, color=color)
