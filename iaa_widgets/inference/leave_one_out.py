@@ -19,7 +19,7 @@ __all__ = ["leave_one_out"]
 
 def leave_one_out(data, measure, confidence: float = 0.95, *, n_resamples: int | None = 1000,
                   seed=None, cluster=None, **measure_kwargs) -> pd.DataFrame:
-    """The measure without each annotator in turn, with a paired bootstrap interval of
+    r"""The measure without each annotator in turn, with a paired bootstrap interval of
     the change.
 
     Indexed by annotator: ``value`` (the measure without them), ``delta`` (value − the

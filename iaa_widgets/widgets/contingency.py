@@ -141,7 +141,7 @@ def _table_from(data, categories, annotators) -> tuple[np.ndarray, list]:
 
 
 class ContingencyMatrix(IAAWidget):
-    """A contingency table of two annotators with its agreement coefficients.
+    r"""A contingency table of two annotators with its agreement coefficients.
 
     ``data``: an :class:`~iaa_widgets.Annotations`, a tidy DataFrame (``item``,
     ``annotator``, ``label``; column names via ``item=`` ... as in

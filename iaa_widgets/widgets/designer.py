@@ -26,7 +26,7 @@ __all__ = ["StudyDesigner"]
 
 
 class StudyDesigner(IAAWidget):
-    """Items needed for an agreement study, from the design and, given ``data``, from a
+    r"""Items needed for an agreement study, from the design and, given ``data``, from a
     pilot.
 
     ``half_width`` (target half-width of the interval), ``kappa0`` (the anticipated κ,

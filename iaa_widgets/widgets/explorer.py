@@ -69,7 +69,7 @@ ALPHA_MIN, HALF_WIDTH = 0.8, 0.05
 
 
 class ProjectExplorer(IAAWidget):
-    """Explore an annotation project: who disagrees with whom, on which labels and items.
+    r"""Explore an annotation project: who disagrees with whom, on which labels and items.
 
     ``data``: categorical ratings (:class:`~iaa_widgets.Annotations` or a tidy table).
     ``text``: each item's text, as the name of a column of the tidy table (one text per

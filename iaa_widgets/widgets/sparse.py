@@ -33,7 +33,7 @@ __all__ = ["SparseAgreementExplorer"]
 
 
 class SparseAgreementExplorer(IAAWidget):
-    """SPA under each weighting scheme, its spread under missingness, weight and
+    r"""SPA under each weighting scheme, its spread under missingness, weight and
     variance curves (Nørregaard & Derczynski, Figures 4–7) for ``data``.
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy table (item, annotator,

@@ -40,7 +40,7 @@ CLASS_LABELS = {  # the four classes of §6 (and items whose κ_x is undefined)
 
 
 class AugmentedKappaSweep(IAAWidget):
-    """Augmented κ′ over p with the four item classes of Rosenberg & Binkowski (§6).
+    r"""Augmented κ′ over p with the four item classes of Rosenberg & Binkowski (§6).
 
     ``data``: :class:`~iaa_widgets.Annotations` or a tidy table with primary and
     secondary labels (``rank="rank"`` or (primary, secondary) cells, as for
