@@ -7,7 +7,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Statistic", "RowBlocks", "per_item", "item_pairs", "entry_pairs",
+__all__ = ["Statistic", "RowBlocks", "Computed", "per_item", "item_pairs", "entry_pairs",
            "coincidence_table"]
 
 # largest dense per-item table (rows × cells); beyond it a table is kept sparse (CSR)
@@ -42,10 +42,11 @@ def item_pairs(counts: np.ndarray):
     return row[a], cat[a], cat[b]
 
 
-def entry_pairs(row: np.ndarray, n_rows: int):
+def entry_pairs(row: np.ndarray, n_rows: int, other: np.ndarray | None = None):
     """Indices (a, b) of every ordered pair of entries in the same row, each entry with
-    itself too, for entries sorted by ``row``."""
-    size = np.bincount(row, minlength=n_rows)
+    itself too, for entries sorted by ``row``; with ``other`` (the rows of other entries,
+    sorted too), each entry a of ``row`` with each entry b of ``other`` in its row."""
+    size = np.bincount(row if other is None else other, minlength=n_rows)
     start = np.cumsum(size) - size
     a = np.repeat(np.arange(len(row)), size[row])               # each entry, |S_i| times
     b = start[row[a]] + np.arange(len(a)) - np.repeat(np.cumsum(size[row]) - size[row],
@@ -81,8 +82,15 @@ def coincidence_table(counts: np.ndarray):
     return sparse.vstack(out, format="csr")
 
 
+class Computed:
+    """A per-item table that makes its own product W @ T (``product(w)``) and rows
+    (``rows(lo, hi)``, dense) from what it holds, with a ``shape`` (rows × cells):
+    :class:`RowBlocks`, ``stats.pairs.PairMargin``. :meth:`Statistic.distinct` does not
+    hash it."""
+
+
 @dataclass(frozen=True, eq=False)
-class RowBlocks:
+class RowBlocks(Computed):
     """A rows × ``n_cells`` table kept as blocks of consecutive rows, each in the few
     columns its rows vary in: block j is ``parts[j]`` (its rows × d_j, dense or CSR),
     with column ``take[j][c]`` of it in cell ``cells[j][c]`` (distinct cells; every other
@@ -135,20 +143,20 @@ class RowBlocks:
 
 
 def _product(w: np.ndarray, table) -> np.ndarray:
-    """W @ table (resamples × cells) for a dense, CSR or :class:`RowBlocks` table: one
+    """W @ table (resamples × cells) for a dense, CSR or :class:`Computed` table: one
     matrix product (one per block)."""
     if isinstance(table, np.ndarray):
         return w @ table
-    if isinstance(table, RowBlocks):
+    if isinstance(table, Computed):
         return table.product(w)
     return np.asarray((table.T @ w.T).T)  # CSR: the product scipy makes sparse × dense
 
 
 def _rows(table, lo: int, hi: int) -> np.ndarray:
-    """Rows lo … hi − 1 of a dense, CSR or :class:`RowBlocks` table, dense."""
+    """Rows lo … hi − 1 of a dense, CSR or :class:`Computed` table, dense."""
     if isinstance(table, np.ndarray):
         return table[lo:hi]
-    if isinstance(table, RowBlocks):
+    if isinstance(table, Computed):
         return table.rows(lo, hi)
     return table[lo:hi].toarray()
 
@@ -177,7 +185,7 @@ def _same_rows(table, rows) -> bool:
 
 def _dense(tables: Mapping[str, Any]) -> dict:
     """CSR tables of few rows made dense up to ``DENSE_CELLS`` cells, as in :func:`per_item`."""
-    return {name: t if isinstance(t, (np.ndarray, RowBlocks)) or
+    return {name: t if isinstance(t, (np.ndarray, Computed)) or
             t.shape[0] * t.shape[1] > DENSE_CELLS else t.toarray()
             for name, t in tables.items()}
 
@@ -248,7 +256,7 @@ class Statistic:
         :func:`per_item` (a table of 37,426 × 100 at a third nonzero: its products 0.38 s
         as CSR, 0.13 s dense, measured). With ``rows`` (tables built per group of items
         already), the groups' equal rows are merged further where half repeat, else the
-        groups are the distinct rows; a :class:`RowBlocks` table is taken as built per
+        groups are the distinct rows; a :class:`Computed` table is taken as built per
         distinct group (``rows``; None without), not hashed.
 
         Rows are grouped by a hash of all their tables (random coefficients), then
@@ -256,7 +264,7 @@ class Statistic:
         wrong total)."""
         if self.weights is not None:
             return None
-        if any(isinstance(t, RowBlocks) for t in self.tables.values()):
+        if any(isinstance(t, Computed) for t in self.tables.values()):
             return None if self.rows is None else (self.rows, replace(self, rows=None))
         merged = self._merged()
         if self.rows is None:

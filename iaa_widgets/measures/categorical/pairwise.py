@@ -239,18 +239,19 @@ def pairwise(data, measure="cohen_kappa", *, missing: str = "pairwise",
         name = getattr(measure, "__name__", "measure")
     else:  # one of KERNELS (validated above)
         finish, kwargs, cells = _finish(ann, measure, kwargs)
+        stat = None if ci is None else _statistic(ann, pairs, finish, cells)
         if cells is False:  # the kernel reads the whole tables (ordinal α)
             t = stats.pair_contingencies(ann, pairs).astype(float)
             tot, shared = {"t": t[None]}, t.sum(axis=(1, 2))
-        else:
-            agree, row, col = stats.pair_margins(ann, pairs, cells)
-            tot, shared = {"agree": agree[None], "row": row[None], "col": col[None]}, \
-                row.sum(axis=1)
+        else:  # the totals of the Statistic the intervals resample, if made
+            tot = dict(zip(("agree", "row", "col"), (
+                v[None] for v in stats.pair_margins(ann, pairs, cells)))) if stat is None \
+                else {name: v[None] for name, v in stat.total().items()}
+            shared = tot["row"][0].sum(axis=1)
         values = finish(tot)[0][0]  # the totals of the Statistic
         name = measure
         if ci is not None:
-            extra = _intervals(_statistic(ann, pairs, finish, cells), values, ci, level,
-                               n_resamples, seed)
+            extra = _intervals(stat, values, ci, level, n_resamples, seed)
     m = ann.n_annotators
     frame = PairwiseMatrix(_square(values, pairs, m, diagonal),
                            index=pd.Index(ann.annotators, name=None),
@@ -394,9 +395,9 @@ def _statistic(ann, pairs: np.ndarray, finish, cells=False) -> Statistic:
     ``cells`` is None) and 1 in cell (p, x_ia) of ``row`` and (p, x_ib) of ``col``
     (P × K each; ``stats.pair_margins`` is their sum): P (2K + 1) cells an item. With
     ``cells`` False (ordinal α), 1 in cell (p, x_ia, x_ib) of the P × K × K tables
-    (``stats.pair_contingencies`` is their sum). Built over blocks of items, dense or
-    CSR as :func:`stats.per_item` decides (entries: one or three per item and pair that
-    rated it)."""
+    (``stats.pair_contingencies`` is their sum), built over blocks of items, dense or
+    CSR as :func:`stats.per_item` decides; the margins' tables are made from each
+    annotator's ratings (:func:`_margins_statistic`)."""
     if cells is not False:
         return _margins_statistic(ann, pairs, finish, cells)
     x = ann._label_grid()
@@ -415,16 +416,13 @@ def _statistic(ann, pairs: np.ndarray, finish, cells=False) -> Statistic:
 
 
 def _margins_statistic(ann, pairs: np.ndarray, finish, cells) -> Statistic:
-    """:func:`_statistic`'s ``agree``, ``row`` and ``col`` tables."""
+    """:func:`_statistic`'s ``agree``, ``row`` and ``col`` tables, made from each
+    annotator's ratings (``stats.pairs.pair_tables``: dense where most pairs rate an
+    item, the margins from the one-hot ratings)."""
+    from ...stats.pairs import pair_tables
     k, n_pairs = ann.n_categories, len(pairs)
-    rows, pair_of, first, second = (np.concatenate(v) for v in
-                                    zip(*stats.tables.pair_ratings(ann, pairs)))
-    agree = (first == second).astype(float) if cells is None else cells[first, second]
-    n = ann.n_items
-    tables = {"agree": per_item(rows, pair_of, n, n_pairs, agree),
-              "row": per_item(rows, pair_of * k + first, n, n_pairs * k),
-              "col": per_item(rows, pair_of * k + second, n, n_pairs * k)}
-    return Statistic(tables, {"agree": (n_pairs,), "row": (n_pairs, k), "col": (n_pairs, k)},
+    return Statistic(pair_tables(ann, pairs, cells),
+                     {"agree": (n_pairs,), "row": (n_pairs, k), "col": (n_pairs, k)},
                      finish, ann.item_weight)
 
 

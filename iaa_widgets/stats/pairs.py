@@ -1,0 +1,121 @@
+"""Every annotator pair's per-item tables, made from each annotator's ratings.
+
+Over the items both annotators of a pair p = (a, b) rated, a two-annotator coefficient
+reads ``agree`` Σ_i w_i v[x_ia, x_ib] (v the K × K weights of a pair of ratings) and the
+margins ``row`` t_pj = Σ_i w_i [x_ia = j] r_ib and ``col`` t_pk = Σ_i w_i r_ia [x_ib = k]
+(r_ia: a rated item i), P (2K + 1) numbers for P pairs and K categories. Written as
+entries, that is three per item and pair that rated it (n · P · 3 in a complete design),
+and a block of B resamples of item weights W costs B times as many multiply-adds.
+
+- ``agree`` is one number per item and pair: a dense items × P table where most pairs
+  rate an item, so that W @ A is one BLAS product; CSR (one entry per rated pair)
+  elsewhere.
+- The margins read the annotators' own ratings: [x_ia = j] r_ib = [x_ia = j] −
+  [x_ia = j] (1 − r_ib). An item rated by more annotators than it lacks counts its
+  one-hot ratings X_i (J × K), taken per pair at (a, ·) for ``row`` and (b, ·) for ``col``,
+  less an entry for each pair whose other annotator did not rate it; any other item an
+  entry for each pair that both rated (:class:`PairMargin`). A product is W @ X
+  (B × J·K) taken per pair plus a sparse product of the entries: none in a complete
+  design.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..data import Annotations
+from . import statistic
+from .statistic import Computed, _product, _rows, entry_pairs, per_item
+from .tables import pair_ratings
+
+__all__ = ["PairMargin", "pair_tables"]
+
+
+@dataclass(frozen=True, eq=False)
+class PairMargin(Computed):
+    """The items × P·K table of one margin of every pair: 1 in cell (p, x_is) for each
+    pair p rated by both, s = ``side[p]`` the annotator whose label the margin counts
+    (a for ``row``, b for ``col``). Held as ``own`` (items × J·K: the one-hot ratings of
+    the items counted from them, else 0), taken at s for each pair, plus ``fix`` (items ×
+    P·K: −1 where the other annotator lacks such an item's rating, +1 for each rated
+    pair of the other items)."""
+
+    own: Any
+    fix: Any
+    side: np.ndarray
+    k: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.fix.shape
+
+    def product(self, w: np.ndarray) -> np.ndarray:
+        """W @ T for item weights w (B × items): B × P·K."""
+        base = _product(w, self.own).reshape(len(w), -1, self.k)[:, self.side]
+        return base.reshape(len(w), -1) + _product(w, self.fix)
+
+    def rows(self, lo: int, hi: int) -> np.ndarray:
+        """Rows lo … hi − 1 written out, dense."""
+        base = _rows(self.own, lo, hi)
+        base = base.reshape(len(base), -1, self.k)[:, self.side]
+        return base.reshape(len(base), -1) + _rows(self.fix, lo, hi)
+
+
+def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
+    """The per-item tables ``agree`` (items × P), ``row`` and ``col`` (items × P·K, each
+    a :class:`PairMargin`) of the annotator pairs ``pairs`` (P × 2), one row per item row
+    of ``ann``; ``cells``: the K × K weights v of ``agree`` (None: agreements counted)."""
+    x = ann._label_grid()
+    n, n_ann = x.shape
+    k, n_pairs = ann.n_categories, len(pairs)
+    rated = x >= 0
+    r = rated.sum(axis=1)
+    counted = r - 1 > n_ann - r  # fewer entries from the ratings: r (J − r) < r (r − 1)
+    item, who = np.nonzero(rated & counted[:, None])
+    own = per_item(item, who * k + x[item, who], n, n_ann * k)
+    # ordered annotator pairs (u, v) → pair p where (u, v) = (a, b): u's label in row;
+    # P + p where (u, v) = (b, a): in col; −1 for other pairs
+    code = np.full((n_ann, n_ann), -1)
+    code[pairs[:, 0], pairs[:, 1]] = np.arange(n_pairs)
+    code[pairs[:, 1], pairs[:, 0]] = np.arange(n_pairs) + n_pairs
+    # counted items: u rated, v did not (−1); other items: both rated, u ≠ v (+1)
+    gap, lacks = np.nonzero(~rated & counted[:, None])
+    a, b = entry_pairs(item, n, gap)
+    minus = (item[a], who[a], lacks[b])
+    item, who = np.nonzero(rated & ~counted[:, None])
+    a, b = entry_pairs(item, n)
+    a, b = a[who[a] != who[b]], b[who[a] != who[b]]
+    plus = (item[a], who[a], who[b])
+    at, u, v = (np.concatenate(p) for p in zip(minus, plus))
+    sign = np.concatenate([np.full(len(minus[0]), -1.0), np.ones(len(plus[0]))])
+    c = code[u, v]
+    fix = {}
+    for name, side in (("row", c < n_pairs), ("col", c >= n_pairs)):
+        keep = side & (c >= 0)
+        fix[name] = per_item(at[keep], c[keep] % n_pairs * k + x[at[keep], u[keep]], n,
+                             n_pairs * k, sign[keep])
+    return {"agree": _agreement(ann, x, pairs, cells, r),
+            "row": PairMargin(own, fix["row"], pairs[:, 0], k),
+            "col": PairMargin(own, fix["col"], pairs[:, 1], k)}
+
+
+def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells, r: np.ndarray):
+    """Items × P: v[x_ia, x_ib] for each pair (a, b) that rated the item, else 0. Dense
+    within ``statistic.DENSE_CELLS`` or where most pairs rate an item (then dense holds
+    fewer bytes than CSR's 12 an entry), else CSR from :func:`tables.pair_ratings`."""
+    n, n_ann = x.shape
+    k, n_pairs = ann.n_categories, len(pairs)
+    v = np.zeros((k + 1, k + 1))  # code −1 (missing) reads the last row and column: 0
+    v[:k, :k] = np.eye(k) if cells is None else cells
+    rated_pairs = float((r * (r - 1)).sum()) / max(n_ann * (n_ann - 1), 1)  # share × n
+    if n * n_pairs <= statistic.DENSE_CELLS or 2 * rated_pairs >= n:
+        out = np.empty((n, n_pairs))
+        step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
+        for s in range(0, n, step):
+            out[s:s + step] = v[x[s:s + step, pairs[:, 0]], x[s:s + step, pairs[:, 1]]]
+        return out
+    rows, pair_of, first, second = (np.concatenate(p) for p in
+                                    zip(*pair_ratings(ann, pairs)))
+    return per_item(rows, pair_of, n, n_pairs, v[first, second])
