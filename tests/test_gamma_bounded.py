@@ -7,7 +7,8 @@ References: an exhaustive enumeration of partitions written here with exact frac
 pairs of d, Δ∅ for a pair with an empty unit; δ(â) = Σ δ(ă) / (units / annotators);
 d = α·((|Δstart| + |Δend|) / (len_u + len_v))²·Δ∅ + β·[cat_u ≠ cat_v]·Δ∅), hand
 computations, and one HiGHS MIP over every unit-level candidate (no collapsing, no
-LP, no reduced-cost fixing). No timing is asserted except that Ctrl-C ends a run.
+LP, no reduced-cost fixing). No timing is asserted except that Ctrl-C ends a run and
+that the solver's time limit stops a program without end.
 """
 from __future__ import annotations
 
@@ -265,3 +266,19 @@ def test_wait_after_close_returns_the_newest_result():
     first = w.wait(60)
     w.close()
     assert _in_thread(w.wait, 10) is first
+
+
+def test_positional_weight_zero_stops_with_its_reason(monkeypatch):
+    # α = 0 on the example continuum (84 units, 3 annotators): units of a category
+    # align at equal cost wherever they are, and the exact program ran past 10 min
+    # before (α = 1e-9: 31 s). The solver now has SOLVE_SECONDS for one best
+    # alignment (lowered here to keep the test short) and says why it stopped
+    from iaa_widgets.measures.continuum.gamma import alignment
+    monkeypatch.setattr(alignment, "SOLVE_SECONDS", 1.0)
+    units = Continuum.from_frame(__import__("pandas").read_csv(
+        os.path.join(os.path.dirname(__file__), os.pardir, "examples", "units.csv")))
+    t = time.monotonic()
+    with pytest.raises(iaa.AgreementError, match=r"within 1 s .*positional weight \(alpha\) of 0,"):
+        iaa.gamma_family(units, alpha=0, n_samples=2, seed=0, progress=False)
+    assert time.monotonic() - t < 60  # candidates and the LP, then at most 1 s of programs
+    # (small continua at α = 0 are still solved exactly: test_gamma_alignment's brute force)

@@ -39,6 +39,7 @@ of such a component, but each HiGHS call returns to Python, where Ctrl-C stops).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -303,9 +304,19 @@ def best_alignments(continua, dissimilarity: Dissimilarity = Dissimilarity()) ->
         problems.append((c, kind, supply, members,
                          n * (n - 1) / 2 * dis.delta_empty + weights))  # K·δ(ă) = K·Δ∅ + Σ w
     shift = np.cumsum([0] + [len(p[2]) for p in problems])  # first type of each block
-    count = _solve_partition(
-        np.vstack([np.where(p[3] >= 0, p[3] + k, -1) for p, k in zip(problems, shift)]),
-        np.concatenate([p[4] for p in problems]), np.concatenate([p[2] for p in problems]))
+    try:
+        count = _solve_partition(
+            np.vstack([np.where(p[3] >= 0, p[3] + k, -1) for p, k in zip(problems, shift)]),
+            np.concatenate([p[4] for p in problems]), np.concatenate([p[2] for p in problems]))
+    except _OutOfTime as exc:
+        raise AgreementError(
+            f"γ: the exact best alignment did not finish within {SOLVE_SECONDS:.0f} s (an "
+            f"integer program over {exc.shape[0]:,} unit types and {exc.shape[1]:,} "
+            "candidate unitary alignments). This happens when many alignments cost the "
+            "same: with a positional weight (alpha) of "
+            f"{dis.alpha:g}, units of one category align at almost the same cost wherever "
+            "they are. Use a positional weight of 0.01 or more (GammaExplorer's smallest "
+            "is 0.1), or compute γ on shorter stretches of the continuum") from None
     counts = np.split(count, np.cumsum([len(p[3]) for p in problems])[:-1])
     return [_assemble(c, kind, supply, members, x, dis)
             for (c, kind, supply, members, _), x in zip(problems, counts)]
@@ -345,18 +356,39 @@ def _cover_matrix(members, n_rows: int | None = None):
     return csc_matrix((np.ones(len(row)), (row, col)), shape=(n_rows, m))
 
 
-def _milp(cost, A, b=1, upper=1):
-    """min cost·x subject to A x = b, 0 ≤ x ≤ upper integer (HiGHS branch and cut).
+def _milp(cost, A, b=1, upper=1, seconds: float = None):
+    """min cost·x subject to A x = b, 0 ≤ x ≤ upper integer (HiGHS branch and cut),
+    within ``seconds`` (default ``SOLVE_SECONDS``; past it, :class:`_OutOfTime`).
     HiGHS's presolve in SciPy 1.12 can call a feasible set-partition model
     infeasible; it is then solved again without presolve."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
+    deadline = time.monotonic() + (SOLVE_SECONDS if seconds is None else seconds)
     for options in ({}, {"presolve": False}):
-        res = milp(cost, constraints=LinearConstraint(A, b, b),
-                   integrality=np.ones(len(cost)), bounds=Bounds(0, upper), options=options)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _OutOfTime(A.shape)
+        res = milp(cost, constraints=LinearConstraint(A, b, b), integrality=np.ones(len(cost)),
+                   bounds=Bounds(0, upper), options={**options, "time_limit": left})
         if res.status == 0 and res.x is not None:
             return np.rint(res.x).astype(np.int64), float(res.fun)
+        if res.status == 1:  # HiGHS stopped at the time limit: no proven optimum
+            raise _OutOfTime(A.shape)
     raise RuntimeError(f"the MIP solver failed on the alignment: {res.message}")
+
+
+# the most seconds the solver may spend on one best alignment: the set partition is
+# NP-hard, and where many unitary alignments cost the same (a positional weight at or
+# near 0) its programs grow without a useful bound (units.csv: α = 1e-9 31 s, 0 ≫ 10 min)
+SOLVE_SECONDS = 120.0
+
+
+class _OutOfTime(Exception):
+    """A program of the best alignment did not finish within ``SOLVE_SECONDS``."""
+
+    def __init__(self, shape):
+        super().__init__(shape)
+        self.shape = shape
 
 
 def _upper(A, b):
@@ -397,10 +429,14 @@ def _solve_partition(members, cost, supply):
     from scipy.optimize import linprog
 
     A = _cover_matrix(members, len(supply))
+    deadline = time.monotonic() + SOLVE_SECONDS
     lp = linprog(cost, A_eq=A, b_eq=supply, bounds=(0, None), method="highs-ds",
-                 options={"presolve": False})  # presolve removes nothing here, costs 1/3
+                 options={"presolve": False,  # presolve removes nothing here, costs 1/3
+                          "time_limit": SOLVE_SECONDS})
+    if lp.status == 1:  # the time limit
+        raise _OutOfTime(A.shape)
     if lp.status != 0:  # no LP: one MIP
-        return _milp(cost, A, supply, _upper(A, supply))[0]
+        return _milp(cost, A, supply, _upper(A, supply), deadline - time.monotonic())[0]
     xs, y = lp.x, lp.eqlin.marginals
     frac = np.abs(xs - np.rint(xs)) > 1e-9
     x = np.rint(xs).astype(np.int64)
@@ -414,7 +450,8 @@ def _solve_partition(members, cost, supply):
     rows = np.flatnonzero(left > 0)
     fits = np.flatnonzero(np.asarray(A[left <= 0].sum(axis=0)).ravel() == 0)
     sub = A[rows][:, fits].tocsc()
-    feasible[fits] += _milp(cost[fits], sub, left[rows], _upper(sub, left[rows]))[0]
+    feasible[fits] += _milp(cost[fits], sub, left[rows], _upper(sub, left[rows]),
+                             deadline - time.monotonic())[0]
     # step 3: per component, keep the candidates with rc ≤ UB_g − LB_g
     type_group, group = _components(A, np.arange(len(cost)))
     size = type_group.max() + 1
@@ -428,5 +465,6 @@ def _solve_partition(members, cost, supply):
         cols = kept[part == p]
         rows = np.flatnonzero(type_part == p)
         sub = A[rows][:, cols].tocsc()
-        x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]))[0]
+        x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]),
+                         deadline - time.monotonic())[0]
     return x

@@ -447,7 +447,9 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     AgreementError
         When fewer than two annotators placed units, a column is missing, a unit ends
         before it starts, an option is out of range or not one listed, or a category
-        distance does not fit the categories.
+        distance does not fit the categories; and when the exact best alignment does
+        not finish within two minutes (``alignment.SOLVE_SECONDS``), which happens when
+        many alignments cost the same, as at a positional weight ``alpha`` at or near 0.
 
     See Also
     --------
