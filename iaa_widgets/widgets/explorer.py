@@ -52,6 +52,7 @@ from ..measures import _registry
 from ..measures.categorical.pairwise import KERNELS, pairwise
 from ._base import IAAWidget, guarded
 from ._json import json_safe
+from .explorer_export import explorer_data, selection_csv
 
 # the matrix's similarity order (explore.similarity_order) clusters with scipy: loaded with
 # the widget, once per process (1.2 s under load, measured), rather than on first opening
@@ -328,7 +329,7 @@ class ProjectExplorer(IAAWidget):
 
     def export_csv(self, path=None):
         """The selection as CSV (to ``path``, or returned as a string)."""
-        csv = self.selection.to_csv(index=False, lineterminator="\r\n")
+        csv = selection_csv(self.selection)
         if path is None:
             return csv
         with open(path, "w", encoding="utf-8", newline="") as fh:
@@ -369,16 +370,25 @@ class ProjectExplorer(IAAWidget):
             raise AgreementError(self._failure or self.error)
 
     # ------------------------------------------------------------ internals
+    def _export_data(self, budget: int) -> tuple[dict | None, list[dict]]:
+        """What a static page embeds for its clicks, within ``budget`` bytes, and what it
+        leaves out (:func:`.explorer_export.explorer_data`)."""
+        return explorer_data(self, budget)
+
     def _selected(self) -> np.ndarray:
         if self.message:
             raise AgreementError(f"ProjectExplorer: nothing to explore: {self.message}")
         if self._rows is None:
-            p = self._project
-            q = self.query or {}
-            a = _codes(q.get("annotators", []), p.ann.n_annotators, "annotators", 2)
-            k = _codes(q.get("labels", []), p.ann.n_categories, "labels", 2)
-            self._rows = self._sorted(p.rows(p.mask(a, k)))
+            self._rows = self._query_rows(self.query or {})
         return self._rows
+
+    def _query_rows(self, q: dict) -> np.ndarray:
+        """The items the query ``q`` selects, in the items table's order (``_selected``,
+        and each click's list in a static page: explorer_export)."""
+        p = self._project
+        a = _codes(q.get("annotators", []), p.ann.n_annotators, "annotators", 2)
+        k = _codes(q.get("labels", []), p.ann.n_categories, "labels", 2)
+        return self._sorted(p.rows(p.mask(a, k)))
 
     def _columns(self) -> list[str]:
         """The items table's columns, each a ``sort_by`` the table accepts."""
@@ -426,10 +436,13 @@ class ProjectExplorer(IAAWidget):
         ranks[order] = np.arange(len(items))
         return ranks
 
-    def _frame(self, rows, text: bool = True) -> pd.DataFrame:
+    def _frame(self, rows, text: bool = True, annotators=None) -> pd.DataFrame:
         """The items ``rows`` as :meth:`Project.frame` gives them (with one annotator
-        clicked, the consensus they are compared with), ``text`` after ``item``."""
-        out = self._project.frame(rows, (self.query or {}).get("annotators", []))
+        clicked, or given in ``annotators``, the consensus they are compared with),
+        ``text`` after ``item``."""
+        if annotators is None:
+            annotators = (self.query or {}).get("annotators", [])
+        out = self._project.frame(rows, annotators)
         if text and self._text is not None:
             out.insert(1, "text", self._text.reindex(out["item"]).to_numpy())
         return out
@@ -643,9 +656,11 @@ class ProjectExplorer(IAAWidget):
             "ci_method": m.attrs.get("ci_method", "")}))
 
     def _send_labels(self) -> None:
-        """The labels panel: the pooled confusion matrix, or with one annotator in the
-        query their labels against the consensus of the others."""
-        q = self.query or {}
+        self.set_trait("labels_panel", self._labels_payload(self.query or {}))
+
+    def _labels_payload(self, q: dict) -> dict:
+        """The labels panel for the query ``q``: the pooled confusion matrix, or with one
+        annotator in it their labels against the consensus of the others."""
         who = q.get("annotators", [])
         conf = self._confusion
         payload = {"agreement": conf.attrs["agreement"], "pooled": self._usage.attrs["pooled"]}
@@ -654,7 +669,7 @@ class ProjectExplorer(IAAWidget):
                            counts=self._cube[int(who[0])], consensus=self.consensus)
         else:  # items (what a click lists), and the pairs of ratings behind them
             payload.update(kind="pooled", counts=self._label_items(), pairs=conf.to_numpy())
-        self.set_trait("labels_panel", json_safe(payload))
+        return json_safe(payload)
 
     def _label_items(self) -> np.ndarray:
         """K × K: the items a click on a cell lists (:meth:`Project.mask`): those given

@@ -46,6 +46,7 @@ __all__ = ["Control", "DEFAULT_BUDGET", "precomputed_states", "widget_state", "w
 
 _BUNDLE = "standalone.js"
 DEFAULT_BUDGET = 5_000_000  # bytes of a page (issue 42: under 5 MB by default)
+_RESERVE = 2_000  # bytes kept from a widget's data for the names of what is left out
 # anywidget's own traitlets and the bundle the loader imports (widgets/_base.py)
 _ANYWIDGET_OWN = {"_esm", "_css", "_anywidget_id", "_bundle", "_bundle_id"}
 
@@ -172,7 +173,9 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
         ``states`` (``[values, k]``: the values of the controls and the position in
         ``diffs`` of what they show), ``dropped`` (the groups left out: their labels,
         number of states, and the bytes that were left, which their states need more
-        than) and ``budget``.
+        than) and ``budget``; ``data``: what the widget's ``_export_data(bytes)`` embeds
+        for its front-end to read itself, taken first (ProjectExplorer's items of each
+        click: :mod:`.explorer_export`), or None.
 
     Raises
     ------
@@ -197,6 +200,11 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
     >>> [c["name"] for c in live["controls"]], len(live["states"])
     (['prevalence', 'bias'], 841)
     """
+    # data a widget's front-end reads itself in a page (ProjectExplorer's items of each
+    # click), first: (data or None, the parts of it left out)
+    data, dropped = getattr(widget, "_export_data", lambda left: (None, []))(
+        budget - _size(empty_states(budget)) - _RESERVE)
+    budget_left = budget - (0 if data is None else _size(data))
     groups = list(getattr(widget, "_export_groups", lambda: [])())
     everyone: dict[str, Control] = {}
     for c in (c for g in groups for c in g):
@@ -210,8 +218,7 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
     states: dict[str, int] = {}            # values (as JSON) → position in diffs
     diffs: dict[str, int] = {"{}": -1}     # a diff (as JSON) → its position (-1: none)
     kept: list[tuple] = []
-    dropped: list[dict] = []
-    left = budget - _size({"states": [], "diffs": []})
+    left = budget_left - _size({"states": [], "diffs": []})
     tracker = _Tracker(widget, base)
     with widget.hold_sync():
         try:
@@ -269,7 +276,7 @@ def precomputed_states(widget: anywidget.AnyWidget, budget: int) -> dict[str, An
             "names": names,
             "diffs": [json.loads(d) for d in list(diffs)[1:]],
             "states": [[json.loads(k), i] for k, i in states.items()],
-            "dropped": dropped, "budget": budget}
+            "dropped": dropped, "budget": budget, "data": data}
 
 
 def standalone_script() -> str:
@@ -289,7 +296,7 @@ def _widget_css() -> str:
 def empty_states(budget: int) -> dict[str, Any]:
     """No precomputed state (a page's size without them)."""
     return {"controls": [], "names": [], "diffs": [], "states": [], "dropped": [],
-            "budget": budget}
+            "budget": budget, "data": None}
 
 
 def widget_page(widget: anywidget.AnyWidget, *, title: Any = None,

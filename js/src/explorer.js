@@ -9,6 +9,7 @@ import { announceRedraw, count, fmt, focusTips, gridFocus, h, keepingFocus, list
   onThemeChange, rovingFocus } from "./base.js";
 import { select } from "./controls.js";
 import { renderSpanExplorer } from "./explorer_spans.js";
+import { staticExplorer } from "./explorer_static.js";
 import { pageButtons, pageSizeSelect } from "./pager.js";
 import "./explorer.css";
 
@@ -50,8 +51,11 @@ function legend(entries) {
     h("span", { class: "iaa-swatch", style: heat(value), "aria-hidden": "true" }), text)));
 }
 
-export function renderExplorer({ model, shell }) {
-  if (model.get("mode") === "spans") return renderSpanExplorer({ model, shell }); // span data
+export function renderExplorer({ model: given, shell }) {
+  if (given.get("mode") === "spans") return renderSpanExplorer({ model: given, shell }); // span data
+  // a static page that embeds the items of each click answers them itself (issue 42)
+  const data = given.staticData;
+  const model = data && data.kind === "explorer" ? staticExplorer(given, data) : given;
   const { root, body } = shell;
   root.classList.add("iaa-explorer");
   const message = model.get("message");

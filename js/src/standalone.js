@@ -20,7 +20,7 @@ import widget from "./index.js";
 const FRONT_END_ONLY = ".iaa-fix-x, .iaa-zoom-button";
 const CONTROLS = "input, select, textarea, button";
 
-const NO_STATES = { controls: [], names: [], diffs: [], states: [], dropped: [] };
+const NO_STATES = { controls: [], names: [], diffs: [], states: [], dropped: [], data: null };
 
 const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -32,6 +32,8 @@ class StaticModel {
     this.listeners = new Map();
     this.sliders = new Set(); // the controls set by a range input (mount): those snap
     this.live = live;
+    // what a widget's front-end reads itself (ProjectExplorer: the items of each click)
+    this.staticData = live.data || null;
     this.controls = new Map(live.controls.map((c) => [c.name, c]));
     const key = (values) => JSON.stringify(values);
     this.key = key;
@@ -190,9 +192,11 @@ export function mount(el, state, { live = NO_STATES, disabledList, liveList, dro
     list.textContent = items.join("; ");
     list.parentElement.hidden = !items.length;
   };
-  shown(liveList, live.controls.map((c) => `${c.label} (${c.values.length} values)`));
-  shown(droppedList, live.dropped.map((d) => `${d.controls} (${d.n_states} states, more than `
-    + `the ${d.left} left)`));
+  const own = (live.data && live.data.controls) || [];
+  shown(liveList, [...live.controls.map((c) => `${c.label} (${c.values.length} values)`),
+    ...own.map((c) => `${c.label} (${c.n} selections)`)]);
+  shown(droppedList, live.dropped.map((d) => d.text || `${d.controls} (${d.n_states} states, `
+    + `more than the ${d.left} left)`));
   // a slider over saved values steps over them (its own step may be finer)
   for (const c of live.controls) {
     const nums = c.values.filter((v) => typeof v === "number").sort((a, b) => a - b);
@@ -204,7 +208,7 @@ export function mount(el, state, { live = NO_STATES, disabledList, liveList, dro
       model.sliders.add(c.name);
     }
   }
-  const selector = live.controls.map((c) => c.selector).join(", ");
+  const selector = [...live.controls, ...own].map((c) => c.selector).join(", ");
   const stop = disableKernelControls(el, selector, (names) => {
     if (disabledList) disabledList.textContent = names.length ? names.join(", ") : "none";
   });
