@@ -112,9 +112,15 @@ def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells, r: np.
     rated_pairs = float((r * (r - 1)).sum()) / max(n_ann * (n_ann - 1), 1)  # share × n
     if n * n_pairs <= statistic.DENSE_CELLS or 2 * rated_pairs >= n:
         out = np.empty((n, n_pairs))
+        small = x.astype(np.min_scalar_type(-k - 1))  # the gathers move 1 byte a cell
         step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
         for s in range(0, n, step):
-            out[s:s + step] = v[x[s:s + step, pairs[:, 0]], x[s:s + step, pairs[:, 1]]]
+            a = np.take(small[s:s + step], pairs[:, 0], axis=1)
+            b = np.take(small[s:s + step], pairs[:, 1], axis=1)
+            if cells is None:  # agreements: equal labels, both rated
+                out[s:s + step] = (a == b) & (a >= 0)
+            else:
+                out[s:s + step] = v.ravel()[a.astype(np.intp) * (k + 1) + b]
         return out
     rows, pair_of, first, second = (np.concatenate(p) for p in
                                     zip(*pair_ratings(ann, pairs)))
