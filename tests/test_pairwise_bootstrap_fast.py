@@ -162,3 +162,17 @@ def test_the_explorer_pairs_intervals_are_the_pairwise_ones():
                                atol=1e-12)
     np.testing.assert_allclose(np.asarray(res.attrs["ci_high"])[upper], high, rtol=0,
                                atol=1e-12)
+
+
+def test_weights_changed_in_place_give_their_own_totals():
+    # row and col share one product W @ (one-hot ratings) within a call of totals; a
+    # W written over between two calls is multiplied anew
+    ann = mixed(4)
+    pairs = stats.all_pairs(ann.n_annotators)
+    stat = iaa.pairwise.statistic(ann, "cohen_kappa")
+    w = np.ones((3, ann.n_items))
+    stat.totals(w)
+    w[:] = np.random.default_rng(1).integers(0, 4, w.shape)
+    got, expected = stat.totals(w), by_hand(ann, pairs, w)
+    for name in ("agree", "row", "col"):
+        np.testing.assert_array_equal(got[name], expected[name])

@@ -20,7 +20,7 @@ and a block of B resamples of item weights W costs B times as many multiply-adds
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,7 @@ class PairMargin(Computed):
     fix: Any
     side: np.ndarray
     k: int
+    last: dict = field(default_factory=dict)  # row's W @ own, for col's product of that W
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -53,7 +54,13 @@ class PairMargin(Computed):
 
     def product(self, w: np.ndarray) -> np.ndarray:
         """W @ T for item weights w (B × items): B × P·K."""
-        base = _product(w, self.own).reshape(len(w), -1, self.k)[:, self.side]
+        if self.last.get("w") is w:  # made by the other margin for this W, used once
+            base = self.last.pop("base")
+            self.last.clear()
+        else:  # kept for the other margin's product of the same W (Statistic.totals)
+            base = _product(w, self.own).reshape(len(w), -1, self.k)
+            self.last.update(w=w, base=base)
+        base = base[:, self.side]
         return base.reshape(len(w), -1) + _product(w, self.fix)
 
     def rows(self, lo: int, hi: int) -> np.ndarray:
@@ -96,9 +103,10 @@ def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
         keep = side & (c >= 0)
         fix[name] = per_item(at[keep], c[keep] % n_pairs * k + x[at[keep], u[keep]], n,
                              n_pairs * k, sign[keep])
+    last = {}
     return {"agree": _agreement(ann, x, pairs, cells, r),
-            "row": PairMargin(own, fix["row"], pairs[:, 0], k),
-            "col": PairMargin(own, fix["col"], pairs[:, 1], k)}
+            "row": PairMargin(own, fix["row"], pairs[:, 0], k, last),
+            "col": PairMargin(own, fix["col"], pairs[:, 1], k, last)}
 
 
 def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells, r: np.ndarray):
