@@ -204,8 +204,12 @@ def explorer_data(widget, budget: int) -> tuple[dict | None, list[dict]]:
     if size(data) > budget and len(listed) == len(everyone):  # the filter over a pair first
         kept = listed[:-1]
         data = build(n, kept)
-        dropped.append({"controls": listed[-1][0], "n_states": len(listed[-1][1]),
-                        "left": _budget_text(max(budget - size(data), 0))})
+        left = budget - size(data)
+        label, queries = listed[-1]
+        dropped.append({"controls": label, "n_states": len(queries), "text": (
+            f"{label} ({len(queries):,} selections, more than the {_budget_text(left)} left)"
+            if left > 0 else f"{label} ({len(queries):,} selections: the clicks' "
+            "selections fill the budget)")})
     while size(data) > budget and n > 0:  # then the rows: the lowest agreement that fit
         n = int(n * budget / size(data) * 0.98)
         data = build(n, kept)

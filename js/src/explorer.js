@@ -91,7 +91,8 @@ export function renderExplorer({ model: given, shell }) {
   const size = pageSizeSelect(model, "items");
   const tools = h("div", { class: "iaa-items-tools" },
     h("label", { class: "iaa-control" }, h("span", { class: "iaa-control-label" }, "go to item"), jumpInput),
-    h("button", { type: "button", class: "iaa-jump-go", onclick: jump }, "go"), size.node, pager);
+    h("button", { type: "button", class: "iaa-jump-go", "aria-label": "go to the item", onclick: jump },
+      "go"), size.node, pager);
   const itemsPanel = h("section", { class: "iaa-items-panel", "aria-label": "items" },
     filters, described, notice, tools, itemsScroll, itemsKey, downloads);
   body.append(headline, controls,

@@ -116,8 +116,10 @@ export function staticExplorer(model, data) {
     if (next.page !== state.page) changed.push("page");
     const before = { labels_panel: state.labels_panel };
     Object.assign(state, { query: next.query, page: next.page, page_size: next.page_size });
-    if (!listOf(state.query)) { // the saved selection itself was left out
-      state.items_page = { ...state.items_page, notice: notice || state.items_page.notice };
+    if (!listOf(state.query)) { // the saved selection itself was left out: its page stays
+      state.page = state.items_page.page;
+      state.items_page = { ...state.items_page, notice: "the other pages of this selection "
+        + "were not saved with the page (its budget); the page shown is unchanged" };
     } else {
       redraw(notice);
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
 import pytest
 
 import iaa_widgets as iaa
@@ -231,6 +232,61 @@ def test_a_page_of_1e5_items_stays_within_its_budget(offline, tmp_path):
         _act(page, lambda: page.select_option(".iaa-filter-label", "1"))
         assert _listed(page) == before
         assert "not saved with the page" in page.inner_text(".iaa-explorer .iaa-notice")
+        assert not log["requests"] and not log["errors"], log
+    finally:
+        w.close()
+
+
+def test_at_zero_items_the_downloads_are_disabled(explorer, offline, tmp_path):
+    # a budget that holds the clicks' selections but no item: every list is empty, the
+    # page says how many items each selection has, and the downloads are disabled
+    from iaa_widgets.widgets.explorer_export import explorer_data
+    from iaa_widgets.widgets.export import _RESERVE, _page, _size, empty_states
+
+    low, high = 0, 10**7  # the data's bytes at which it holds no item (bisection)
+    while high - low > 1:
+        mid = (low + high) // 2
+        data, _ = explorer_data(explorer, mid)
+        low, high = (mid, high) if data is None or data["n_items"] == 0 else (low, mid)
+    assert explorer_data(explorer, low)[0]["n_items"] == 0
+    frame = len(_page(explorer, None, empty_states(0)).encode("utf-8"))
+    budget = frame + _size(empty_states(10**7)) + _RESERVE + low
+    path = tmp_path / "explorer_0.html"
+    explorer.to_html(path, budget=budget)
+    assert path.stat().st_size <= budget
+    page, log = offline(path)
+    page.wait_for_selector(".iaa-explorer .iaa-pair-matrix .iaa-cell", timeout=30_000)
+    _click(page, '.iaa-annotators button[data-focus-key="annotator:2"]')
+    assert _listed(page) == []
+    n = len(_python(explorer, [2]))
+    assert f"this page holds 0 of these {n:,} items" in page.inner_text(
+        ".iaa-explorer .iaa-notice")
+    assert page.is_disabled(".iaa-export-csv") and page.is_disabled(".iaa-export-adjudication")
+    assert "items" in page.inner_text(".iaa-static-dropped")
+    assert not log["requests"] and not log["errors"], log
+
+
+def test_labels_and_texts_from_the_data_stay_text(offline, tmp_path):
+    # hostile labels, annotator names and texts, embedded and shown by the page's script:
+    # text nodes, never HTML; the download equals Python's
+    xss = "<img src=x onerror=window.__pwned=1>"
+    rows = [(f"i{i}", who, (xss, "ok", "=SUM(1)")[(i + j * (i % 2)) % 3], f"{xss}, \"{i}\"")
+            for i in range(30) for j, who in enumerate(("x", xss, "z"))]
+    w = iaa.ProjectExplorer(pd.DataFrame(rows, columns=["item", "annotator", "label", "text"]),
+                            text="text", n_resamples=2)
+    try:
+        path = tmp_path / "explorer_hostile.html"
+        w.to_html(path)
+        page, log = offline(path)
+        page.wait_for_selector(".iaa-explorer .iaa-pair-matrix .iaa-cell", timeout=30_000)
+        _click(page, '.iaa-pair-matrix button[data-a="1"][data-b="2"]')
+        assert _listed(page) == _python(w, [1, 2]) and len(_listed(page)) == 15
+        assert page.get_by_text(xss, exact=True).count() >= 1
+        with page.expect_download(timeout=30_000) as info:
+            page.click(".iaa-export-adjudication")
+        got = open(info.value.path(), encoding="utf-8", newline="").read()
+        assert got == w.export_adjudication()
+        assert page.evaluate("() => window.__pwned") is None and page.locator("img").count() == 0
         assert not log["requests"] and not log["errors"], log
     finally:
         w.close()
