@@ -135,11 +135,22 @@ def test_the_items_table_columns_and_cells_are_the_widgets(static, explorer):
             ".iaa-explorer-items tbody tr",
             "(rows) => rows.map((r) => [...r.children].map((c) => c.textContent))")
         assert len(cells) == t["total"]
-        at = t["columns"].index("agreement")
-        for shown, row in zip(cells, t["rows"]):
-            assert shown[0] == row[0] and shown[at] == f"{row[at]:.2f}"
-            assert [s for j, s in enumerate(shown) if t["columns"][j] in w.annotator_names] \
-                == [v or "—" for j, v in enumerate(row) if t["columns"][j] in w.annotator_names]
+        def cell(column, value):  # as explorer.js shows Python's cell
+            if column == "agreement":
+                return f"{value:.2f}"
+            if column == "n_ratings":
+                return f"{value:,}"
+            if column == "consensus":
+                return value or "tie"  # (the majority: a blank is a tie)
+            return value or "—" if column in w.annotator_names else value
+
+        assert [[cell(c, v) for c, v in zip(t["columns"], row)] for row in t["rows"]] == cells
+        # the labels panel: their labels against the consensus of the others, Python's counts
+        counts = w.labels_panel["counts"]
+        shown = page.eval_on_selector_all(".iaa-confusion button.iaa-cell", "(bs) => bs.map("
+                                          "(b) => [+b.dataset.r, +b.dataset.c, +b.dataset.n])")
+        assert len(shown) == len(counts) * (len(counts) - 1)  # (the diagonal: no button)
+        assert all(counts[r][c] == n for r, c, n in shown)
     finally:
         w.page_size = 10
 
