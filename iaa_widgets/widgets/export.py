@@ -19,7 +19,9 @@ itself and saves what its synced traitlets then hold (only what differs from the
 state), so every number shown was computed by Python and the page's script only chooses
 among states, never computes a measure. Groups are kept whole, in their order, while the
 page stays within ``budget`` bytes; the banner names the controls that work from saved
-states, the groups left out (with their size) and the controls still disabled.
+states, the groups left out (with their size) and the controls still disabled. A widget
+may also embed data that its front-end reads itself (``_export_data(bytes)``, taken from
+the budget first: ProjectExplorer's items of each click, :mod:`.explorer_export`).
 
 Every other control that sets a traitlet (number boxes, item ticks, cell edits …) is
 disabled or refused, and the banner lists the disabled ones by name; hover, tooltips,
