@@ -76,13 +76,13 @@ def test_object_column_codes_are_pandas_factorize(values):
         assert names.equals(pd.Index(expected_uniques, name="item"))
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([1, 8, 300, 5_000]))
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([1, 8, 300, 3_000]))
 def test_address_codes_number_each_object_once(seed, n_objects):
     rng = np.random.default_rng(seed)
     pool = np.array([f"w{i}-" + "x" * int(rng.integers(0, 40)) for i in range(n_objects)],
                     dtype=object)
-    column = pool[rng.integers(0, n_objects, 20_000)]
+    column = pool[rng.integers(0, n_objects, 10_000)]
     pointers = _pointers(column)
     coded = C._address_codes(pointers)
     if coded is None:  # objects scattered over more places than the rows allow
@@ -116,7 +116,7 @@ def test_big_shared_and_copied_columns_are_pandas_factorize():
         assert _named(uniques) == _named(expected_uniques)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.5, 1.0]))
 def test_a_frame_loads_the_same_shared_or_copied(seed, share):
     # the same ratings, their objects shared as built from lists, or copied per row
@@ -139,3 +139,32 @@ def test_a_frame_loads_the_same_shared_or_copied(seed, share):
     assert ours.items.equals(theirs.items) and ours.annotators.equals(theirs.annotators)
     assert list(ours.categories) == list(theirs.categories)
     assert ours.n_blank == theirs.n_blank and ours.notes == theirs.notes
+
+
+def test_objects_shared_within_chunks_only_are_hashed_per_row():
+    # pandas' C parser with dtype=object shares one object per value within each chunk
+    # it reads (2¹⁹ rows, measured: 1e6 rows over 2e5 ids held 366,806 objects; here
+    # chunks of 25,000 rows), so a column of many ids holds about one object per row and
+    # hashing the rows pays (codes._shares_objects); a list-built column of the same ids
+    # shares them all, and ids grouped in runs share them within each chunk
+    rng = np.random.default_rng(8)
+    n, k, chunk = 200_000, 50_000, 25_000
+    pool = np.array([f"doc-{i:06d}" for i in range(k)], dtype=object)
+    picks = rng.integers(0, k, n)
+
+    def read_in_chunks(picks):
+        values = np.empty(n, dtype=object)
+        for at in range(0, n, chunk):  # each chunk its own objects of the ids it holds
+            objects, held = pool.copy(), np.unique(picks[at:at + chunk])
+            objects[held] = [_copy(v) for v in pool[held]]
+            values[at:at + chunk] = objects[picks[at:at + chunk]]
+        return values
+    chunked, grouped = read_in_chunks(picks), read_in_chunks(np.sort(picks))  # grouped: runs
+    unique = np.array([_copy(v) for v in pool], dtype=object)
+    for values, shared in ((chunked, False), (pool[picks], True), (unique, False),
+                           (grouped, True)):
+        assert C._shares_objects(values, _pointers(values))[0] is shared
+        codes, uniques = C._column_codes(pd.Series(values, dtype=object))
+        expected_codes, expected_uniques = pd.factorize(values)
+        np.testing.assert_array_equal(codes, expected_codes)
+        assert list(uniques) == list(expected_uniques)  # strings only
