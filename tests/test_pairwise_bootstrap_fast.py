@@ -176,3 +176,30 @@ def test_weights_changed_in_place_give_their_own_totals():
     got, expected = stat.totals(w), by_hand(ann, pairs, w)
     for name in ("agree", "row", "col"):
         np.testing.assert_array_equal(got[name], expected[name])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pair_margins_are_the_tables_summed(seed):
+    # stats.pair_margins (pairwise's values without ci=) sums the same tables a block of
+    # items at a time: equal to each pair written out, and to pair_contingencies' margins
+    ann = mixed(seed)
+    pairs = stats.all_pairs(ann.n_annotators)
+    cells = np.random.default_rng(seed).random((3, 3))
+    agree, row, col = stats.pair_margins(ann, pairs, cells)
+    expected = by_hand(ann, pairs, np.ones((1, ann.n_items)), cells)
+    np.testing.assert_allclose(agree, expected["agree"][0], rtol=0, atol=1e-12)
+    t = stats.pair_contingencies(ann, pairs)
+    np.testing.assert_array_equal(row, t.sum(axis=2))
+    np.testing.assert_array_equal(col, t.sum(axis=1))
+    np.testing.assert_array_equal(stats.pair_margins(ann, pairs)[0], np.trace(t, axis1=1,
+                                                                               axis2=2))
+
+
+def test_pair_margins_count_weighted_item_rows():
+    # from_contingency: a row per cell of the table, counted its count times
+    table = np.array([[20, 5, 1], [3, 15, 4], [0, 2, 9]])
+    ann = Annotations.from_contingency(table, categories=["a", "b", "c"])
+    agree, row, col = stats.pair_margins(ann)
+    assert agree.tolist() == [np.trace(table)]
+    np.testing.assert_array_equal(row[0], table.sum(axis=1))
+    np.testing.assert_array_equal(col[0], table.sum(axis=0))

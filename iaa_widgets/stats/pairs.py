@@ -30,7 +30,7 @@ from . import statistic
 from .statistic import Computed, _product, _rows, entry_pairs, per_item
 from .tables import pair_ratings
 
-__all__ = ["PairMargin", "pair_tables"]
+__all__ = ["PairMargin", "pair_tables", "pair_totals"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,8 +75,41 @@ def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
     a :class:`PairMargin`) of the annotator pairs ``pairs`` (P × 2), one row per item row
     of ``ann``; ``cells``: the K × K weights v of ``agree`` (None: agreements counted)."""
     x = ann._label_grid()
-    n, n_ann = x.shape
     k, n_pairs = ann.n_categories, len(pairs)
+    own, fix = _margins(x, pairs, k)
+    parts = list(_agreement(ann, x, pairs, cells))
+    if len(parts) == 1 and parts[0][0] is None:  # CSR
+        agree = parts[0][1]
+    else:
+        agree = np.empty((len(x), n_pairs))
+        for at, block in parts:
+            agree[at] = block
+    last = {}
+    return {"agree": agree, "row": PairMargin(own, fix["row"], pairs[:, 0], k, last),
+            "col": PairMargin(own, fix["col"], pairs[:, 1], k, last)}
+
+
+def pair_totals(ann: Annotations, pairs: np.ndarray, cells=None):
+    """The totals of :func:`pair_tables` over the item rows, each counted
+    ``ann.item_weight`` times (1 if None): ``agree`` (P), ``row`` and ``col`` (P × K),
+    its agreement table summed a block of items at a time (bounded memory)."""
+    x = ann._label_grid()
+    k, n_pairs = ann.n_categories, len(pairs)
+    w = (np.ones(len(x)) if ann.item_weight is None else
+         np.asarray(ann.item_weight, dtype=float))[None]
+    own, fix = _margins(x, pairs, k)
+    agree = sum((_product(w if at is None else w[:, at], block)
+                 for at, block in _agreement(ann, x, pairs, cells)), np.zeros((1, n_pairs)))
+    return (agree.reshape(n_pairs),) + tuple(
+        PairMargin(own, fix[name], pairs[:, j], k).product(w).reshape(n_pairs, k)
+        for j, name in enumerate(("row", "col")))
+
+
+def _margins(x: np.ndarray, pairs: np.ndarray, k: int):
+    """``own`` and the ``fix`` tables of ``row`` and ``col`` (:class:`PairMargin`) of the
+    label grid x (items × annotators, −1 missing)."""
+    n, n_ann = x.shape
+    n_pairs = len(pairs)
     rated = x >= 0
     r = rated.sum(axis=1)
     counted = r - 1 > n_ann - r  # fewer entries from the ratings: r (J − r) < r (r − 1)
@@ -84,7 +117,7 @@ def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
     own = per_item(item, who * k + x[item, who], n, n_ann * k)
     # ordered annotator pairs (u, v) → pair p where (u, v) = (a, b): u's label in row;
     # P + p where (u, v) = (b, a): in col; −1 for other pairs
-    code = np.full((n_ann, n_ann), -1)
+    code = np.full((n_ann, n_ann), -1, dtype=np.min_scalar_type(-2 * n_pairs - 1))
     code[pairs[:, 0], pairs[:, 1]] = np.arange(n_pairs)
     code[pairs[:, 1], pairs[:, 0]] = np.arange(n_pairs) + n_pairs
     # counted items: u rated, v did not (−1); other items: both rated, u ≠ v (+1)
@@ -97,39 +130,36 @@ def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
     plus = (item[a], who[a], who[b])
     at, u, v = (np.concatenate(p) for p in zip(minus, plus))
     sign = np.concatenate([np.full(len(minus[0]), -1.0), np.ones(len(plus[0]))])
-    c = code[u, v]
+    c = code[u, v].astype(np.int64)
     fix = {}
     for name, side in (("row", c < n_pairs), ("col", c >= n_pairs)):
         keep = side & (c >= 0)
         fix[name] = per_item(at[keep], c[keep] % n_pairs * k + x[at[keep], u[keep]], n,
                              n_pairs * k, sign[keep])
-    last = {}
-    return {"agree": _agreement(ann, x, pairs, cells, r),
-            "row": PairMargin(own, fix["row"], pairs[:, 0], k, last),
-            "col": PairMargin(own, fix["col"], pairs[:, 1], k, last)}
+    return own, fix
 
 
-def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells, r: np.ndarray):
-    """Items × P: v[x_ia, x_ib] for each pair (a, b) that rated the item, else 0. Dense
-    within ``statistic.DENSE_CELLS`` or where most pairs rate an item (then dense holds
-    fewer bytes than CSR's 12 an entry), else CSR from :func:`tables.pair_ratings`."""
+def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells):
+    """The items × P table v[x_ia, x_ib] for each pair (a, b) that rated the item, else
+    0, as (rows, block) parts: dense blocks of items (rows: a slice) within
+    ``statistic.DENSE_CELLS`` in all or where most pairs rate an item (then dense holds
+    fewer bytes than CSR's 12 an entry), else one CSR table (rows: None) from
+    :func:`tables.pair_ratings`."""
     n, n_ann = x.shape
     k, n_pairs = ann.n_categories, len(pairs)
     v = np.zeros((k + 1, k + 1))  # code −1 (missing) reads the last row and column: 0
     v[:k, :k] = np.eye(k) if cells is None else cells
+    r = (x >= 0).sum(axis=1)
     rated_pairs = float((r * (r - 1)).sum()) / max(n_ann * (n_ann - 1), 1)  # share × n
     if n * n_pairs <= statistic.DENSE_CELLS or 2 * rated_pairs >= n:
-        out = np.empty((n, n_pairs))
         small = x.astype(np.min_scalar_type(-k - 1))  # the gathers move 1 byte a cell
         step = max(1, (1 << 22) // max(n_pairs, 1))  # items per block: bounded memory
         for s in range(0, n, step):
             a = np.take(small[s:s + step], pairs[:, 0], axis=1)
             b = np.take(small[s:s + step], pairs[:, 1], axis=1)
-            if cells is None:  # agreements: equal labels, both rated
-                out[s:s + step] = (a == b) & (a >= 0)
-            else:
-                out[s:s + step] = v.ravel()[a.astype(np.intp) * (k + 1) + b]
-        return out
+            yield slice(s, s + step), (((a == b) & (a >= 0)).astype(float) if cells is None
+                                       else v.ravel()[a.astype(np.intp) * (k + 1) + b])
+        return
     rows, pair_of, first, second = (np.concatenate(p) for p in
                                     zip(*pair_ratings(ann, pairs)))
-    return per_item(rows, pair_of, n, n_pairs, v[first, second])
+    yield None, per_item(rows, pair_of, n, n_pairs, v[first, second])

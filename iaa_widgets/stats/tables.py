@@ -179,18 +179,10 @@ def pair_margins(ann: Annotations, pairs: np.ndarray | None = None, cells=None):
     None: the identity, agreements counted) and the margins ``row`` t_pj· and ``col``
     t_p·k (P × K each), over the items both annotators of the pair rated (an item row
     of ``from_contingency`` data counting ``item_weight`` times)."""
+    from .pairs import pair_totals  # the sums of the pairs' per-item tables
     pairs = all_pairs(ann.n_annotators) if pairs is None else np.asarray(pairs).reshape(-1, 2)
-    k, n_pairs = ann.n_categories, len(pairs)
-    check_size((n_pairs, k), "annotator pairs × categories margins")
-    weight = ann.item_weight
-    agree, row, col = np.zeros(n_pairs), np.zeros(n_pairs * k), np.zeros(n_pairs * k)
-    for item, pair, a, b in pair_ratings(ann, pairs):
-        w = None if weight is None else weight[item].astype(float)
-        v = (a == b).astype(float) if cells is None else np.asarray(cells)[a, b]
-        agree += np.bincount(pair, weights=v if w is None else v * w, minlength=n_pairs)
-        row += np.bincount(pair * k + a, weights=w, minlength=n_pairs * k)
-        col += np.bincount(pair * k + b, weights=w, minlength=n_pairs * k)
-    return agree, row.reshape(n_pairs, k), col.reshape(n_pairs, k)
+    check_size((len(pairs), ann.n_categories), "annotator pairs × categories margins")
+    return pair_totals(ann, pairs, None if cells is None else np.asarray(cells, float))
 
 
 def _slot_table(ann: Annotations, items: np.ndarray | None) -> np.ndarray:
