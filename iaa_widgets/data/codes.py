@@ -568,9 +568,16 @@ def _first_seen(key: np.ndarray) -> np.ndarray:
 
 def _first_positions(codes: np.ndarray, n_codes: int) -> np.ndarray:
     """Where each code first appears, for codes numbered in order of first appearance:
-    where their running maximum steps up, read in the shortest of growing prefixes that
-    holds the last code (few distinct values show up early; no sort)."""
-    length = 1 << 12
-    while length < len(codes) and codes[:length].max() < n_codes - 1:
-        length <<= 3
-    return np.flatnonzero(np.diff(np.maximum.accumulate(codes[:length]), prepend=-1))
+    where their running maximum steps up, read in blocks of 2¹⁶ rows that stay in cache
+    (a block without a new code costs its maximum; none is read after the last code's)."""
+    found, top, block = [], -1, 1 << 16
+    for at in range(0, len(codes), block):
+        part = codes[at:at + block]
+        if part.max() > top:
+            rising = np.maximum.accumulate(part)
+            np.maximum(rising, top, out=rising)  # the maximum of the rows before the block
+            found.append(at + np.flatnonzero(np.diff(rising, prepend=top)))
+            top = int(rising[-1])
+            if top == n_codes - 1:
+                break
+    return np.concatenate(found)
