@@ -159,7 +159,13 @@ def explorer_data(widget, budget: int) -> tuple[dict | None, list[dict]]:
     table = p.order[used[p.order]]
     position = np.full(p.ann.n_items, -1, dtype=np.int64)
     position[table] = np.arange(len(table))
-    sheets = _sheets(widget, table)
+    written: dict = {"n": -1}  # the records of the first rows, written as the budget asks
+
+    def sheets(n: int) -> dict:
+        if written["n"] < n:
+            written.update(n=n, sheets=_sheets(widget, table[:n]))
+        return {kind: {**s, "rows": s["rows"][:n]} for kind, s in written["sheets"].items()}
+
     reference = p.reference is not None
     columns = {
         "item": _texts(p.ann.items.take(table)),
@@ -188,32 +194,48 @@ def explorer_data(widget, budget: int) -> tuple[dict | None, list[dict]]:
         cut = {k: (None if v is None else
                    [c[:n] for c in v] if k in ("grid", "others") else v[:n])
                for k, v in columns.items()}
-        sheet = {kind: {**s, "rows": s["rows"][:n]} for kind, s in sheets.items()}
         return {"kind": "explorer", "n_items": n, "n_listed": len(table),
                 "controls": [{"label": g[0], "n": len(g[1]), "selector": SELECTOR}
                              for g in kept],
                 "queries": queries,
                 "lists": [np.frombuffer(b, dtype=np.int64).tolist() for b in lists],
-                **cut, **sheet, "panels": panels}
+                **cut, **sheets(n), "panels": panels}
 
     def size(data: dict) -> int:
         return len(script_json(data).encode("utf-8"))
 
+    def rate(kept: list) -> tuple[int, float]:
+        """Bytes of the data with no row, and per row (from the first rows: an estimate
+        that tells whether every row may fit without writing them all)."""
+        first = min(len(table), 1_000)
+        none = size(build(0, kept))
+        return none, (size(build(first, kept)) - none) / first if first else 0.0
+
     n, kept = len(table), listed
-    data = build(n, kept)
-    if size(data) > budget and len(listed) == len(everyone):  # the filter over a pair first
-        kept = listed[:-1]
+    none, per_row = rate(kept)
+    data = used = None
+    if none + per_row * n <= 1.1 * budget:  # (near the budget: written to know)
         data = build(n, kept)
-        left = budget - size(data)
+        used = size(data)
+    if (used is None or used > budget) and len(listed) == len(everyone):
+        kept = listed[:-1]  # the filter over a pair first
+        none, per_row = rate(kept)
+        left = budget - int(none + per_row * n)
         label, queries = listed[-1]
         dropped.append({"controls": label, "n_states": len(queries), "text": (
             f"{label} ({len(queries):,} selections, more than the {_budget_text(left)} left)"
             if left > 0 else f"{label} ({len(queries):,} selections: the clicks' "
             "selections fill the budget)")})
-    while size(data) > budget and n > 0:  # then the rows: the lowest agreement that fit
-        n = int(n * budget / size(data) * 0.98)
+        data = used = None
+    if used is None:
+        n = min(n, int(max(budget - none, 0) / per_row) if per_row else n)
         data = build(n, kept)
-    if size(data) > budget:  # (in the groups' order)
+        used = size(data)
+    while used > budget and n > 0:  # then the rows: the lowest agreement that fit
+        n = int(n * budget / used * 0.98)
+        data = build(n, kept)
+        used = size(data)
+    if used > budget:  # (in the groups' order)
         return None, [{"controls": g[0], "n_states": len(g[1]),
                        "left": _budget_text(max(budget, 0))} for g in kept] + dropped
     if n < len(table):
