@@ -28,7 +28,6 @@ import numpy as np
 from ..data import Annotations
 from . import statistic
 from .statistic import Computed, _product, _rows, entry_pairs, per_item
-from .tables import pair_ratings
 
 __all__ = ["PairMargin", "pair_tables", "pair_totals"]
 
@@ -77,7 +76,7 @@ def pair_tables(ann: Annotations, pairs: np.ndarray, cells=None) -> dict:
     x = ann._label_grid()
     k, n_pairs = ann.n_categories, len(pairs)
     own, fix = _margins(x, pairs, k)
-    parts = list(_agreement(ann, x, pairs, cells))
+    parts = list(_agreement(x, pairs, cells, k))
     if len(parts) == 1 and parts[0][0] is None:  # CSR
         agree = parts[0][1]
     else:
@@ -99,7 +98,7 @@ def pair_totals(ann: Annotations, pairs: np.ndarray, cells=None):
          np.asarray(ann.item_weight, dtype=float))[None]
     own, fix = _margins(x, pairs, k)
     agree = sum((_product(w if at is None else w[:, at], block)
-                 for at, block in _agreement(ann, x, pairs, cells)), np.zeros((1, n_pairs)))
+                 for at, block in _agreement(x, pairs, cells, k)), np.zeros((1, n_pairs)))
     return (agree.reshape(n_pairs),) + tuple(
         PairMargin(own, fix[name], pairs[:, j], k).product(w).reshape(n_pairs, k)
         for j, name in enumerate(("row", "col")))
@@ -139,14 +138,14 @@ def _margins(x: np.ndarray, pairs: np.ndarray, k: int):
     return own, fix
 
 
-def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells):
+def _agreement(x: np.ndarray, pairs: np.ndarray, cells, k: int):
     """The items × P table v[x_ia, x_ib] for each pair (a, b) that rated the item, else
     0, as (rows, block) parts: dense blocks of items (rows: a slice) within
     ``statistic.DENSE_CELLS`` in all or where most pairs rate an item (then dense holds
     fewer bytes than CSR's 12 an entry), else one CSR table (rows: None) from
-    :func:`tables.pair_ratings`."""
+    :func:`pair_ratings`."""
     n, n_ann = x.shape
-    k, n_pairs = ann.n_categories, len(pairs)
+    n_pairs = len(pairs)
     v = np.zeros((k + 1, k + 1))  # code −1 (missing) reads the last row and column: 0
     v[:k, :k] = np.eye(k) if cells is None else cells
     r = (x >= 0).sum(axis=1)
@@ -161,5 +160,16 @@ def _agreement(ann: Annotations, x: np.ndarray, pairs: np.ndarray, cells):
                                        else v.ravel()[a.astype(np.intp) * (k + 1) + b])
         return
     rows, pair_of, first, second = (np.concatenate(p) for p in
-                                    zip(*pair_ratings(ann, pairs)))
+                                    zip(*pair_ratings(x, pairs)))
     yield None, per_item(rows, pair_of, n, n_pairs, v[first, second])
+
+
+def pair_ratings(x: np.ndarray, pairs: np.ndarray):
+    """(item rows, pair, x_ia, x_ib) of every item and annotator pair (a, b) of
+    ``pairs`` that both rated it, in blocks of items (bounded memory); x: the label grid
+    (items × annotators, −1 missing)."""
+    step = max(1, (1 << 22) // max(len(pairs), 1))  # items per block
+    for start in range(0, len(x), step):
+        a, b = x[start:start + step, pairs[:, 0]], x[start:start + step, pairs[:, 1]]
+        item, pair = np.nonzero((a >= 0) & (b >= 0))
+        yield item + start, pair, a[item, pair], b[item, pair]

@@ -161,17 +161,6 @@ def pair_contingencies(ann: Annotations, pairs: np.ndarray | None = None,
     return out.reshape(n_pairs, k, k)
 
 
-def pair_ratings(ann: Annotations, pairs: np.ndarray):
-    """(item rows, pair, x_ia, x_ib) of every item and annotator pair (a, b) of
-    ``pairs`` that both rated it, in blocks of items (bounded memory)."""
-    x = ann._label_grid()
-    step = max(1, (1 << 22) // max(len(pairs), 1))  # items per block
-    for start in range(0, len(x), step):
-        a, b = x[start:start + step, pairs[:, 0]], x[start:start + step, pairs[:, 1]]
-        item, pair = np.nonzero((a >= 0) & (b >= 0))
-        yield item + start, pair, a[item, pair], b[item, pair]
-
-
 def pair_margins(ann: Annotations, pairs: np.ndarray | None = None, cells=None):
     """What the coefficients of a two-annotator table read of it, for each pair of
     ``pairs`` (all by default), without its K² cells (:func:`pair_contingencies`):
