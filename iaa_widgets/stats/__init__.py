@@ -2,6 +2,8 @@
 
 ``tables`` makes the sufficient statistics of the data with one ``bincount`` each: item ×
 category counts, annotator × category marginals, pair contingency tables, coincidences.
+``pairs`` makes every annotator pair's per-item tables (agreements and margins) from each
+annotator's ratings, for the pairwise matrices and their bootstrap.
 
 ``statistic`` makes them explicit per item. A measure declares its :class:`Statistic`:
 
