@@ -142,6 +142,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     rep.add_argument("--max-items", type=int, default=500,
                      help="rows of the per-item table, least agreement first (default 500)")
+    rep.add_argument("--budget", type=int, default=5_000_000, metavar="BYTES",
+                     help="size of the page in bytes (default 5000000): the widgets' "
+                          "controls (the pair selectors, the augmented-κ sweep's p …) work "
+                          "in the page from states computed now, as many as fit; each "
+                          "widget names the controls left out (0: none work)")
     rep.add_argument("--title", default=None, help="page title (default: the file's name)")
     return parser
 
@@ -159,7 +164,7 @@ def _report(args) -> None:
     title = args.title or f"agreement report: {os.path.basename(args.path)}"
     write_report(ann, args.output, title=title, metric=args.metric,
                  confidence=args.confidence, n_resamples=args.bootstrap, seed=args.seed,
-                 max_items=args.max_items)
+                 max_items=args.max_items, budget=args.budget)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

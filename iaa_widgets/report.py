@@ -14,7 +14,10 @@ with these ids:
   apply, each with the measure's own reason (:func:`iaa_widgets.coefficients`' logic);
 - ``reporting``: the headline coefficient, Krippendorff's α, in a paragraph ready to paste
   into a paper in Krippendorff's reporting standard (:func:`reporting_paragraph`);
-- ``pairwise``: Cohen's κ for every pair of annotators (with bootstrap intervals);
+- ``pairwise``: Cohen's κ for every pair of annotators (with bootstrap intervals), and
+  the ContingencyMatrix widget of the data (each pair's table and coefficients);
+- ``augmented``, with secondary labels: the AugmentedKappaSweep widget (Rosenberg &
+  Binkowski's κ′ against p, the item classes);
 - ``annotators``: each annotator's estimated accuracy under Dawid & Skene (1979)
   (:func:`iaa_widgets.dawid_skene`), with the model, its convergence and iterations
   named, when at least 3 annotators gave ratings;
@@ -25,6 +28,14 @@ A part that cannot be made for these data (a coefficient, its bootstrap, a table
 chart) is listed as not applicable with the reason, and the rest is written.
 Everything from the data is text (:mod:`iaa_widgets.html`); the page embeds its charts
 with the bundled vega (no CDN, no network).
+
+A widget in the report is the section ``widget.to_html()`` writes
+(:func:`iaa_widgets.widgets.export.widget_section`), with the states Python computed for
+its controls (issue 42: the sweep's p slider, the matrix's pair selectors work in the
+page): what the page needs without them is taken from ``budget`` first, and the rest is
+shared among the widgets as :func:`iaa_widgets.share` shares it
+(:func:`iaa_widgets.sharing.states_within`); each widget's banner names the controls
+left out.
 """
 from __future__ import annotations
 
@@ -46,12 +57,16 @@ from .measures._formulas import item_agreement
 from .measures.categorical.pairwise import pairwise
 from .inference.bootstrap import bootstrap
 from .results import AgreementResult, interval_text, without_cut
+from .widgets.export import DEFAULT_BUDGET
 
 __all__ = ["alpha_metrics", "Coefficient", "coefficients", "coefficient_table", "item_table",
            "reporting_paragraph", "report_html", "write_report"]
 
 # per-item table: rows shown at most (least agreement first), the rest counted
 MAX_ITEMS = 500
+# the ContingencyMatrix widget is embedded up to this many annotators: its page holds
+# each ordered pair's table (90 here), each a computation at export
+MAX_MATRIX_ANNOTATORS = 10
 
 
 def alpha_metrics(ann: Annotations, metric: str | None = None) -> list[str]:
@@ -270,7 +285,7 @@ def _part(what: str, make: Callable, *args) -> str:
 @validate.takes()  # a misspelt option refused, naming the closest (issue 44)
 def report_html(data, *, title: str = "agreement report", metric: str | None = None,
                 confidence: float = 0.95, n_resamples: int = 1000, seed=0,
-                max_items: int = MAX_ITEMS) -> str:
+                max_items: int = MAX_ITEMS, budget: int = DEFAULT_BUDGET) -> str:
     """The agreement report on categorical ratings as one self-contained HTML page.
 
     Every coefficient that applies to the data, with its intervals, breakdowns and charts,
@@ -279,9 +294,10 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     analytic interval and, with ``n_resamples > 0``, a bootstrap percentile interval over
     items; the coefficients that do not apply, each with its reason); ``reporting`` (α in a
     paragraph in Krippendorff's reporting standard); ``pairwise`` (Cohen's κ of every
-    pair); ``annotators`` (each annotator's accuracy under Dawid & Skene, with three
-    annotators or more); ``per-category`` (Fleiss' κ_k and specific agreement);
-    ``per-item`` (each item's ratings, least agreement first).
+    pair, and the ContingencyMatrix widget); ``augmented`` (with secondary labels, the
+    AugmentedKappaSweep widget); ``annotators`` (each annotator's accuracy under Dawid &
+    Skene, with three annotators or more); ``per-category`` (Fleiss' κ_k and specific
+    agreement); ``per-item`` (each item's ratings, least agreement first).
 
     Parameters
     ----------
@@ -300,6 +316,11 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
         The seed of the bootstrap.
     max_items : int, default 500
         Rows of the per-item table.
+    budget : int, default 5_000_000
+        Bytes of the page. The widgets' controls work in the page from states Python
+        computes here, within what the page leaves of ``budget`` without them (0: the
+        widgets show their numbers with their controls disabled); their banners name
+        the controls left out.
 
     Returns
     -------
@@ -309,7 +330,8 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     Raises
     ------
     AgreementError
-        When ``confidence``, ``n_resamples`` or ``max_items`` is out of range, a keyword is
+        When ``confidence``, ``n_resamples``, ``max_items`` or ``budget`` is out of range,
+        a keyword is
         misspelt, or ``data`` cannot be loaded. A part that cannot be made for these data
         (a coefficient, its bootstrap, a table or a chart) is listed as not applicable with
         its reason, and the rest is written.
@@ -350,8 +372,10 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     if isinstance(max_items, bool) or not isinstance(max_items, (int, np.integer)) \
             or max_items < 1:
         validate.fail("report", "max_items", "a whole number ≥ 1", max_items)
+    budget = validate.integer("report", "budget", budget, minimum=0)
     ann = as_annotations(data)
     specs: dict[str, dict] = {}
+    widgets: list = []  # the widgets embedded, in the page's order
     body = [f"<h1>{text(title)}</h1>", _data_section(ann)]
 
     rows = coefficients(ann, metric=metric, confidence=confidence, n_resamples=n_resamples,
@@ -360,7 +384,11 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     body.append(_section("reporting", "Reporting", _part(
         "The reporting paragraph", _reporting, ann, metric, confidence, n_resamples, seed)))
     body.append(_section("pairwise", "Pairwise Cohen's κ", _part(
-        "Pairwise Cohen's κ", _pairwise, ann, confidence, n_resamples, seed, specs)))
+        "Pairwise Cohen's κ", _pairwise, ann, confidence, n_resamples, seed, specs)
+        + _widget(widgets, "The ContingencyMatrix widget", _contingency, ann)))
+    if ann.has_secondary:
+        body.append(_section("augmented", "Augmented κ (secondary labels)", _widget(
+            widgets, "The AugmentedKappaSweep widget", _sweep, ann)))
     body.append(_section("annotators", "Annotators", _part(
         "Annotator accuracy (Dawid–Skene)", _annotators, ann)))
     body.append(_category_section(ann, confidence, specs))
@@ -370,7 +398,21 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
     body.append(f"<footer><p>made by iaa_widgets {text(__version__)}: confidence "
                 f"{confidence:g}, {int(n_resamples)} bootstrap resamples (seed "
                 f"{text(seed)}).</p></footer>")
-    return page(title, "\n".join(body), specs)
+    if not widgets:
+        return page(title, "\n".join(body), specs)
+    from .sharing import states_within
+    from .widgets.export import empty_states, page_scripts, page_style, widget_section
+
+    pieces = "\n".join(body).split(_WIDGET)
+
+    def document(live: list) -> str:
+        sections = [widget_section(w, states, k + 1)
+                    for k, (w, states) in enumerate(zip(widgets, live))] + [""]
+        return page(title, "".join(p + w for p, w in zip(pieces, sections))
+                    + page_scripts(), specs, style=page_style())
+
+    left = budget - len(document([empty_states(budget)] * len(widgets)).encode("utf-8"))
+    return document(states_within(widgets, left))
 
 
 @validate.takes(loader=report_html)
@@ -387,7 +429,7 @@ def write_report(data, path, **options) -> str:
         The file to write (overwritten).
     **options
         Keywords of `report_html`: ``title``, ``metric``, ``confidence``,
-        ``n_resamples``, ``seed``, ``max_items``; another one is refused.
+        ``n_resamples``, ``seed``, ``max_items``, ``budget``; another one is refused.
 
     Returns
     -------
@@ -419,6 +461,46 @@ def write_report(data, path, **options) -> str:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(document)
     return os.fspath(path)
+
+
+# where a widget's section goes in the body, written once its states are known (text
+# from the data is escaped, so no "<!--" of it can be taken for this)
+_WIDGET = "<!--iaa-widget-->"
+
+
+def _widget(widgets: list, what: str, make: Callable, ann: Annotations):
+    """``make(ann)``'s widget, kept in ``widgets`` and placed here, or a note that it
+    does not apply and why."""
+    try:
+        w = make(ann)
+    except AgreementError as err:
+        return _not_applicable(what, err)
+    w.wait()  # (a chart drawn on a thread)
+    widgets.append(w)
+    return _WIDGET
+
+
+def _contingency(ann: Annotations):
+    """The ContingencyMatrix of the data's primary labels: a pair's table and every
+    coefficient of it; the pair selectors switch among the pairs."""
+    if ann.anonymous or ann.n_annotators < 2:
+        raise AgreementError("the annotators of this data are not known (per-item counts) "
+                             "or there is only one")
+    n = ann.n_annotators
+    if n > MAX_MATRIX_ANNOTATORS:
+        raise AgreementError(f"{n} annotators make {n * (n - 1):,} ordered pairs, more than "
+                             f"the {MAX_MATRIX_ANNOTATORS * (MAX_MATRIX_ANNOTATORS - 1)} of "
+                             f"{MAX_MATRIX_ANNOTATORS} annotators the report computes for its "
+                             "page; the tables above hold every pair (in Python: "
+                             "iaa.ContingencyMatrix(data, pair=…))")
+    from .widgets.contingency import ContingencyMatrix
+    return ContingencyMatrix(ann)
+
+
+def _sweep(ann: Annotations):
+    """The AugmentedKappaSweep of the data (primary and secondary labels)."""
+    from .widgets.sweep import AugmentedKappaSweep
+    return AugmentedKappaSweep(ann)
 
 
 def _data_section(ann: Annotations) -> str:

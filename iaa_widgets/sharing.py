@@ -19,7 +19,7 @@ from . import validate
 from .errors import AgreementError
 from .html import text
 
-__all__ = ["share"]
+__all__ = ["share", "states_within"]
 
 _FENCE = re.compile(r"^\s*```")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -85,8 +85,7 @@ def share(*parts: Any, path=None, title: Any = None, budget: int = 5_000_000):
     (True, True)
     """
     from .widgets._base import IAAWidget
-    from .widgets.export import (empty_states, page_end, page_head, precomputed_states,
-                                 widget_section)
+    from .widgets.export import empty_states, page_end, page_head, widget_section
 
     where = "share"
     for k, part in enumerate(parts):
@@ -122,15 +121,7 @@ def share(*parts: Any, path=None, title: Any = None, budget: int = 5_000_000):
         return "".join(out) + page_end()
 
     left = budget - len(page([empty_states(budget)] * len(widgets)).encode("utf-8"))
-    live = []
-    for k, w in enumerate(widgets):
-        share_k = max(left, 0) // (len(widgets) - k)
-        states = precomputed_states(w, share_k)
-        used = len(widget_section(w, states).encode("utf-8")) - \
-            len(widget_section(w, empty_states(budget)).encode("utf-8"))
-        left -= used
-        live.append(states)
-    document = page(live)
+    document = page(states_within(widgets, left))
     if path is None:
         return document
     if hasattr(path, "write"):
@@ -138,6 +129,41 @@ def share(*parts: Any, path=None, title: Any = None, budget: int = 5_000_000):
     else:
         Path(path).write_text(document, encoding="utf-8")
     return None
+
+
+def states_within(widgets: list, left: int) -> list[dict]:
+    """The precomputed states of each of ``widgets`` (in order) within ``left`` bytes:
+    an equal share of what is left to each widget in turn, so that what one leaves goes
+    to the next ones.
+
+    Parameters
+    ----------
+    widgets : list of IAAWidget
+        The widgets of one page, in its order.
+    left : int
+        Bytes the page leaves for their states (its size without them taken from its
+        budget; below 0: none).
+
+    Returns
+    -------
+    list of dict
+        :func:`~iaa_widgets.widgets.export.precomputed_states` of each widget, within
+        its share (the budget its banner names).
+
+    See Also
+    --------
+    share : a page of several widgets and text.
+    iaa_widgets.report_html : the report, which embeds widgets.
+    """
+    from .widgets.export import empty_states, precomputed_states, widget_section
+
+    live = []
+    for k, w in enumerate(widgets):
+        states = precomputed_states(w, max(left, 0) // (len(widgets) - k))
+        left -= len(widget_section(w, states).encode("utf-8")) - \
+            len(widget_section(w, empty_states(states["budget"])).encode("utf-8"))
+        live.append(states)
+    return live
 
 
 def markdown(source: str) -> str:

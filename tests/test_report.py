@@ -62,7 +62,7 @@ class _Page(HTMLParser):
         d = dict(attrs)
         if "id" in d:
             self.ids.add(d["id"])
-        if tag == "section":
+        if tag == "section" and "id" in d:  # (a widget's section has none)
             self.section = d["id"]
         self._in_script = tag == "script"
 
@@ -145,7 +145,11 @@ def test_hostile_labels_and_annotators_are_text(tmp_path):
     page = _parse(document)
     assert HOSTILE not in document  # never raw, anywhere (scripts included)
     assert "img" not in page.tags and "onerror" not in page.attrs
-    assert page.tags.count("script") == 2  # the bundle and the embedding code only
+    # code: the charts' bundle and embedding code, the widgets' bundle and mounting code;
+    # the ContingencyMatrix's state and states are data blocks (JSON), not code
+    scripts = re.findall(r"<script([^>]*)>", document)
+    assert len(scripts) == 6 and [s.split(" id=")[0] for s in scripts if s] == \
+        [' type="application/json"'] * 2
     for section in ("data", "pairwise", "per-category", "per-item"):
         assert HOSTILE in page.text[section], section  # shown, as text
     assert HOSTILE in page.text[None]  # the title, as text
@@ -231,6 +235,7 @@ def test_columns_wide_layout_tsv_and_a_tools_export(tmp_path):
     (["meyer.csv", "--metric", "ordnial"], "metric"),
     (["meyer.csv", "--confidence", "1.5"], "confidence"),
     (["meyer.csv", "--bootstrap", "-3"], "n_resamples"),
+    (["meyer.csv", "--budget", "-1"], "budget"),
     (["rttm", "--format", "rttm"], "not labels of items"),
 ])
 def test_refusals_are_one_line_and_exit_2(meyer_csv, tmp_path, capsys, monkeypatch, args,
@@ -337,6 +342,9 @@ def test_more_annotators_than_altair_draws_lists_the_chart_as_not_applicable(tmp
         page.text["pairwise"]
     # the matrix itself is written: one row per annotator
     assert page.text["pairwise"].count("r71") >= 2
+    # the widget of the pairs' tables is left out, and the page says why
+    assert "The ContingencyMatrix widget: not applicable: 72 annotators" in \
+        page.text["pairwise"]
 
 
 def test_single_category_data_gives_the_report_with_what_is_undefined_said(tmp_path):

@@ -323,7 +323,13 @@ def page_head(title: Any) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{text(_CSP)}\">\n"
             f"<title>{text(title)}</title>\n"
-            f"<style>{_STYLE}{_widget_css()}</style>\n</head>\n<body>\n")
+            f"<style>{page_style()}</style>\n</head>\n<body>\n")
+
+
+def page_style() -> str:
+    """A static page's styles: its banners' and the widgets' own (``widgets.css``), for
+    a page that holds widget sections (:func:`page_head`, ``iaa report``)."""
+    return _STYLE + _widget_css()
 
 
 def widget_section(widget: anywidget.AnyWidget, live: dict, part: int = 1) -> str:
@@ -356,8 +362,13 @@ def widget_section(widget: anywidget.AnyWidget, live: dict, part: int = 1) -> st
 
 
 def page_end() -> str:
-    """A static page's end: the bundle and the script that mounts each widget section
-    (:func:`widget_section`) from its saved states."""
+    """A static page's end: :func:`page_scripts`, then the end of its body."""
+    return page_scripts() + "</body>\n</html>\n"
+
+
+def page_scripts() -> str:
+    """The bundle and the script that mounts each widget section of the page
+    (:func:`widget_section`) from its saved states (:func:`page_end`, ``iaa report``)."""
     return (
         f"<script>{standalone_script()}</script>\n"
         "<script>\n"
@@ -383,7 +394,7 @@ def page_end() -> str:
         "    console.error(err);\n"
         "  }\n"
         "}\n"
-        "</script>\n</body>\n</html>\n")
+        "</script>\n")
 
 
 def _budget_text(n: int) -> str:

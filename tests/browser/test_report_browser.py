@@ -51,3 +51,36 @@ def test_saved_chart_opens_offline(offline, tmp_path, artifacts):
     page.screenshot(path=str(artifacts / "chart_offline.png"), full_page=True)
     assert page.locator("img").count() == 0
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
+
+
+def test_report_widgets_work_offline(offline, tmp_path, artifacts):
+    # issue 42: the report's sweep and matrix switch among the states Python computed
+    # for the page; the numbers are the measure functions' (augmented_kappa at p,
+    # Rosenberg & Binkowski §5; cohen_kappa of the pair's primary labels)
+    import iaa_widgets as iaa
+    from iaa_widgets.datasets import email_types
+
+    long = email_types()
+    long = long[long["item"].isin(long["item"].unique()[:40])]
+    long.to_csv(tmp_path / "emails.csv", index=False)
+    out = tmp_path / "report.html"
+    assert main(["report", str(tmp_path / "emails.csv"), "-o", str(out),
+                 "--bootstrap", "0"]) == 0
+    page, log = offline(out)
+    page.wait_for_function("() => [...document.querySelectorAll('.iaa-widget')]"
+                           ".filter(e => Number(e.dataset.revision) >= 1).length === 2",
+                           timeout=30_000)
+    ann = iaa.Annotations.from_long(long, rank="rank")
+    page.locator("#augmented input.iaa-slider-p").fill("0.8")
+    page.wait_for_function("(v) => Math.abs(Number(document.querySelector('#augmented "
+                           ".iaa-summary tr[data-key=\"kappa\"] .iaa-value').dataset.value)"
+                           " - v) < 1e-12", arg=iaa.augmented_kappa(ann, p=0.8).value)
+    page.locator("#pairwise .iaa-pair select.iaa-select-1").select_option("2")  # A × C
+    primary = long[(long["rank"] == 1) & long["annotator"].isin(["A", "C"])]
+    kappa = iaa.cohen_kappa(Annotations.from_long(primary.drop(columns="rank"))).value
+    page.wait_for_function("(v) => Math.abs(Number(document.querySelector('#pairwise "
+                           "tr[data-coef=\"cohen_kappa\"] .iaa-value').dataset.value) - v)"
+                           " < 1e-12", arg=kappa)
+    assert page.locator(".iaa-static-notice:not([hidden])").count() == 0
+    page.screenshot(path=str(artifacts / "report_widgets.png"), full_page=True)
+    assert log == {"requests": [], "errors": [], "dialogs": []}, log
