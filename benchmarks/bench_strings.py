@@ -132,6 +132,12 @@ def shared_frames(n_ratings: int, seed: int = 0) -> dict:
     return {"built from object arrays": built, "read_csv(dtype=object)": read}
 
 
+def objects(column: pd.Series) -> int:
+    """Distinct Python objects in an object column (by address)."""
+    values = np.ascontiguousarray(column.to_numpy())
+    return len(pd.unique(np.frombuffer(memoryview(values), dtype=np.intp)))
+
+
 def load() -> str:
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -148,7 +154,9 @@ def bench_shared(args) -> None:
         (t, cpu), v = best(ours, df, args.repeat)
         (p, p_cpu), value = best(krippendorff_with_pivot, df, args.repeat)
         assert abs(v - value) < 1e-9, (v, value)
-        print(f"  {name:25} ({len(df):,} rows): ours {t:6.2f} / {cpu:5.2f} s, krippendorff "
+        print(f"  {name:25} ({len(df):,} rows, {objects(df['item']):,} item objects for "
+              f"{df['item'].nunique():,} ids)")
+        print(f"  {'':25} ours {t:6.2f} / {cpu:5.2f} s, krippendorff "
               f"incl. pivot {p:6.2f} / {p_cpu:5.2f} s: {p / t:4.1f}× / {p_cpu / cpu:4.1f}× "
               f"faster (load {before} → {load()})")
 
