@@ -185,3 +185,27 @@ def test_a_page_stays_within_a_budget_that_cuts_its_items(reviews):
     assert len(page.encode("utf-8")) <= budget
     live = json.loads(STATES.search(page).group(1))
     assert 0 < live["data"]["n_items"] < live["data"]["n_listed"]
+
+
+def test_integer_items_and_labels_with_missing_ratings():
+    # numbers as ids and labels (pandas writes 2, not 2.0, beside a missing rating)
+    rng = np.random.default_rng(11)
+    rows = [(i, who, int(rng.integers(1, 5))) for i in range(50) for who in ("p", "q", "r", "s")
+            if rng.random() > 0.2]
+    w = iaa.ProjectExplorer(pd.DataFrame(rows, columns=["item", "annotator", "label"]),
+                            n_resamples=2)
+    try:
+        _check_every_selection(w)
+    finally:
+        w.close()
+
+
+def test_an_integer_label_beside_a_missing_rating_stays_an_integer():
+    # write_adjudication's Notes: "integer labels stay integers" (the page joins the
+    # records it writes; Series.map had made b's 2 a 2.0 beside a's missing rating)
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 2, 3, 3], "annotator": ["b", "c", "a", "b", "c",
+                                                                   "a", "c"],
+                       "label": [2, 3, 1, 2, 2, 4, 1]})
+    sheet = iaa.write_adjudication(iaa.disagreements(df))
+    assert sheet.splitlines() == ["item,b,c,a,consensus,adjudicated", "1,2,3,,,", "3,,1,4,,",
+                                  "2,2,2,1,2,"]

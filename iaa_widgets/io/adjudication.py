@@ -110,7 +110,8 @@ def write_adjudication(selection: pd.DataFrame, path=None, *, text=None):
             sheet[column] = [("" if pd.isna(v) else str(v)) for v in sheet[column]]
         elif sheet[column].dtype == object or isinstance(sheet[column].dtype,
                                                          (pd.StringDtype, pd.CategoricalDtype)):
-            sheet[column] = sheet[column].astype(object).map(_safe)
+            # objects kept as they are (Series.map would infer 2.0 for a 2 beside a NaN)
+            sheet[column] = np.frompyfunc(_safe, 1, 1)(sheet[column].astype(object).to_numpy())
     csv = sheet.to_csv(index=False, lineterminator="\r\n")
     if path is None:
         return csv
