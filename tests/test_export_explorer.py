@@ -54,7 +54,7 @@ def _check_every_selection(w) -> None:
             at, total = data["queries"][query_key(a, k)]
             rows = data["lists"][at]
             w.query = {"annotators": list(a), "labels": list(k)}
-            want = w.selection["item"].astype(str).tolist()
+            want = [str(v) for v in w.selection["item"].astype(object)]  # (as items_page)
             assert [data["item"][i] for i in rows] == want and total == len(want), (a, k)
             assert _sheet(data, "csv", a, rows) == w.export_csv(), (a, k)
             assert _sheet(data, "adjudication", a, rows) == w.export_adjudication(), (a, k)
@@ -209,3 +209,21 @@ def test_an_integer_label_beside_a_missing_rating_stays_an_integer():
     sheet = iaa.write_adjudication(iaa.disagreements(df))
     assert sheet.splitlines() == ["item,b,c,a,consensus,adjudicated", "1,2,3,,,", "3,,1,4,,",
                                   "2,2,2,1,2,"]
+
+
+def test_date_time_items_some_at_midnight():
+    # pandas writes a date-time column all at midnight as dates: a selection's CSV would
+    # differ from the page's records; both write each date-time whole (str(Timestamp))
+    days = [pd.Timestamp("2024-03-01"), pd.Timestamp("2024-03-02 10:00"),
+            pd.Timestamp("2024-03-05"), pd.Timestamp("2024-03-06")]
+    rows = [(d, who, label) for d, labels in zip(days, ("xy", "xy", "xx", "yx"))
+            for who, label in zip("ab", labels)] + [(days[2], "c", "y"), (days[3], "c", "y")]
+    w = iaa.ProjectExplorer(pd.DataFrame(rows, columns=["item", "annotator", "label"]),
+                            n_resamples=2)
+    try:
+        _check_every_selection(w)
+        w.query = {"annotators": [0, 2], "labels": []}  # items at midnight only
+        assert w.export_csv().splitlines()[1].startswith("2024-03-05 00:00:00,")
+        w.query = {}
+    finally:
+        w.close()

@@ -62,8 +62,14 @@ def groups(n_annotators: int, n_labels: int) -> list[Group]:
 
 
 def selection_csv(frame: pd.DataFrame) -> str:
-    """A selection as :meth:`ProjectExplorer.export_csv` writes it (CRLF line ends)."""
-    return frame.to_csv(index=False, lineterminator="\r\n")
+    """A selection as :meth:`ProjectExplorer.export_csv` writes it (CRLF line ends); a
+    date-time whole (``str(Timestamp)``, as ``write_adjudication`` writes it), whatever
+    the other rows (pandas drops the time of a column all at midnight)."""
+    whole = {c: np.frompyfunc(lambda v: "" if pd.isna(v) else str(v), 1, 1)(
+        frame[c].astype(object).to_numpy()) for c in frame.columns
+        if pd.api.types.is_datetime64_any_dtype(frame[c])}
+    return (frame.assign(**whole) if whole else frame).to_csv(index=False,
+                                                               lineterminator="\r\n")
 
 
 def records(csv: str) -> list[str]:
