@@ -15,8 +15,12 @@ Writes into docs/generated/ (git-ignored):
   gallery embeds as iframes: hover, zoom and tooltips work with no kernel;
 - ``notebooks/*.ipynb``: the notebooks with their outputs. Copies executed by the test
   suite (``IAA_EXECUTED_NOTEBOOKS``, which dev/test.sh sets) are reused; any other
-  notebook is executed here. Each widget output becomes an iframe of its snapshot page
-  (``snapshots/``, from the state the notebook saved), and so does each Altair chart.
+  notebook is executed here. Either way a last cell (:func:`live_cell`, removed after)
+  saves each widget still open as its live page (``widget.to_html``, with the states
+  its controls switch among, :data:`SITE_BUDGET`) into ``<name>.live/``, by model id.
+  Each widget output becomes an iframe of that page (``snapshots/``), or, for a widget
+  with none, of a snapshot from the state the notebook saved (its controls disabled);
+  each Altair chart becomes a snapshot page too.
 """
 from __future__ import annotations
 
@@ -33,6 +37,16 @@ OUT = ROOT / "docs" / "generated"
 GALLERY_FROM_NOTEBOOK = "../" * len(("generated", "notebooks", "<name>")) + "widgets/"
 # site/generated/snapshots/, two folders up from a notebook's page
 SNAPSHOTS_FROM_NOTEBOOK = "../" * len(("notebooks", "<name>")) + "snapshots/"
+# bytes of a notebook widget's live page (to_html's default: the bundle alone is 1.2 MB,
+# and the 380-message sweep's p slider needs 0.9 MB more)
+SITE_BUDGET = 5_000_000
+
+
+def live_cell(folder: Path) -> str:
+    """The code of the cell run after a notebook's own, for the site: every widget open
+    then saved as its live page into ``folder`` (:func:`iaa_widgets.sharing.save_pages`)."""
+    return ("import iaa_widgets.sharing as _sharing\n"
+            f"_sharing.save_pages({str(folder)!r}, budget={SITE_BUDGET})")
 
 
 def _public_names(iaa) -> list[str]:
@@ -271,13 +285,18 @@ def notebooks(out: Path) -> None:
         done = Path(executed) / path.name if executed else None
         if done is not None and done.is_file():
             nb = nbformat.read(done, as_version=4)
+            live = done.parent / f"{path.stem}.live"
         else:
             from nbclient import NotebookClient
             nb = nbformat.read(path, as_version=4)
+            live = out / f"{path.stem}.live"
+            nb.cells.append(nbformat.v4.new_code_cell(live_cell(live)))
             print(f"executing {path.name}", file=sys.stderr)
             NotebookClient(nb, kernel_name="python3", timeout=300,
                            resources={"metadata": {"path": str(path.parent)}}).execute()
-        nbformat.write(static_copy(nb, out.parent / "snapshots", path.stem), out / path.name)
+            nb.cells.pop()
+        nbformat.write(static_copy(nb, out.parent / "snapshots", path.stem, live),
+                       out / path.name)
 
 
 class _Saved:
@@ -308,11 +327,12 @@ def snapshot(state: dict, kind: str) -> str:
     return export._page(saved, f"iaa_widgets: {kind}", empty)
 
 
-def static_copy(nb, snapshots: Path, stem: str):
+def static_copy(nb, snapshots: Path, stem: str, live: Path | None = None):
     """The notebook as a page shows it: each widget output becomes an iframe of the
-    widget's own snapshot, made from the state the notebook saved (a repr line where none
-    was saved); no widget state is left in the copy (it would make the page load a widget
-    manager from a CDN)."""
+    widget's live page in ``live`` (``<model id>.html``, :func:`live_cell`), or, where
+    there is none, of its snapshot made from the state the notebook saved (a repr line
+    where none was saved); no widget state is left in the copy (it would make the page
+    load a widget manager from a CDN)."""
     states = nb.metadata.pop("widgets", {}).get(
         "application/vnd.jupyter.widget-state+json", {}).get("state", {})
     snapshots.mkdir(parents=True, exist_ok=True)
@@ -342,8 +362,12 @@ def static_copy(nb, snapshots: Path, stem: str):
                 continue
             count += 1
             name = f"{stem}-{count}.html"
-            (snapshots / name).write_text(snapshot(model["state"], kind.group(1)),
-                                          encoding="utf-8")
+            page = live / f"{view.get('model_id')}.html" if live else None
+            if page is not None and page.is_file():  # its controls work
+                shutil.copy(page, snapshots / name)
+            else:
+                (snapshots / name).write_text(snapshot(model["state"], kind.group(1)),
+                                              encoding="utf-8")
             output["data"] = {"text/html": _frame(name, f"{kind.group(1)} snapshot", 600)}
     return nb
 

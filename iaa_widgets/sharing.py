@@ -19,7 +19,7 @@ from . import validate
 from .errors import AgreementError
 from .html import text
 
-__all__ = ["share", "states_within"]
+__all__ = ["share", "states_within", "save_pages"]
 
 _FENCE = re.compile(r"^\s*```")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -164,6 +164,42 @@ def states_within(widgets: list, left: int) -> list[dict]:
             len(widget_section(w, empty_states(states["budget"])).encode("utf-8"))
         live.append(states)
     return live
+
+
+def save_pages(folder, *, budget: int = 5_000_000) -> list[Path]:
+    """Every iaa_widgets widget open in this process saved as ``widget.to_html()`` saves
+    it, with its precomputed states, into ``folder/<model id>.html``: the docs site runs
+    this at the end of each notebook it shows (dev/docs_pages.py), so that a notebook's
+    widget output becomes its live page rather than a picture of its saved state.
+
+    Parameters
+    ----------
+    folder : str or path-like
+        Where to write the pages (made if missing).
+    budget : int, default 5_000_000
+        Bytes of each page (``to_html``'s ``budget``).
+
+    Returns
+    -------
+    list of Path
+        The pages written.
+
+    See Also
+    --------
+    share : several widgets in one page.
+    """
+    from ipywidgets.widgets.widget import _instances  # model id → widget, while open
+
+    from .widgets._base import IAAWidget
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for model_id, w in list(_instances.items()):
+        if isinstance(w, IAAWidget):
+            w.to_html(folder / f"{model_id}.html", budget=budget)
+            written.append(folder / f"{model_id}.html")
+    return written
 
 
 def markdown(source: str) -> str:

@@ -7,6 +7,7 @@ asserts in hidden-input cells, out of the student's sight.
 """
 import ast
 import os
+import sys
 from pathlib import Path
 
 import nbformat
@@ -104,17 +105,23 @@ def test_notebook_runs_and_checks_what_it_quotes(path, monkeypatch):
         code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
         assert "check(" in code or "assert " in code, \
             "a notebook quoting a paper checks the quoted numbers"
+    # the documentation site shows the notebooks with these outputs (dev/docs.sh), and
+    # each widget as its live page, saved by a last cell (dev/docs_pages.py, live_cell)
+    done = os.environ.get("IAA_EXECUTED_NOTEBOOKS")
+    if done:
+        sys.path.insert(0, str(ROOT / "dev"))
+        from docs_pages import live_cell
+        nb.cells.append(nbformat.v4.new_code_cell(live_cell(Path(done) / f"{path.stem}.live")))
     # raises CellExecutionError, with the cell and traceback, when any cell fails
     NotebookClient(nb, kernel_name="python3", timeout=120,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
-    # the documentation site shows the notebooks with these outputs (dev/docs.sh)
-    if os.environ.get("IAA_EXECUTED_NOTEBOOKS"):
-        done = Path(os.environ["IAA_EXECUTED_NOTEBOOKS"])
-        done.mkdir(parents=True, exist_ok=True)
-        nbformat.write(nb, done / path.name)
+    if done:
+        nb.cells.pop()
+        Path(done).mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, Path(done) / path.name)
 
 
 def test_binder_installs_this_repository_and_readme_lists_every_notebook():
