@@ -3,11 +3,11 @@ controls that work in its exported page, one notebook in JupyterLab holds the wi
 and the kernel exports it (``w.to_html``) as it is; then each control is moved to two
 values in the notebook and in the page opened from ``file://`` with the network off,
 and the two show the same numbers (every ``data-value`` of the widget, in document
-order, and the text of its tables' cells) and the same chart data (the ``aria-label`` Vega gives each mark: its fields
-and values). Both are read from the DOM with the same selectors; the expected side is
-the live widget, whose numbers Python computes for the new value as the reader moves
-it (and whose agreement with the measure functions the widgets' own browser tests
-check).
+order, and the text of its tables' cells) and the same chart data (the ``aria-label``
+Vega gives each mark: its fields and values). Both are read from the DOM with the same
+selectors; the expected side is the live widget, whose numbers Python computes for the
+new value as the reader moves it (and whose agreement with the measure functions the
+widgets' own browser tests check).
 
 Small data, one JupyterLab session (the ``lab`` of the module) and one page per widget;
 γ's export grid is narrowed in the kernel to the weights moved here (its states are a
