@@ -43,7 +43,8 @@ suite() {  # suite NAME COMMAND...: run it, echo its output, keep its last line 
   return 0
 }
 # the tests spread over the machine's cores (pytest-xdist), a module's tests on one worker
-# (browser tests share one JupyterLab per module); IAA_WORKERS=0 runs them in one process
+# (browser tests share one JupyterLab and one Chromium per worker, reset between modules);
+# IAA_WORKERS=0 runs them in one process
 workers=${IAA_WORKERS:-auto}
 parallel=()
 [ "$workers" = 0 ] || parallel=(-n "$workers" --dist loadfile)

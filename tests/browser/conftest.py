@@ -1,6 +1,9 @@
-"""Fixtures of the real-browser tests: one JupyterLab server per test module on
-loopback, one headless Chromium (system binary, override with $CHROMIUM), a page per
-notebook. Screenshots go to tests/artifacts/ (git-ignored)."""
+"""Fixtures of the real-browser tests: one JupyterLab server on loopback and one
+headless Chromium (system binary, override with $CHROMIUM) per test process (each
+pytest-xdist worker), a page per notebook. When a module ends its pages close, every
+kernel is shut down and the server's settings (a theme) and workspaces are reset, so each
+module finds the server as new. Screenshots go to tests/artifacts/
+(git-ignored)."""
 from __future__ import annotations
 
 import os
@@ -19,25 +22,46 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="module")
-def lab():
+@pytest.fixture(scope="session")
+def lab_server():
+    """The JupyterLab server of this test process."""
     with Lab() as server:
         yield server
 
 
 @pytest.fixture(scope="module")
-def browser():
+def lab(lab_server):
+    """This process's JupyterLab server, as new to each module: when the module ends,
+    every kernel is shut down and settings and workspaces are reset."""
+    yield lab_server
+    lab_server.reset()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The headless Chromium of this test process."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"no Chromium at {CHROMIUM}: install it (apt-get install chromium) or "
                     "point $CHROMIUM at one")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        chromium = launch_browser(p)
-        yield chromium
-        chromium.close()
+        process = launch_browser(p)
+        yield process
+        process.close()
 
 
 @pytest.fixture(scope="module")
+def browser(chromium):
+    """This process's Chromium; a page or context a module leaves open (a test that
+    failed before closing it) is closed when the module ends."""
+    before = set(chromium.contexts)
+    yield chromium
+    for context in chromium.contexts:
+        if context not in before:
+            context.close()
+
+
+@pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
@@ -46,7 +70,8 @@ def artifacts() -> Path:
 @pytest.fixture(scope="module")
 def open_lab_page(browser, lab, artifacts):
     """``open_lab_page(name, cells)``: a LabPage showing a new notebook made of
-    ``cells`` (strings), opened with its kernel idle (cells not run yet)."""
+    ``cells`` (strings), opened with its kernel idle (cells not run yet). At the end of
+    the module its pages close and their kernels are shut down."""
     pages = []
 
     def open_(name: str, cells: list[str]) -> LabPage:

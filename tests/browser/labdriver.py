@@ -8,6 +8,7 @@ project's notes on browser tests (system Chromium with these flags; `window.jupy
 """
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import shutil
@@ -117,10 +118,7 @@ class Lab:
 
     def __enter__(self) -> "Lab":
         settings = self.root / ".settings"
-        news = settings / "@jupyterlab" / "apputils-extension"
-        news.mkdir(parents=True, exist_ok=True)
-        # the "Jupyter news" notification would cover the page
-        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        self._write_settings()
         try:
             app = "LabApp" if self.app == "jupyterlab" else "JupyterNotebookApp"
             self.proc, self.log = start_server(
@@ -138,6 +136,62 @@ class Lab:
                 self._tmp.cleanup()
             raise
         return self
+
+    def _write_settings(self) -> None:
+        """The user settings the server starts with."""
+        news = self.root / ".settings" / "@jupyterlab" / "apputils-extension"
+        news.mkdir(parents=True, exist_ok=True)
+        # the "Jupyter news" notification would cover the page
+        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+
+    def _api(self, method: str, path: str):
+        """Call the server's REST API; the decoded JSON answer (None when empty, or when
+        what a DELETE names is gone already). A request that changes something carries
+        the XSRF cookie the app's page sets, as a browser's does."""
+        if not hasattr(self, "_client"):
+            cookies = http.cookiejar.CookieJar()
+            self._client = urllib.request.build_opener(
+                urllib.request.HTTPCookieProcessor(cookies))
+            self._client.open(f"{self.url}/{self.tree.split('/')[0]}", timeout=30).close()
+            self._xsrf = next(c.value for c in cookies if c.name == "_xsrf")
+        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
+                                         headers={"X-XSRFToken": self._xsrf})
+        try:
+            with self._client.open(request, timeout=30) as answer:
+                body = answer.read()
+        except urllib.error.HTTPError as e:
+            if method == "DELETE" and e.code == 404:
+                return None
+            raise
+        return json.loads(body) if body else None
+
+    def sessions(self) -> list[dict]:
+        """The server's sessions (a notebook's ``path`` and its ``kernel``)."""
+        return self._api("GET", "sessions")
+
+    def kernels(self) -> list[dict]:
+        """The server's running kernels."""
+        return self._api("GET", "kernels")
+
+    def shut_down_kernels(self, path: str | None = None) -> None:
+        """Shut down the kernel of notebook ``path`` (its session), or every kernel of
+        the server when ``path`` is None."""
+        for session in self.sessions():
+            if path is None or session["path"] == path:
+                self._api("DELETE", f"sessions/{session['id']}")
+        if path is None:
+            for kernel in self.kernels():
+                self._api("DELETE", f"kernels/{kernel['id']}")
+
+    def reset(self) -> None:
+        """Make a long-lived server as a new one to its next user: every kernel shut down,
+        the user settings (a theme chosen by a test) and the saved workspaces (tabs that
+        would open again with the next notebook) as :meth:`__enter__` left them. The
+        notebooks written stay."""
+        self.shut_down_kernels()
+        shutil.rmtree(self.root / ".settings", ignore_errors=True)
+        self._write_settings()
+        shutil.rmtree(self.root / ".workspaces", ignore_errors=True)
 
     def log_text(self) -> str:
         self.log.flush()
@@ -229,8 +283,10 @@ class LabPage:
         self.page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
         self.requests: list[str] = []  # every URL the page asked for
         self.page.on("request", lambda r: self.requests.append(r.url))
+        self.notebook: str | None = None  # the notebook open_notebook opened
 
     def open_notebook(self, name: str, timeout: float = 60_000) -> None:
+        self.notebook = name
         self.page.goto(f"{self.lab.url}/{self.lab.tree}/{name}")
         self.page.wait_for_function(
             "() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
@@ -343,4 +399,8 @@ class LabPage:
         self.page.wait_for_timeout(300)  # JupyterLab lays its panels out again
 
     def close(self) -> None:
+        """Close the page, then shut down the kernel of the notebook it opened (a server
+        that outlives the page does not pile up kernels)."""
         self.page.close()
+        if self.notebook is not None and isinstance(self.lab, Lab):
+            self.lab.shut_down_kernels(self.notebook)
