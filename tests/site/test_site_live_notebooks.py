@@ -19,7 +19,7 @@ from conftest import SITE, watched_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dev"))
 
-FRAME = re.compile(r'<iframe class="iaa-snapshot" src="([^"]+)"')
+FRAME = re.compile(r'<iframe class="iaa-snapshot"[^>]*? src="([^"]+)"')
 STATES = re.compile(r'<script type="application/json" id="iaa-states">(.*?)</script>', re.S)
 
 
