@@ -49,9 +49,12 @@ def test_snippets_run(path, tmp_path, monkeypatch):
     exec("import iaa_widgets as iaa", namespace)
     saved = []
     for i, code in enumerate(_snippets(path)):
-        # files a snippet writes (chart.save("x.html"), -o report.html) go to a temporary folder
+        # files a snippet writes (chart.save("x.html"), share(..., path="x.html")) go to a
+        # temporary folder, never into the repository
         code = re.sub(r'\.save\("([^"]+)"\)',
                       lambda m: f'.save({str(tmp_path / m.group(1))!r})', code)
+        code = re.sub(r'\bpath="([^"/]+\.html)"',
+                      lambda m: f'path={str(tmp_path / m.group(1))!r}', code)
         try:
             exec(compile(code, f"{path.name}[{i}]", "exec"), namespace)
         except Exception as e:  # name the page and the snippet
