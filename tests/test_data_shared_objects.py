@@ -168,3 +168,28 @@ def test_objects_shared_within_chunks_only_are_hashed_per_row():
         expected_codes, expected_uniques = pd.factorize(values)
         np.testing.assert_array_equal(codes, expected_codes)
         assert list(uniques) == list(expected_uniques)  # strings only
+
+
+def test_fixed_width_ids_coded_from_their_packed_bytes():
+    # ids of one width up to 16 bytes that differ in up to 8 positions ("doc-0000000")
+    # are hashed as 64-bit numbers (codes._packed_codes); expected: pd.factorize
+    import pyarrow as pa
+    rng = np.random.default_rng(9)
+    ids = np.array([f"doc-{i:07d}" for i in rng.integers(0, 200_000, 90_000)], dtype=object)
+    odd = ids.copy()
+    odd[45_001] = "dox-" + odd[45_001][4:]  # a constant byte that differs in no sampled row
+    wide = np.array([f"{i:08d}-document-x"[:16] for i in rng.integers(0, 10 ** 8, 70_000)],
+                    dtype=object)  # 16 bytes, 8 varying
+    many = np.array([f"{i:09d}" for i in rng.integers(0, 10 ** 9, 70_000)],
+                    dtype=object)  # 9 varying positions: hashed by Arrow
+    ordered = np.array([f"doc-{i:07d}" for i in range(0, 140_000, 2)], dtype=object)  # sorted
+    for values, packed in ((ids, True), (odd, False), (wide, True), (many, False),
+                           (ordered, True), (ordered[::-1].copy(), True)):
+        strings = pa.chunked_array([pa.array(values, type=pa.string())])
+        assert (C._packed_codes(strings) is not None) is packed
+        for column in (pd.Series(values, dtype="str"), pd.Series(values, dtype=object),
+                       pd.Series(values, dtype="str").iloc[7:]):  # an Arrow slice
+            codes, uniques = C._column_codes(column)
+            expected_codes, expected_uniques = pd.factorize(column.to_numpy(dtype=object))
+            np.testing.assert_array_equal(codes, expected_codes)
+            assert list(uniques) == list(expected_uniques)
