@@ -13,6 +13,7 @@ from iaa_widgets import AgreementError, Annotations, stats
 from iaa_widgets.stats import pairs as pair_module
 from iaa_widgets.stats.resampling import resampled
 from iaa_widgets.stats.statistic import _product, _rows
+from test_statistic import with_items  # the ratings of drawn items, written out
 
 
 def mixed(seed, n_items=60, n_raters=6, k=3):
@@ -99,16 +100,6 @@ def test_sparse_agreement_table_equals_the_dense_one(monkeypatch):
     np.testing.assert_array_equal(sparse.toarray(), dense)
     np.testing.assert_array_equal(totals({"a": sparse}, w)["a"],
                                   by_hand(ann, pairs, w)["agree"])
-
-
-def with_items(ann, drawn):
-    """The ratings of items ``drawn`` (an item drawn twice is two items), written out."""
-    parts = [np.flatnonzero(ann.item == i) for i in drawn]
-    take = np.concatenate(parts)
-    item = np.repeat(np.arange(len(drawn)), [len(p) for p in parts])
-    return Annotations(item, ann.annotator[take], ann.label[take], ann.rank[take],
-                       pd.RangeIndex(len(drawn), name="item"), ann.annotators,
-                       ann.categories, ordered=ann.ordered)
 
 
 CASES = [
