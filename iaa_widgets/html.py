@@ -220,18 +220,20 @@ th:first-child, td:first-child { text-align: left; }
 
 def page(title: Any, body: str, charts: Mapping[str, dict] | None = None, *,
          embed_options: dict | None = None, json_kwds: dict | None = None,
-         style: str = "") -> str:
+         style: str = "", vega: str | None = None) -> str:
     """A self-contained HTML document: ``title`` (text, escaped), ``body`` (HTML the
     caller has escaped, see :func:`text`), and each Vega-Lite spec of ``charts``
     (element id → spec) embedded into the element of that id by the bundled vega-embed
-    (:func:`vega_script`, inlined once). Specs and options go through
+    (:func:`vega_script`, inlined once; ``vega``: another script defining ``iaaVega``,
+    such as one naming a bundle the body already holds). Specs and options go through
     :func:`script_json`, so no label can end the script. A chart that fails to render
     shows vega's error, as text, in its element."""
     specs = script_json(dict(charts or {}), **(json_kwds or {}))
     options = script_json({**EMBED_OPTIONS, **(embed_options or {})})
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{text(title)}</title>\n<style>{_STYLE}{style}</style>\n</head>\n"
-            f"<body>\n{body}\n<script>{vega_script()}</script>\n<script>\n"
+            f"<body>\n{body}\n<script>{vega_script() if vega is None else vega}</script>\n"
+            "<script>\n"
             f"const specs = {specs};\nconst options = {options};\n"
             "for (const [id, spec] of Object.entries(specs)) {\n"
             "  const el = document.getElementById(id);\n"

@@ -409,7 +409,8 @@ def report_html(data, *, title: str = "agreement report", metric: str | None = N
         sections = [widget_section(w, states, k + 1)
                     for k, (w, states) in enumerate(zip(widgets, live))] + [""]
         return page(title, "".join(p + w for p, w in zip(pieces, sections))
-                    + page_scripts(), specs, style=page_style())
+                    + page_scripts(), specs, style=page_style(),
+                    vega="var iaaVega = iaaStandalone;")  # the widgets' vega-embed, one copy
 
     left = budget - len(document([empty_states(budget)] * len(widgets)).encode("utf-8"))
     return document(states_within(widgets, left))

@@ -68,6 +68,10 @@ def test_the_report_embeds_its_widgets_with_their_states(emails, document):
     coefficients = {c["key"]: c["value"] for c in _at(*matrix, pair=[0, 2])["coefficients"]}
     assert coefficients["cohen_kappa"] == pytest.approx(kappa, abs=1e-12)
     assert len(matrix[1]["states"]) == 5  # the other ordered pairs of three annotators
+    # one copy of vega: the report's own charts are drawn by the widgets' bundle
+    from iaa_widgets.html import vega_script
+    assert vega_script() not in document
+    assert document.count("var iaaVega = iaaStandalone;") == 1
 
 
 def test_the_budget_bounds_the_page_and_the_banner_names_what_is_left_out(emails,

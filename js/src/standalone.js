@@ -14,6 +14,9 @@
 // would set a traitlet are disabled and listed in the page's banner; those that act on
 // the page only, or switch among saved states, stay live.
 import widget from "./index.js";
+// the bundle's own vega-embed, for a page that also draws charts of its own (`iaa report`
+// with widgets: html.page's iaaVega from here, not a second copy of vega)
+export { default as embed } from "vega-embed";
 
 // Controls that act on the page only (no traitlet): the SPA chart's "fix x axis" box
 // (sparse.js) and the zoom and pan buttons of a zoomable chart (zoomx.js).

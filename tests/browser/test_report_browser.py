@@ -82,5 +82,7 @@ def test_report_widgets_work_offline(offline, tmp_path, artifacts):
                            "tr[data-coef=\"cohen_kappa\"] .iaa-value').dataset.value) - v)"
                            " < 1e-12", arg=kappa)
     assert page.locator(".iaa-static-notice:not([hidden])").count() == 0
+    for ident in CHARTS:  # the report's own charts, drawn by the widgets' vega-embed
+        _rendered(page, ident)
     page.screenshot(path=str(artifacts / "report_widgets.png"), full_page=True)
     assert log == {"requests": [], "errors": [], "dialogs": []}, log
