@@ -9,9 +9,11 @@ The notebook's state is read from JupyterLab's own model (``window.jupyterapp``)
 """
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
-from labdriver import Lab, LabPage, Notebook7
+from labdriver import LabPage, Notebook7
 
 pytest.importorskip("notebook")
 
@@ -61,8 +63,9 @@ ACTIVE = """() => { const e = document.activeElement;
 
 @pytest.fixture(scope="module", params=["jupyterlab", "notebook7"])
 def nb(request, browser, artifacts):
-    server = (Lab if request.param == "jupyterlab" else Notebook7)()
-    with server:
+    with contextlib.ExitStack() as stack:  # JupyterLab: the shared server (conftest)
+        server = (request.getfixturevalue("lab") if request.param == "jupyterlab"
+                  else stack.enter_context(Notebook7()))
         server.write_notebook("keys.ipynb", CELLS)
         page = LabPage(browser, server, artifacts, viewport=(1300, 1000))
         page.host = request.param
