@@ -171,8 +171,8 @@ def test_missingness_many_annotations_matches_binomial_law(m):
     data = tidy(items)
     counts = [np.unique(v, return_counts=True)[1] for v in items.values()]
     rounds = 20_000
-    laws = {scheme: spa_law([item_law_binomial(c, 0.7) for c in counts], scheme)
-            for scheme in PLAIN}
+    item_laws = [item_law_binomial(c, 0.7) for c in counts]  # once for every scheme
+    laws = {scheme: spa_law(item_laws, scheme) for scheme in PLAIN}
     for method in ("auto", "direct"):
         res = SpaMissingness(data, schemes=list(PLAIN), method=method).sample(
             0.3, n_rounds=rounds, seed=m)
