@@ -20,6 +20,8 @@ if [ ! -f "$bundle" ] || [ -n "$(find js/src js/package.json js/package-lock.jso
 fi
 "$PY" -m pip install --quiet --upgrade pip
 "$PY" -m pip install --quiet -e ".[docs]"
+# --install-only: the environment alone (dev/test.sh installs it while its tests run)
+if [ "${1:-}" = --install-only ]; then exit 0; fi
 rm -rf docs/generated
 "$PY" dev/docs_pages.py
 NO_MKDOCS_2_WARNING=1 "$PY" -m mkdocs build --strict --clean

@@ -50,25 +50,48 @@ parallel=()
 [ "$workers" = 0 ] || parallel=(-n "$workers" --dist loadfile)
 # tests/site checks the built documentation site: it runs below, once the site is built;
 # the 25 slowest tests are listed at the end (the suite's time is a goal: issue 43)
-suite main python -m pytest "${parallel[@]}" --durations=25 --ignore=tests/site "$@"
-if [ "$(cat "$logs/main.rc")" -eq 5 ]; then
-  echo "pytest collected no tests: that is a failure here" >&2
-  echo 1 >"$logs/main.rc"
-fi
-# The documentation site (dev/docs.sh, its own virtual environment), then its browser
-# test; on a full run only (no pytest arguments; IAA_SKIP_DOCS=1 skips it)
-if [ "$#" -eq 0 ] && [ "${IAA_SKIP_DOCS:-0}" != 1 ]; then
-  suite site bash -c 'bash dev/docs.sh && python -m pytest tests/site'
-fi
-# γ's cross-checks against pygamma-agreement (test-only peer): it needs older numpy and
-# numba, so it gets a virtual environment of its own (IAA_SKIP_PYGAMMA=1 skips it)
-if [ "${IAA_SKIP_PYGAMMA:-0}" != 1 ]; then
+# The documentation site's and pygamma's virtual environments (below) are installed in
+# the background meanwhile: their installs wait mostly on the disk, the tests on the CPU
+docs=0
+if [ "$#" -eq 0 ] && [ "${IAA_SKIP_DOCS:-0}" != 1 ]; then docs=1; fi
+pygamma=0
+if [ "${IAA_SKIP_PYGAMMA:-0}" != 1 ]; then pygamma=1; fi
+installs=$(mktemp -d)  # their output and exit codes
+install_pygamma() {
   [ -x .venv-pygamma/bin/python ] || python -m venv .venv-pygamma
   .venv-pygamma/bin/python -m pip install --quiet --upgrade pip
   # only what tests/test_gamma_pygamma.py needs: the test extra's engines (Spark, Dask …)
   # have no place beside pygamma's older numpy
   .venv-pygamma/bin/python -m pip install --quiet -e ".[pygamma]" "pytest>=8" pytest-timeout
-  suite pygamma .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
+}
+install_others() {  # one after the other: two editable builds of the package at once could clash
+  if [ "$docs" = 1 ]; then bash dev/docs.sh --install-only >"$installs/docs.log" 2>&1 || true; fi
+  if [ "$pygamma" = 1 ]; then
+    set +e; (set -e; install_pygamma) >"$installs/pygamma.log" 2>&1
+    echo $? >"$installs/pygamma.rc"
+  fi
+}
+install_others &
+suite main python -m pytest "${parallel[@]}" --durations=25 --ignore=tests/site "$@"
+if [ "$(cat "$logs/main.rc")" -eq 5 ]; then
+  echo "pytest collected no tests: that is a failure here" >&2
+  echo 1 >"$logs/main.rc"
+fi
+wait || true  # the installs above (each keeps its own outcome)
+# The documentation site (dev/docs.sh, its own virtual environment), then its browser
+# test; on a full run only (no pytest arguments; IAA_SKIP_DOCS=1 skips it)
+if [ "$docs" = 1 ]; then
+  suite site bash -c 'bash dev/docs.sh && python -m pytest tests/site'
+fi
+# γ's cross-checks against pygamma-agreement (test-only peer): it needs older numpy and
+# numba, so it gets a virtual environment of its own (IAA_SKIP_PYGAMMA=1 skips it)
+if [ "$pygamma" = 1 ]; then
+  if [ "$(cat "$installs/pygamma.rc" 2>/dev/null || echo 1)" -eq 0 ]; then
+    suite pygamma .venv-pygamma/bin/python -m pytest -m pygamma tests/test_gamma_pygamma.py
+  else  # its install failed: what pip said, as the suite's output
+    suite pygamma bash -c 'cat "$1"; echo "installing pygamma-agreement failed" >&2; exit 1' \
+      _ "$installs/pygamma.log"
+  fi
 fi
 # one line over every suite that ran; non-zero when any of them failed
 python dev/summary.py "$logs"
