@@ -841,7 +841,7 @@ def test_groups_panel_compares_the_groups(open_lab_page):
 SCALE_CELLS = [
     "import numpy as np, pandas as pd\nimport iaa_widgets as iaa\n"
     "rng = np.random.default_rng(0)\n"
-    "n, J = 1500, 20\n"
+    "n, J = 1500, 26\n"  # a matrix wider than its box's 60em whatever JupyterLab's sidebar
     "truth = rng.integers(0, 4, n)\n"
     "item, who = np.nonzero(rng.random((n, J)) < 0.7)\n"
     "noise = rng.random(len(item)) < 0.25\n"
