@@ -51,9 +51,15 @@ MOVES = [
     ("matrix", "pair (rows)", ".iaa-pair select.iaa-select-0", ("2",)),
     ("sparse", "drop", "input.iaa-slider-drop", ("0.2", "0.5")),
     ("gamma", "positional weight", "input.iaa-slider-alpha", ("0.5", "2")),
+    ("gamma", "categorical weight", "input.iaa-slider-beta", ("0.5", "2")),
     ("paradox", "prevalence index", "input.iaa-slider-prevalence", ("0.2", "-0.4")),
+    ("paradox", "bias index", "input.iaa-slider-bias", ("0.2", "-0.3")),
     ("designer", "raters", "input.iaa-slider-raters", ("3", "5")),
     ("designer", "target half-width", "input.iaa-slider-half_width", ("0.05", "0.2")),
+    ("designer", "κ₀", "input.iaa-slider-kappa0", ("0.4", "0.7")),
+    ("designer", "κ₁", "input.iaa-slider-kappa1", ("0.7", "0.9")),
+    ("designer", "prevalence", "input.iaa-slider-prevalence", ("0.1", "0.5")),
+    ("designer", "confidence", "input.iaa-slider-confidence", ("0.9", "0.99")),
 ]
 
 # what a widget shows: its numbers and its charts' marks, in document order
