@@ -141,22 +141,39 @@ def test_stack_with_another_category_by_hand():
     assert best_alignment(continuum(units, 3)).disorder == pytest.approx(0.8, abs=1e-12)
 
 
-@pytest.fixture
-def mip_calls(monkeypatch):
-    """Counts the solver's MIPs (the LP alone settles integral components)."""
+@pytest.fixture(params=["search", "mip"])
+def fractional_path(request, monkeypatch):
+    """Records the covers searched on the solver's fractional path (the LP alone
+    settles integral components): "search" leaves them to the exhaustive search (a
+    MIP only past SEARCH_NODES nodes), "mip" stops every search at its first cover,
+    so that HiGHS's MIP solves the fractional components."""
     from iaa_widgets.measures.continuum.gamma import alignment
-    calls = []
+    searched, mips = [], []
 
-    def spy(*args, **kwargs):
-        calls.append(len(args[0]))
+    def cover(*args):
+        x, complete = cheapest(*args)
+        searched.append(complete)
+        return x, complete
+
+    def mip(*args, **kwargs):
+        mips.append(len(args[0]))
         return _milp(*args, **kwargs)
 
-    monkeypatch.setattr(alignment, "_milp", spy)
-    return calls
+    cheapest = alignment._cheapest_cover
+    monkeypatch.setattr(alignment, "_cheapest_cover", cover)
+    monkeypatch.setattr(alignment, "_milp", mip)
+    if request.param == "mip":
+        monkeypatch.setattr(alignment, "SEARCH_NODES", 0)
+    yield searched
+    if request.param == "mip":
+        assert mips and not any(searched)
+    else:  # the first search is step 2's (any cover found will do); each later one,
+        # a fractional component's, went to its end or was handed to a MIP
+        assert len(mips) == searched[1:].count(False)
 
 
 @pytest.mark.parametrize("seed", [11, 13, 16, 25])
-def test_partly_duplicated_shuffles_equal_one_mip_over_every_unit(seed, mip_calls):
+def test_partly_duplicated_shuffles_equal_one_mip_over_every_unit(seed, fractional_path):
     # half the units of a shuffled 4 × 30 continuum placed twice by their annotator:
     # the collapsed solver (supplies 1 and 2; seeds whose LP is fractional, so the
     # reduced-cost fixing and the MIPs run) against one MIP over the unit-level
@@ -167,19 +184,49 @@ def test_partly_duplicated_shuffles_equal_one_mip_over_every_unit(seed, mip_call
     c = Continuum.from_codes(base.annotator[idx], base.category[idx], base.start[idx],
                              base.end[idx], base.annotators, base.categories)
     ours = best_alignment(c).disorder
-    assert mip_calls  # the fractional path ran
+    assert fractional_path  # the fractional path ran
     assert ours == pytest.approx(one_mip_disorder(c), abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", [1, 12, 17, 22])
-def test_fractional_components_equal_one_mip(seed, mip_calls):
+def test_fractional_components_equal_one_mip(seed, fractional_path):
     # shuffled 5 × 40 continua with fractional LP optima (these seeds), so the
-    # reduced-cost fixing and the per-component MIPs run; reference: one MIP over
-    # every candidate
+    # reduced-cost fixing and the per-component search (or MIPs) run; reference: one
+    # MIP over every candidate
     c = shuffle_sample(random_continuum(5, 40, seed=seed), np.random.default_rng(seed))
     ours = best_alignment(c).disorder
-    assert mip_calls
+    assert fractional_path
     assert ours == pytest.approx(one_mip_disorder(c), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cheapest_cover_equals_enumeration(seed):
+    # random exact covers with supplies 1–2 (every type with a candidate of its own, as
+    # in the solver) against every x in {0, 1, 2}^candidates, enumerated with numpy
+    from scipy.sparse import csc_matrix
+    from iaa_widgets.measures.continuum.gamma.alignment import _cheapest_cover
+    rng = np.random.default_rng(seed)
+    n_types = int(rng.integers(1, 6))
+    extra = (rng.random((int(rng.integers(0, 6)), n_types)) < 0.5).astype(int)
+    A = np.vstack([np.eye(n_types, dtype=int), extra[extra.sum(axis=1) > 0]]).T
+    supply = rng.integers(1, 3, n_types)
+    cost = rng.choice([0.0, 0.5, 1.0, 1.5], A.shape[1])  # ties included
+    x, complete = _cheapest_cover(csc_matrix(A.astype(float)), supply, cost)
+    assert complete and np.array_equal(A @ x, supply)
+    grid = np.stack(np.meshgrid(*[range(3)] * A.shape[1], indexing="ij"), -1).reshape(-1, A.shape[1])
+    covers = grid[(grid @ A.T == supply).all(axis=1)]
+    assert cost @ x == pytest.approx((covers @ cost).min(), abs=1e-12)
+
+
+def test_cheapest_cover_past_its_limit_returns_a_cover(monkeypatch):
+    # stopped after its first cover (SEARCH_NODES 0): a cover all the same, not the best
+    from scipy.sparse import csc_matrix
+    from iaa_widgets.measures.continuum.gamma import alignment
+    monkeypatch.setattr(alignment, "SEARCH_NODES", 0)
+    A = np.array([[1, 0, 1], [0, 1, 1]])  # two singletons and the pair
+    x, complete = alignment._cheapest_cover(csc_matrix(A.astype(float)), np.array([1, 1]),
+                                            np.array([0.0, 1.0, 0.5]))
+    assert np.array_equal(A @ x, [1, 1]) and not complete
 
 
 # ---------------------------------------------------------------- progress

@@ -417,13 +417,15 @@ def _solve_partition(members, cost, supply):
     1. The LP relaxation (HiGHS dual simplex) gives x*, duals y and reduced costs
        rc = cost − Aᵀy ≥ 0; every feasible x costs y·supply + rc·x, so the LP bound
        of a connected component g is LB_g = Σ_{t∈g} y_t·supply_t.
-    2. A feasible solution: ⌊x*⌋ plus a MIP over the candidates that fit in what
-       ⌊x*⌋ leaves uncovered (singletons always fit); UB_g is its cost on g.
+    2. A feasible solution: ⌊x*⌋ plus a cover of what it leaves uncovered by the
+       candidates that fit there (singletons always fit; :func:`_cheapest_cover`,
+       the best it finds within its search limit); UB_g is its cost on g.
     3. An optimal x has rc·x ≤ UB_g − LB_g on g, so a candidate with larger rc is
        never used (reduced-cost fixing).
     4. The kept candidates split the types into small components. Where x* is
-       integral there it is optimal (rc = 0 on its support); elsewhere a MIP over
-       the component's kept candidates solves it exactly.
+       integral there it is optimal (rc = 0 on its support); elsewhere the cover of
+       least rc·x (the same x as least cost·x) is searched exhaustively
+       (:func:`_cheapest_cover`), or by a MIP where that search would be long.
     Every HiGHS call returns to Python, so a KeyboardInterrupt stops between them.
     """
     from scipy.optimize import linprog
@@ -444,27 +446,91 @@ def _solve_partition(members, cost, supply):
         return x
     tol = 1e-9 * max(1.0, float(np.abs(cost).max())) * A.shape[0]
     rc = cost - A.T @ y
-    # step 2: ⌊x*⌋, then a MIP over the candidates that fit in what it leaves
+    # step 2: ⌊x*⌋, then a cover of what it leaves by the candidates that fit there
     feasible = np.floor(xs + 1e-9).astype(np.int64)
     left = supply - A @ feasible
     rows = np.flatnonzero(left > 0)
     fits = np.flatnonzero(np.asarray(A[left <= 0].sum(axis=0)).ravel() == 0)
-    sub = A[rows][:, fits].tocsc()
-    feasible[fits] += _milp(cost[fits], sub, left[rows], _upper(sub, left[rows]),
-                             deadline - time.monotonic())[0]
+    # (those candidates cover only these types, so their cost·x = y·left + rc·x: the
+    # least rc·x is the cheapest, and candidates of rc 0 come first)
+    feasible[fits] += _cheapest_cover(A[rows][:, fits].tocsc(), left[rows],
+                                      np.maximum(rc[fits], 0.0))[0]
     # step 3: per component, keep the candidates with rc ≤ UB_g − LB_g
     type_group, group = _components(A, np.arange(len(cost)))
     size = type_group.max() + 1
     gap = (np.bincount(group, cost * feasible, size)
            - np.bincount(type_group, y * supply, size))
-    single = np.diff(A.indptr) == 1  # kept too: every MIP below stays feasible
+    single = np.diff(A.indptr) == 1  # kept too: every component stays coverable
     kept = np.flatnonzero((rc <= gap[group] + tol) | (xs > 1e-9) | single)
-    # step 4: MIPs on the components of kept candidates where x* is fractional
+    # step 4: on the components of kept candidates where x* is fractional, the least
+    # rc·x (= cost·x − y·supply), exhaustively, or by a MIP past the search's limit
     type_part, part = _components(A, kept)
-    for p in np.unique(part[frac[kept]]):
+    for p in np.unique(part[frac[kept]]):  # the few fractional components
         cols = kept[part == p]
         rows = np.flatnonzero(type_part == p)
         sub = A[rows][:, cols].tocsc()
-        x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]),
-                         deadline - time.monotonic())[0]
+        x[cols], complete = _cheapest_cover(sub, supply[rows], np.maximum(rc[cols], 0.0))
+        if not complete:
+            x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]),
+                             deadline - time.monotonic())[0]
     return x
+
+
+# nodes of _cheapest_cover's search before it stops: HiGHS's MIP has a fixed cost of
+# about 8 ms even on 7 candidates, which the search undercuts up to about this many
+SEARCH_NODES = 2000
+
+
+def _cheapest_cover(A, b, cost):
+    """The x ∈ ℕ of least cost·x with A x = b (A: types × candidates, CSC, 0/1, every
+    type with a candidate of its own; cost ≥ 0), by depth-first search: the first type
+    still to cover is covered by each candidate that fits, cheapest first, while the
+    cost so far stays below the best cover found. Returns (x, complete): complete is
+    False when the search stopped after ``SEARCH_NODES`` nodes, x then the best cover
+    found (the first dive always ends in one: a type's own candidate fits)."""
+    n_types, n_cand = A.shape
+    by_type = A.tocsr()
+    # types with the fewest candidates first: dead ends show early
+    order = np.argsort(np.diff(by_type.indptr), kind="stable")
+    rank = np.empty(n_types, dtype=np.int64)
+    rank[order] = np.arange(n_types)
+    col_types = np.split(rank[A.indices], A.indptr[1:-1])  # the types of each candidate
+    covers = [sorted(by_type.indices[by_type.indptr[t]:by_type.indptr[t + 1]],
+                     key=cost.__getitem__) for t in order]
+    cost = cost.tolist()
+    need = [int(v) for v in b[order]]
+    chosen, best = [], [np.inf, None]
+    nodes = [0]
+
+    def search(acc, t, first):
+        # types before t are covered; candidates of t from index ``first`` (t's earlier
+        # ones were tried at this depth already: no cover twice in another order)
+        while t < n_types and need[t] == 0:
+            t, first = t + 1, 0
+        if t == n_types:
+            best[:] = [acc, list(chosen)]
+            return True
+        for k in range(first, len(covers[t])):
+            j = covers[t][k]
+            if acc + cost[j] >= best[0]:
+                break  # cheapest first: no later candidate does better
+            types = col_types[j]
+            if all(need[i] for i in types):
+                nodes[0] += 1
+                if nodes[0] > SEARCH_NODES and best[1] is not None:
+                    return False
+                for i in types:
+                    need[i] -= 1
+                chosen.append(j)
+                going = search(acc + cost[j], t, k)
+                chosen.pop()
+                for i in types:
+                    need[i] += 1
+                if not going:
+                    return False
+        return True
+
+    complete = search(0.0, 0, 0)
+    x = np.zeros(n_cand, dtype=np.int64)
+    np.add.at(x, np.asarray(best[1], dtype=np.int64), 1)
+    return x, complete
