@@ -92,3 +92,31 @@ def test_batches_do_not_change_the_rows(small, monkeypatch):
     monkeypatch.setattr(sampling, "BATCH_UNITS", 1)    # one sample per batch
     each = iaa.gamma_family(small, n_samples=7, seed=5, progress=False)
     assert one.to_frame().equals(few.to_frame()) and one.to_frame().equals(each.to_frame())
+
+
+def test_one_solver_call_for_the_observed_continuum_and_the_first_samples(small, monkeypatch):
+    # the observed continuum is aligned in the first batch's program (block diagonal, so
+    # its own optimum: the same alignment as best_alignment alone), and a tail of less
+    # than half a batch joins the batch before it: with batches of 100 units (a sample
+    # of small has about 34), 8 samples make [observed + 4 for the estimate], then
+    # 3 samples reach 100 units and the eighth (≈ 34 < 50) joins them: 2 solver calls,
+    # not 3; gamma_family's result is unchanged
+    from iaa_widgets.measures.continuum.gamma import sampling
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
+    calls = []
+    real = alignment.best_alignments
+
+    def counted(continua, dis=Dissimilarity()):
+        calls.append(len(continua))
+        return real(continua, dis)
+    one = iaa.gamma_family(small, alpha=1.5, n_samples=8, seed=2, progress=False)
+    monkeypatch.setattr(sampling, "BATCH_UNITS", 100)
+    monkeypatch.setattr(alignment, "best_alignments", counted)
+    from iaa_widgets.measures.continuum.gamma import coefficients
+    monkeypatch.setattr(coefficients, "best_alignments", counted)
+    res = iaa.gamma_family(small, alpha=1.5, n_samples=8, seed=2, progress=False,
+                           estimate=(4, lambda first: None))
+    assert calls == [1 + 4, 4]
+    assert res.to_frame().equals(one.to_frame())
+    alone = alignment.best_alignment(small, Dissimilarity(1.5))
+    assert (res.alignment.members == alone.members).all()

@@ -148,15 +148,13 @@ def _category_ratios(al: Alignment, dissimilarity: Dissimilarity, variant: str):
 def _statistics(c: Continuum, dissimilarity: Dissimilarity,
                 cat_variant: str = "mathet") -> np.ndarray:
     """One sample's [δ, δ_cat, δ_k per category] (NaN where no pair exists)."""
-    return _batch_statistics([c], dissimilarity, cat_variant)[0]
+    return _sample_rows([best_alignment(c, dissimilarity)], dissimilarity, cat_variant)[0]
 
 
-def _batch_statistics(continua, dissimilarity: Dissimilarity,
-                      cat_variant: str = "mathet") -> np.ndarray:
-    """:func:`_statistics` of each sample, their best alignments solved together
-    (:func:`~.alignment.best_alignments`)."""
+def _sample_rows(alignments, dissimilarity: Dissimilarity, cat_variant: str) -> np.ndarray:
+    """[δ, δ_cat, δ_k per category] of each best alignment of a batch of samples."""
     rows = []
-    for al in best_alignments(continua, dissimilarity):  # a batch of samples
+    for al in alignments:  # a batch of samples
         d_cat, d_k = _category_ratios(al, dissimilarity, cat_variant)
         rows.append(np.r_[al.disorder, d_cat, d_k])
     return np.array(rows)
@@ -396,7 +394,7 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
     `expected_disorder`. ``progress``:
     ``"auto"`` (a tqdm bar when the computation lasts over a second and tqdm is
     installed), True, False or a callable ``progress(done, wanted)``, also called
-    with ``done = 0`` once the best alignment is found
+    with ``done = 0`` before the first sample
     (`progress`). Ctrl-C stops it promptly.
     ``cat_variant``: γ_cat and γ_k by Mathet (2017), ``"mathet"``, or by
     pygamma-agreement 0.5.9, ``"pygamma"`` (module doc); γ is the same in both.
@@ -506,8 +504,18 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
                   category_distance=_distance_name(category_distance),
                   sampler=sampler, seed=seed, precision_target=precision,
                   cat_variant=cat_variant)
+    observed = None  # the best alignment, found with the first batch of samples
+
+    def batch(continua):  # one solver call for the observed continuum and a first batch
+        nonlocal observed
+        if observed is None:
+            observed, *aligned = best_alignments([c, *continua], dis)
+        else:
+            aligned = best_alignments(continua, dis)
+        return _sample_rows(aligned, dis, cat_variant)
     try:
-        observed = best_alignment(c, dis)
+        if n_jobs != 1:  # the processes align the samples
+            observed = best_alignment(c, dis)
         if report is not None:
             report(0, int(n_samples))
         snapshot = None if estimate is None else (
@@ -515,9 +523,7 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
         exp = expected_disorder(c, partial(_statistics, dissimilarity=dis,
                                            cat_variant=cat_variant), sampler,
                                 n_samples, precision, seed, n_jobs, progress=report,
-                                snapshot=snapshot,
-                                batch=partial(_batch_statistics, dissimilarity=dis,
-                                              cat_variant=cat_variant))
+                                snapshot=snapshot, batch=batch)
     finally:
         close()
     return _family(c, dis, observed, exp, params)
