@@ -45,9 +45,9 @@ def test_widget_aligns_the_observed_continuum_once_per_request(small, monkeypatc
     calls = []
     real = alignment._unit_types
 
-    def counted(c):  # once for every continuum aligned (best_alignment, best_alignments)
-        calls.append(c.n_units)
-        return real(c)
+    def counted(continua):  # every continuum aligned (best_alignment, best_alignments)
+        calls.extend(c.n_units for c in continua)
+        return real(continua)
     monkeypatch.setattr(alignment, "_unit_types", counted)
     w = gamma_widget.GammaExplorer(small, n_samples=8, seed=1)
     try:
@@ -80,6 +80,28 @@ def test_samples_aligned_together_give_each_sample_its_own_best_alignment(small)
         alone = alignment.best_alignment(sample, dis)
         assert al.disorder == pytest.approx(alone.disorder, rel=1e-12)
         assert np.array_equal(al.members, alone.members)
+
+
+@pytest.mark.parametrize("alpha", [1.5, 0.0])  # 0: every window spans its whole continuum
+def test_candidates_of_continua_at_once_are_each_continuums_own(small, alpha):
+    # the samples overlap on the line; generated at once (group = sample), each sample's
+    # candidate rows are exactly, and in the same order, those of that sample alone
+    from iaa_widgets.measures.continuum.gamma.dissimilarity import Dissimilarity
+    from iaa_widgets.measures.continuum.gamma.sampling import shuffle_sample
+    import numpy as np
+    dis = Dissimilarity(alpha, 1.0, 1.0)
+    samples = [shuffle_sample(small, np.random.default_rng(s)) for s in range(6)]
+    reps, _, _, group = alignment._unit_types(samples)
+    members, weights = alignment.candidate_alignments(reps, dis, group)
+    row_group = group[members.max(axis=1)]
+    first = np.searchsorted(group, np.arange(len(samples)))
+    for g, sample in enumerate(samples):
+        alone, _, _, _ = alignment._unit_types([sample])
+        m, w = alignment.candidate_alignments(alone, dis)
+        mine = row_group == g
+        assert (members[mine] >= 0).sum() == (m >= 0).sum()
+        assert np.array_equal(np.where(members[mine] >= 0, members[mine] - first[g], -1), m)
+        assert np.array_equal(weights[mine], w)
 
 
 def test_batches_do_not_change_the_rows(small, monkeypatch):

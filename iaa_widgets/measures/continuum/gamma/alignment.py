@@ -121,18 +121,24 @@ def alignment_from_members(continuum: Continuum, members: np.ndarray,
 
 
 # ---------------------------------------------------------------- candidates
-def _neighbour_pairs(c: Continuum, dis: Dissimilarity, matrix, bound: float):
-    """Unit pairs (u, v) of different annotators with d(u, v) < bound, found in
-    windows of sorted starts: d < bound ⇒ |Δstart| < reach·(len_u + max len)."""
+def _neighbour_pairs(c: Continuum, dis: Dissimilarity, matrix, bound: float, group=None):
+    """Unit pairs (u, v) of different annotators (and of one ``group``, when given)
+    with d(u, v) < bound, found in windows of sorted starts: d < bound ⇒
+    |Δstart| < reach·(len_u + max len)."""
     n_units = c.n_units
-    order = np.argsort(c.start, kind="stable")
-    s = c.start[order]
+    group = np.zeros(n_units, dtype=np.int64) if group is None else group
+    order = np.lexsort((c.start, group))  # by group, then start (stable)
+    s, g = c.start[order], group[order]
     lens = (c.end - c.start)[order]
     reach = dis.position_reach(bound)
-    if np.isfinite(reach):
-        hi = np.searchsorted(s, s + reach * (lens + lens.max()), side="right")
-    else:
-        hi = np.full(n_units, n_units)
+    reach_to = s + reach * (lens + lens.max()) if np.isfinite(reach) else np.full(n_units, np.inf)
+    # hi: the sorted units up to (group, reach_to), i.e. the window's end in its group
+    merged = np.lexsort((np.r_[np.zeros(n_units), np.ones(n_units)], np.r_[s, reach_to],
+                         np.r_[g, g]))
+    starts_before = np.cumsum(merged < n_units)
+    hi = np.empty(n_units, dtype=np.int64)
+    at_end = merged >= n_units
+    hi[merged[at_end] - n_units] = starts_before[at_end]
     lo = np.arange(1, n_units + 1)
     cnt = np.maximum(hi - lo, 0)
     first = np.repeat(np.arange(n_units), cnt)
@@ -145,17 +151,19 @@ def _neighbour_pairs(c: Continuum, dis: Dissimilarity, matrix, bound: float):
     return u[keep], v[keep], d[keep]
 
 
-def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity()):
+def candidate_alignments(c: Continuum, dis: Dissimilarity = Dissimilarity(), group=None):
     """The unitary alignments that can belong to a best alignment (module doc).
 
     Returns ``members`` (m × n, −1 = empty) and ``weights`` Σ_{pairs} w per row,
-    singletons included.
+    singletons included. ``group``, an int per unit, keeps units of different groups
+    apart (several continua at once: each group's rows, in order, are those of that
+    continuum alone).
     """
     n, n_units, de = c.n_annotators, c.n_units, dis.delta_empty
     K = n * (n - 1) / 2
     limit = K * de  # a bipartition's Σ w must stay below K·Δ∅
     matrix = dis.category_matrix(c)
-    u, v, d = _neighbour_pairs(c, dis, matrix, (K + n - 1) * de)
+    u, v, d = _neighbour_pairs(c, dis, matrix, (K + n - 1) * de, group)
     w = d - de
     ann = c.annotator
     for _ in range(4):  # step 2: drop pairs that the one-unit split bound excludes
@@ -269,15 +277,20 @@ def _pair_weights(c, dis, matrix, members):
 
 
 # ---------------------------------------------------------------- solver
-def _unit_types(c: Continuum):
-    """Identical units (same annotator, category, start and end) are interchangeable:
-    one representative each. Returns the continuum of representatives, the type of
-    every unit and the number of units of each type (its supply)."""
-    keys = np.column_stack([c.annotator, c.start, c.end, c.category])
+def _unit_types(continua):
+    """Identical units (same annotator, category, start and end) of one continuum are
+    interchangeable: one representative each. Returns the continuum of the
+    representatives of all ``continua`` (of the same annotators and categories), in
+    order of continuum, the type of every unit, the number of units of each type (its
+    supply) and the continuum of each type."""
+    c = continua[0]
+    group = np.repeat(np.arange(len(continua)), [x.n_units for x in continua])
+    keys = np.column_stack([group, *(np.concatenate([getattr(x, a) for x in continua])
+                                     for a in ("annotator", "start", "end", "category"))])
     uniq, kind, supply = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    reps = Continuum(uniq[:, 0].astype(np.int64), uniq[:, 3].astype(np.int64),
-                     uniq[:, 1], uniq[:, 2], c.annotators, c.categories, c.ordered)
-    return reps, kind.ravel(), supply
+    reps = Continuum(uniq[:, 1].astype(np.int64), uniq[:, 4].astype(np.int64),
+                     uniq[:, 2], uniq[:, 3], c.annotators, c.categories, c.ordered)
+    return reps, kind.ravel(), supply, uniq[:, 0].astype(np.int64)
 
 
 def best_alignment(continuum: Continuum,
@@ -293,21 +306,19 @@ def best_alignment(continuum: Continuum,
 
 def best_alignments(continua, dissimilarity: Dissimilarity = Dissimilarity()) -> list:
     """The best alignment of each continuum in ``continua`` (of the same annotators;
-    :func:`best_alignment`), from one set-partition program: their unit types are disjoint rows, so the program
-    is block diagonal and its optimum is each block's optimum (one solver call for a
-    batch of random continua instead of one each)."""
-    dis, problems = dissimilarity, []
-    for c in continua:  # a batch of sampled continua: a short loop
-        reps, kind, supply = _unit_types(c)
-        n = c.n_annotators
-        members, weights = candidate_alignments(reps, dis)
-        problems.append((c, kind, supply, members,
-                         n * (n - 1) / 2 * dis.delta_empty + weights))  # K·δ(ă) = K·Δ∅ + Σ w
-    shift = np.cumsum([0] + [len(p[2]) for p in problems])  # first type of each block
+    :func:`best_alignment`), from one set-partition program: their unit types are
+    disjoint rows, so the program is block diagonal and its optimum is each block's
+    optimum (one solver call for a batch of random continua instead of one each). The
+    candidates of all of them are generated at once, each continuum's apart."""
+    dis = dissimilarity
+    reps, kind, supply, group = _unit_types(continua)
+    n = reps.n_annotators
+    members, weights = candidate_alignments(reps, dis, group)
+    block = np.argsort(group[members.max(axis=1)], kind="stable")  # rows by continuum
+    members, weights = members[block], weights[block]
     try:
-        count = _solve_partition(
-            np.vstack([np.where(p[3] >= 0, p[3] + k, -1) for p, k in zip(problems, shift)]),
-            np.concatenate([p[4] for p in problems]), np.concatenate([p[2] for p in problems]))
+        count = _solve_partition(members, n * (n - 1) / 2 * dis.delta_empty + weights,
+                                 supply)  # K·δ(ă) = K·Δ∅ + Σ w
     except _OutOfTime as exc:
         raise AgreementError(
             f"γ: the exact best alignment did not finish within {SOLVE_SECONDS:.0f} s (an "
@@ -317,9 +328,14 @@ def best_alignments(continua, dissimilarity: Dissimilarity = Dissimilarity()) ->
             f"{dis.alpha:g}, units of one category align at almost the same cost wherever "
             "they are. Use a positional weight of 0.01 or more (GammaExplorer's smallest "
             "is 0.1), or compute γ on shorter stretches of the continuum") from None
-    counts = np.split(count, np.cumsum([len(p[3]) for p in problems])[:-1])
-    return [_assemble(c, kind, supply, members, x, dis)
-            for (c, kind, supply, members, _), x in zip(problems, counts)]
+    first = np.searchsorted(group, np.arange(len(continua)))  # each continuum's first type
+    rows = np.cumsum(np.bincount(group[members.max(axis=1)], minlength=len(continua)))[:-1]
+    out = []
+    for c, f, m, x, k, t in zip(continua, first, np.split(members, rows), np.split(count, rows),
+                                np.split(kind, np.cumsum([c.n_units for c in continua])[:-1]),
+                                np.split(supply, first[1:])):  # a batch: a short loop
+        out.append(_assemble(c, k - f, t, np.where(m >= 0, m - f, -1), x, dis))
+    return out
 
 
 def _assemble(c: Continuum, kind, supply, members, count, dis: Dissimilarity) -> Alignment:
