@@ -224,3 +224,28 @@ def test_continuum_x_scale_spans_the_units_before_any_link_exists(small):
     spec = gamma_continuum_chart(units, units.iloc[:0], units.iloc[:0], ["a"]).to_dict()
     assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == \
         [units["start"].min(), units["end"].max()]
+
+
+@pytest.mark.parametrize("interval", [0.0, 60.0])
+def test_progress_messages_at_most_every_progress_seconds(small, monkeypatch, interval):
+    # every sample is reported to gamma_family's progress hook; the page gets a message
+    # for each only with PROGRESS_SECONDS = 0; with a minute, one for the start of the
+    # sampling, one when the quick estimate is shown and the final "done"
+    from iaa_widgets.widgets import gamma as gamma_widget
+    monkeypatch.setattr(gamma_widget, "PROGRESS_SECONDS", interval)
+    w = iaa.GammaExplorer(small, n_samples=12, seed=1)
+    try:
+        w.wait(60)
+        seen = []
+        w.observe(lambda ch: seen.append((ch["new"]["state"], ch["new"]["done"],
+                                          ch["new"].get("estimate"))), "status")
+        w.alpha = 1.5
+        w.wait(60)
+        sampling = [s for s in seen if s[0] == "sampling"]
+        if interval:
+            assert sampling == [("sampling", 0, None), ("sampling", 4, 4)]
+        else:
+            assert [d for _, d, _ in sampling] == list(range(13))
+        assert seen[-1] == ("done", 12, None)
+    finally:
+        w.close()

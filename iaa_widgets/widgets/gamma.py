@@ -9,10 +9,11 @@ and Δ∅ recompute everything with :func:`~iaa_widgets.gamma_family`. The conti
 zooms and pans along x (wheel, drag, or the page's buttons); the bars do not.
 
 A recomputation (a best alignment, then one per random sample) can take seconds: it
-runs in one worker thread that reports progress after every sample. Each request
-raises a generation counter; the running computation checks it at every progress
-report and stops as soon as a newer request exists, and the worker then takes the
-newest request only (requests never queue up). The kernel stays free meanwhile.
+runs in one worker thread that reports progress after every sample (to the page at
+most every PROGRESS_SECONDS: each message costs the kernel, the server and the page
+time). Each request raises a generation counter; the running computation checks it at
+every progress report and stops as soon as a newer request exists, and the worker then
+takes the newest request only (requests never queue up). The kernel stays free meanwhile.
 A request first gives a quick estimate from its first QUICK_SAMPLES random continua
 (shown at once, so that a dragged slider answers fast; ``status["estimate"]`` says how
 many), then the result from all ``n_samples`` replaces it; both come from one run of
@@ -42,6 +43,7 @@ __all__ = ["GammaExplorer"]
 
 _PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
 QUICK_SAMPLES = 4  # random continua of the quick estimate shown before the full result
+PROGRESS_SECONDS = 0.1  # the least time between two progress messages of one computation
 EXPORT_GRID = tuple(round(0.1 * k, 1) for k in range(51))  # the weight sliders' (gamma.js)
 ALPHA_MIN = 0.1  # the positional weight's slider starts here (gamma.js says why)
 
@@ -158,6 +160,7 @@ class GammaExplorer(IAAWidget):
         self._cancelled = 0         # stale computations cancelled, ever
         self._stale = 0             # … since the newest result
         self._estimate = (0, 0)     # (generation, samples) of the quick estimate shown
+        self._reported = 0.0        # when the last progress message was sent
         self._closed = False
         super().__init__(alpha=alpha, beta=beta, delta_empty=delta_empty,
                          n_samples=n_samples, seed=seed)
@@ -273,6 +276,12 @@ class GammaExplorer(IAAWidget):
             if gen != self._generation:
                 raise _Stale
             extra = {"estimate": self._estimate[1]} if self._estimate[0] == gen else {}
+            now, last = time.perf_counter(), self.status
+            if (last.get("state") == "sampling" and last.get("generation") == gen
+                    and last.get("estimate") == extra.get("estimate")
+                    and now - self._reported < PROGRESS_SECONDS):
+                return  # samples come in batches: one message for a burst of them
+            self._reported = now
             self._set_status("sampling", gen, done, wanted, **extra)
 
     def _cancel(self) -> None:

@@ -51,6 +51,7 @@ from ....results import AgreementResult, Charted
 from .alignment import Alignment, best_alignment, best_alignments
 from .dissimilarity import Dissimilarity
 from .progress import progress_reporter
+from . import sampling
 from .sampling import SAMPLERS, Z95, expected_disorder
 from ..._registry import register
 
@@ -514,7 +515,7 @@ def gamma_family(data, alpha: float = 1.0, beta: float = 1.0, delta_empty: float
             aligned = best_alignments(continua, dis)
         return _sample_rows(aligned, dis, cat_variant)
     try:
-        if n_jobs != 1:  # the processes align the samples
+        if n_jobs != 1 or c.n_units >= sampling.BATCH_UNITS:  # no batch, or a batch alone
             observed = best_alignment(c, dis)
         if report is not None:
             report(0, int(n_samples))
