@@ -23,10 +23,11 @@ re-embedded from the kernel (what a widget without named datasets would pay).
   trip while γ is being recomputed (the kernel stays free), the time a newer value
   takes to stop the stale computation, and the whole recomputation.
 
-- GammaExplorer on the tour's continuum (argument_units, 30 samples; issue 35): from a
-  slider move to the first new γ on the page (the quick estimate from
-  gamma.QUICK_SAMPLES random continua) and to the refined γ (all 30), against the same
-  widget with the quick estimate turned off (QUICK_SAMPLES = 30), in one run; with
+- GammaExplorer on the tour's continuum (argument_units, 30 samples; issues 35 and 39):
+  from a slider move to the first new γ on the page and to the γ of all 30 samples, as
+  shipped (a quick estimate from gamma.QUICK_SAMPLES random continua only where the
+  newest computation says the full result is slow), with the quick estimate on every move
+  (QUICK_AFTER_SECONDS = 0) and with none (QUICK_SAMPLES = 30), in one run; with
   --gamma-before DIR, the same for the iaa_widgets of the tree DIR (e.g. a `git worktree`
   of an earlier commit, its iaa_widgets/static linked to this one's), alternately.
 
@@ -124,38 +125,51 @@ import iaa_widgets as iaa
 from iaa_widgets import datasets
 from iaa_widgets.widgets import gamma as _gamma
 _gamma.QUICK_SAMPLES = {quick}
+if hasattr(_gamma, "QUICK_AFTER_SECONDS") and {always!r}:
+    _gamma.QUICK_AFTER_SECONDS = 0
 w = iaa.GammaExplorer(datasets.argument_units(), seed=1)
 w
 """
-# slider → the first new γ on the page, and → the γ of all the samples (state done)
+# slider → the first new γ on the page, and → the γ of all 30 samples (state done, which
+# the page shows after the final rows' redraw); watched by MutationObservers, not polled
+# (a 2 ms polling loop kept the page busy and slowed the kernel on 2 cores)
 FIRST_GAMMA = """async ([value]) => {
   const root = document.querySelector('.iaa-gamma');
   const input = root.querySelector('input.iaa-slider-alpha');
   const cell = () => root.querySelector('.iaa-gamma-summary tr[data-key="gamma"] .iaa-value');
   const before = cell().dataset.value;
   const generation = Number(root.dataset.generation);
-  input.value = String(value);
-  const t0 = performance.now();
-  input.dispatchEvent(new Event('input', { bubbles: true }));
-  const limit = t0 + 60000;
   let first = null;
-  while (true) {
-    const now = performance.now();
-    if (now > limit) throw new Error('no new γ within 60 s');
-    if (first === null && cell().dataset.value !== before) first = now - t0;
-    if (Number(root.dataset.generation) > generation && root.dataset.state === 'done') {
-      return [first === null ? now - t0 : first, now - t0];
-    }
-    await new Promise(r => setTimeout(r, 2));
-  }
+  let t0 = null;
+  const done = new Promise((resolve, reject) => {
+    const check = () => {
+      if (t0 === null) return;
+      const now = performance.now();
+      if (first === null && cell().dataset.value !== before) first = now - t0;
+      if (Number(root.dataset.generation) > generation && root.dataset.state === 'done') {
+        watch.disconnect();
+        resolve([first === null ? now - t0 : first, now - t0]);
+      }
+    };
+    const watch = new MutationObserver(check);
+    watch.observe(root, { attributes: true, childList: true, subtree: true,
+                          attributeFilter: ['data-state', 'data-generation', 'data-value'] });
+    setTimeout(() => { watch.disconnect(); reject(new Error('no new γ within 60 s')); }, 60000);
+  });
+  input.value = String(value);
+  t0 = performance.now();
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  return await done;
 }"""
 
 
-def gamma_answer_bench(browser, lab, moves: int, quick: int, tree: str | None = None):
+def gamma_answer_bench(browser, lab, moves: int, quick: int, tree: str | None = None,
+                       always: bool = False):
     """Slider → first new γ and → refined γ (ms) on the tour's continuum, with the
-    iaa_widgets of ``tree`` (a git worktree; None: this one)."""
-    code = GAMMA_TOUR.format(quick=quick, path=[tree] if tree else [])
-    name = f"gamma_tour_{quick}{'_before' if tree else ''}.ipynb"
+    iaa_widgets of ``tree`` (a git worktree; None: this one); ``always``: a quick
+    estimate on every move (QUICK_AFTER_SECONDS = 0), however fast the result comes."""
+    code = GAMMA_TOUR.format(quick=quick, path=[tree] if tree else [], always=always)
+    name = f"gamma_tour_{quick}{'_always' if always else ''}{'_before' if tree else ''}.ipynb"
     page = open_page(browser, lab, name, code, ".iaa-gamma")
     pg = page.page
     pg.wait_for_function("() => document.querySelector('.iaa-gamma').dataset.state === 'done'",
@@ -307,15 +321,19 @@ def main() -> None:
                 print(summary("  of which Python recompute (kernel)", python), flush=True)
         if "gamma-tour" in only:
             from iaa_widgets.widgets.gamma import QUICK_SAMPLES
-            runs = [(QUICK_SAMPLES, f"quick estimate from {QUICK_SAMPLES}", None),
-                    (30, "no quick estimate", None)]
+            runs = [(QUICK_SAMPLES, "as shipped: a quick estimate only for a slow result",
+                     None, False),
+                    (QUICK_SAMPLES, f"quick estimate from {QUICK_SAMPLES} on every move",
+                     None, True),
+                    (30, "no quick estimate", None, False)]
             if args.gamma_before:  # alternately: the same load for both trees
                 runs = [(QUICK_SAMPLES, f"{args.gamma_before}, quick estimate from "
-                         f"{QUICK_SAMPLES}", args.gamma_before), runs[0],
-                        (30, f"{args.gamma_before}, no quick estimate", args.gamma_before),
-                        runs[1]]
-            for quick, name, tree in runs:
-                first, refined = gamma_answer_bench(browser, lab, args.gamma_moves, quick, tree)
+                         f"{QUICK_SAMPLES}", args.gamma_before, True), runs[0], runs[1],
+                        (30, f"{args.gamma_before}, no quick estimate", args.gamma_before,
+                         False), runs[2]]
+            for quick, name, tree, always in runs:
+                first, refined = gamma_answer_bench(browser, lab, args.gamma_moves, quick, tree,
+                                                    always)
                 print(summary(f"GammaExplorer, tour's continuum ({name}): slider → first "
                               "new γ (goal ≤ 150 ms)", first))
                 print(summary("  slider → γ of all 30 samples", refined), flush=True)

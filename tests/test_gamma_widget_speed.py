@@ -49,6 +49,7 @@ def test_widget_aligns_the_observed_continuum_once_per_request(small, monkeypatc
         calls.extend(c.n_units for c in continua)
         return real(continua)
     monkeypatch.setattr(alignment, "_unit_types", counted)
+    monkeypatch.setattr(gamma_widget, "QUICK_AFTER_SECONDS", 0)  # an estimate every time
     w = gamma_widget.GammaExplorer(small, n_samples=8, seed=1)
     try:
         w.wait(60)

@@ -233,6 +233,7 @@ def test_progress_messages_at_most_every_progress_seconds(small, monkeypatch, in
     # sampling, one when the quick estimate is shown and the final "done"
     from iaa_widgets.widgets import gamma as gamma_widget
     monkeypatch.setattr(gamma_widget, "PROGRESS_SECONDS", interval)
+    monkeypatch.setattr(gamma_widget, "QUICK_AFTER_SECONDS", 0)  # an estimate every time
     w = iaa.GammaExplorer(small, n_samples=12, seed=1)
     try:
         w.wait(60)

@@ -73,9 +73,11 @@ def test_sparse_answers_counted_failures_too():
     assert w.error and w.answered == start + 2
 
 
-def test_gamma_quick_estimate_then_all_samples():
+def test_gamma_quick_estimate_then_all_samples(monkeypatch):
     from iaa_widgets.continuum import random_continuum
+    from iaa_widgets.widgets import gamma
     from iaa_widgets.widgets.gamma import QUICK_SAMPLES
+    monkeypatch.setattr(gamma, "QUICK_AFTER_SECONDS", 0)  # however fast the computation
     c = random_continuum(3, 12, seed=1)
     w = iaa.GammaExplorer(c, n_samples=QUICK_SAMPLES + 4, seed=1)
     seen = []
@@ -90,5 +92,25 @@ def test_gamma_quick_estimate_then_all_samples():
                                 progress=False)
         assert res.gamma.value == pytest.approx(full.gamma.value, abs=1e-12)
         assert w.status["state"] == "done" and "estimate" not in w.status
+    finally:
+        w.close()
+
+
+def test_gamma_no_quick_estimate_when_the_full_result_comes_soon(monkeypatch):
+    # the first computation has no pace to go by: estimate, then all samples; the next
+    # one is expected within QUICK_AFTER_SECONDS (an hour here): all samples at once
+    from iaa_widgets.continuum import random_continuum
+    from iaa_widgets.widgets import gamma
+    monkeypatch.setattr(gamma, "QUICK_AFTER_SECONDS", 3600)
+    w = iaa.GammaExplorer(random_continuum(3, 12, seed=1), n_samples=8, seed=1)
+    seen = []
+    w.observe(lambda ch: seen.append(ch["new"]["n_samples"]), "summary")
+    try:
+        w.wait(120)
+        assert seen == [gamma.QUICK_SAMPLES, 8]
+        seen.clear()
+        w.alpha = 2.0
+        w.wait(120)
+        assert seen == [8]
     finally:
         w.close()

@@ -17,7 +17,9 @@ takes the newest request only (requests never queue up). The kernel stays free m
 A request first gives a quick estimate from its first QUICK_SAMPLES random continua
 (shown at once, so that a dragged slider answers fast; ``status["estimate"]`` says how
 many), then the result from all ``n_samples`` replaces it; both come from one run of
-:func:`~iaa_widgets.gamma_family` (one best alignment, each sample aligned once).
+:func:`~iaa_widgets.gamma_family` (one best alignment, each sample aligned once). When
+the newest computation says the full result will come within QUICK_AFTER_SECONDS, it
+comes alone.
 In marimo, a cell reading ``mo.ui.anywidget(explorer).value`` runs as soon as a slider
 moves, before the worker has finished: call ``explorer.wait()`` in it.
 """
@@ -43,6 +45,10 @@ __all__ = ["GammaExplorer"]
 
 _PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
 QUICK_SAMPLES = 4  # random continua of the quick estimate shown before the full result
+# no quick estimate when the full result is expected within this (the newest computation's
+# seconds per sample × samples): it would be replaced at once, and costs the full
+# result about a fifth of its time (a second chart update, a batch cut short)
+QUICK_AFTER_SECONDS = 0.2
 PROGRESS_SECONDS = 0.1  # the least time between two progress messages of one computation
 EXPORT_GRID = tuple(round(0.1 * k, 1) for k in range(51))  # the weight sliders' (gamma.js)
 ALPHA_MIN = 0.1  # the positional weight's slider starts here (gamma.js says why)
@@ -78,7 +84,8 @@ class GammaExplorer(IAAWidget):
         Δ∅, the cost of aligning a unit with an empty unit.
     n_samples : int, default 30
         Random continua for the expected disorder (the first ``QUICK_SAMPLES`` of them
-        give a quick estimate, shown until all are done).
+        give a quick estimate, shown until all are done, unless the newest computation
+        took so little that all will be done within ``QUICK_AFTER_SECONDS``).
     seed : int, default 0
         Seed of the random continua: the same seed gives the same samples and γ.
     sampler : str, default "shuffle"
@@ -161,6 +168,7 @@ class GammaExplorer(IAAWidget):
         self._stale = 0             # … since the newest result
         self._estimate = (0, 0)     # (generation, samples) of the quick estimate shown
         self._reported = 0.0        # when the last progress message was sent
+        self._pace = None           # seconds per sample of the newest computation
         self._closed = False
         super().__init__(alpha=alpha, beta=beta, delta_empty=delta_empty,
                          n_samples=n_samples, seed=seed)
@@ -297,7 +305,9 @@ class GammaExplorer(IAAWidget):
                 return
             self._set_status("aligning", gen, 0, params["n_samples"])
         try:
-            quick = (None if QUICK_SAMPLES >= params["n_samples"]
+            soon = (self._pace is not None
+                    and self._pace * params["n_samples"] < QUICK_AFTER_SECONDS)
+            quick = (None if QUICK_SAMPLES >= params["n_samples"] or soon
                      else (QUICK_SAMPLES, partial(self._show_estimate, gen)))
             res = gamma_family(self._continuum, progress=lambda d, n: self._progress(gen, d, n),
                                estimate=quick,
@@ -321,8 +331,10 @@ class GammaExplorer(IAAWidget):
             self._apply(res)
             self._finished = gen
             self._stale = 0                  # the note on cancelled runs clears when done
+            seconds = time.perf_counter() - t0
+            self._pace = seconds / res.gamma.n_samples
             self._set_status("done", gen, res.gamma.n_samples, res.gamma.n_samples,
-                             seconds=time.perf_counter() - t0)
+                             seconds=seconds)
             self._lock.notify_all()
 
     def _show_estimate(self, gen: int, first: GammaFamilyResult) -> None:

@@ -1,6 +1,7 @@
 // Small form controls shared by the live widgets: a labelled slider bound to a
-// numeric traitlet (drag updates coalesced to one message per animation frame), a
-// select bound to a traitlet, and tables whose cells are text (never HTML).
+// numeric traitlet (a move sent at once, drag updates coalesced to one message per
+// animation frame), a select bound to a traitlet, and tables whose cells are text
+// (never HTML).
 import { fmt, h, listen } from "./base.js";
 
 // A range input bound to `model[name]`; returns { node, dispose }.
@@ -13,6 +14,8 @@ export function slider(model, name, { label, min, max, step, digits = 2, title }
   const node = h("label", { class: "iaa-control" }, h("span", { class: "iaa-control-label" }, label),
     input, shown);
   let pending = null;
+  let waiting = false;  // a send is scheduled for the next frame
+  let sent = -Infinity; // when the last value was sent
   let dragging = false;
   const show = (v) => { shown.textContent = fmt(Number(v), digits); };
   const sync = () => {
@@ -20,16 +23,20 @@ export function slider(model, name, { label, min, max, step, digits = 2, title }
     input.value = String(model.get(name));
     show(model.get(name));
   };
-  // send at most one value per frame while dragging: the newest one
+  const send = () => {
+    waiting = false;
+    model.set(name, pending);
+    model.save_changes();
+    sent = performance.now();
+  };
+  // a move sends its value at once; while dragging, at most one value per frame (the
+  // newest): waiting for the next frame before the first send cost ~13 ms per move
   input.addEventListener("input", () => {
     show(input.value);
-    const first = pending === null;
     pending = Number(input.value);
-    if (first) requestAnimationFrame(() => {
-      model.set(name, pending);
-      model.save_changes();
-      pending = null;
-    });
+    if (waiting) return;
+    if (performance.now() - sent >= 16) send();
+    else { waiting = true; requestAnimationFrame(send); }
   });
   input.addEventListener("pointerdown", () => { dragging = true; });
   input.addEventListener("pointerup", () => { dragging = false; });

@@ -30,6 +30,8 @@ CELLS = [
     "units = argument_units()\n"
     "w = iaa.GammaExplorer(units, n_samples=12, seed=1)\nw",
     "from iaa_widgets.continuum import random_continuum\n"
+    "from iaa_widgets.widgets import gamma as _gamma\n"
+    "_gamma.QUICK_AFTER_SECONDS = 0  # a quick estimate however fast this machine is\n"
     "slow = iaa.GammaExplorer(random_continuum(4, 80, seed=3), n_samples=40, seed=2)\nslow",
     "import pandas as pd\n"
     "odd = pd.DataFrame({'annotator': ['x', 'x', 'y', 'y'],\n"
