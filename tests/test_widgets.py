@@ -318,6 +318,27 @@ def test_guarded_and_json_safe_helpers():
     assert spec["datasets"] == {"rows": []}
 
 
+@pytest.mark.parametrize("frame", [
+    pd.DataFrame({"a": [1.0, np.nan, np.inf, -np.inf], "b": [1, 2, 3, 4],
+                  "c": ["x", None, "<b>", "z"], "d": [True, False, True, False]}),
+    pd.DataFrame({"u": np.array([1, 2, 3], dtype=np.uint8),
+                  "f32": np.array([1.5, np.nan, 2], dtype=np.float32), 5: ["a", "b", "c"],
+                  "t": pd.to_datetime(["2020-01-01", None, "2021-05-05"]),
+                  "o": [np.float64(1.5), np.int64(2), (1, np.nan)]}),
+    pd.DataFrame({"n": pd.array([1, None, 3], dtype="Int64"),
+                  "cat": pd.Categorical(["a", None, "a"])}),
+    pd.DataFrame(index=[0, 1]), pd.DataFrame()],
+    ids=["numpy", "mixed", "extension", "no-columns", "empty"])
+def test_json_safe_rows_are_pandas_records_made_safe(frame):
+    # the column-wise conversion of a DataFrame gives exactly what pandas' own
+    # to_dict("records") gives after json_safe, value types included
+    ours = json_safe(frame)
+    reference = [json_safe(r) for r in frame.to_dict(orient="records")]
+    assert ours == reference
+    assert [[type(v) for v in r.values()] for r in ours] == \
+        [[type(v) for v in r.values()] for r in reference]
+
+
 def fresh_python(code: str) -> str:
     """What ``code`` prints in a new interpreter (nothing imported by other tests)."""
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
