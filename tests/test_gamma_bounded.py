@@ -144,9 +144,9 @@ def test_stack_with_another_category_by_hand():
 @pytest.fixture(params=["search", "mip"])
 def fractional_path(request, monkeypatch):
     """Records the covers searched on the solver's fractional path (the LP alone
-    settles integral components): "search" leaves them to the exhaustive search (a
-    MIP only past SEARCH_NODES nodes), "mip" stops every search at its first cover,
-    so that HiGHS's MIP solves the fractional components."""
+    settles integral components): "search" leaves the small ones to the exhaustive
+    search (a MIP only for a large one or past SEARCH_NODES nodes), "mip" stops every
+    search at its first cover, so that HiGHS's MIP solves them all."""
     from iaa_widgets.measures.continuum.gamma import alignment
     searched, mips = [], []
 
@@ -167,9 +167,8 @@ def fractional_path(request, monkeypatch):
     yield searched
     if request.param == "mip":
         assert mips and not any(searched)
-    else:  # the first search is step 2's (any cover found will do); each later one,
-        # a fractional component's, went to its end or was handed to a MIP
-        assert len(mips) == searched[1:].count(False)
+    else:  # some searches finished; a MIP for each that did not, and for large ones
+        assert any(searched) and len(mips) >= searched.count(False)
 
 
 @pytest.mark.parametrize("seed", [11, 13, 16, 25])

@@ -433,15 +433,15 @@ def _solve_partition(members, cost, supply):
     1. The LP relaxation (HiGHS dual simplex) gives x*, duals y and reduced costs
        rc = cost − Aᵀy ≥ 0; every feasible x costs y·supply + rc·x, so the LP bound
        of a connected component g is LB_g = Σ_{t∈g} y_t·supply_t.
-    2. A feasible solution: ⌊x*⌋ plus a cover of what it leaves uncovered by the
-       candidates that fit there (singletons always fit; :func:`_cheapest_cover`,
-       the best it finds within its search limit); UB_g is its cost on g.
+    2. A feasible solution: ⌊x*⌋ plus the cheapest cover of what it leaves uncovered
+       by the candidates that fit there (singletons always fit; :func:`_least_cover`);
+       UB_g is its cost on g.
     3. An optimal x has rc·x ≤ UB_g − LB_g on g, so a candidate with larger rc is
        never used (reduced-cost fixing).
     4. The kept candidates split the types into small components. Where x* is
-       integral there it is optimal (rc = 0 on its support); elsewhere the cover of
-       least rc·x (the same x as least cost·x) is searched exhaustively
-       (:func:`_cheapest_cover`), or by a MIP where that search would be long.
+       integral there it is optimal (rc = 0 on its support); elsewhere the cheapest
+       cover is found exactly (:func:`_least_cover`: a search on a small component,
+       a MIP on a large one).
     Every HiGHS call returns to Python, so a KeyboardInterrupt stops between them.
     """
     from scipy.optimize import linprog
@@ -467,10 +467,8 @@ def _solve_partition(members, cost, supply):
     left = supply - A @ feasible
     rows = np.flatnonzero(left > 0)
     fits = np.flatnonzero(np.asarray(A[left <= 0].sum(axis=0)).ravel() == 0)
-    # (those candidates cover only these types, so their cost·x = y·left + rc·x: the
-    # least rc·x is the cheapest, and candidates of rc 0 come first)
-    feasible[fits] += _cheapest_cover(A[rows][:, fits].tocsc(), left[rows],
-                                      np.maximum(rc[fits], 0.0))[0]
+    feasible[fits] += _least_cover(A[rows][:, fits].tocsc(), left[rows], cost[fits], rc[fits],
+                                   deadline)
     # step 3: per component, keep the candidates with rc ≤ UB_g − LB_g
     type_group, group = _components(A, np.arange(len(cost)))
     size = type_group.max() + 1
@@ -478,23 +476,34 @@ def _solve_partition(members, cost, supply):
            - np.bincount(type_group, y * supply, size))
     single = np.diff(A.indptr) == 1  # kept too: every component stays coverable
     kept = np.flatnonzero((rc <= gap[group] + tol) | (xs > 1e-9) | single)
-    # step 4: on the components of kept candidates where x* is fractional, the least
-    # rc·x (= cost·x − y·supply), exhaustively, or by a MIP past the search's limit
+    # step 4: exactly, on the components of kept candidates where x* is fractional
     type_part, part = _components(A, kept)
     for p in np.unique(part[frac[kept]]):  # the few fractional components
         cols = kept[part == p]
         rows = np.flatnonzero(type_part == p)
-        sub = A[rows][:, cols].tocsc()
-        x[cols], complete = _cheapest_cover(sub, supply[rows], np.maximum(rc[cols], 0.0))
-        if not complete:
-            x[cols] = _milp(cost[cols], sub, supply[rows], _upper(sub, supply[rows]),
-                             deadline - time.monotonic())[0]
+        x[cols] = _least_cover(A[rows][:, cols].tocsc(), supply[rows], cost[cols], rc[cols],
+                               deadline)
     return x
 
 
-# nodes of _cheapest_cover's search before it stops: HiGHS's MIP has a fixed cost of
-# about 8 ms even on 7 candidates, which the search undercuts up to about this many
+# HiGHS's MIP has a fixed cost of about 8 ms even on 7 candidates: programs of up to
+# SEARCH_CANDIDATES candidates are searched (_cheapest_cover), for up to SEARCH_NODES
+# nodes, before a MIP is made (on 5 × 200 units, searching every fractional component
+# and leftover, up to 28,731 candidates, cost 3.4 → 7.8 s: a search that stops early
+# leaves a loose upper bound and large MIPs)
+SEARCH_CANDIDATES = 300
 SEARCH_NODES = 2000
+
+
+def _least_cover(A, b, cost, rc, deadline: float):
+    """The x ∈ ℕ of least cost·x with A x = b, where A's candidates cover only these
+    types (so cost·x = y·b + rc·x, and the least rc·x, with candidates of rc 0 first, is
+    the cheapest): searched when small, else, or where the search stops, a MIP."""
+    if A.shape[1] <= SEARCH_CANDIDATES:
+        x, complete = _cheapest_cover(A, b, np.maximum(rc, 0.0))
+        if complete:
+            return x
+    return _milp(cost, A, b, _upper(A, b), deadline - time.monotonic())[0]
 
 
 def _cheapest_cover(A, b, cost):
