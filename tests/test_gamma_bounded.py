@@ -228,6 +228,19 @@ def test_cheapest_cover_past_its_limit_returns_a_cover(monkeypatch):
     assert np.array_equal(A @ x, [1, 1]) and not complete
 
 
+def test_least_cover_of_many_units_is_a_mip_not_a_deep_search():
+    # 2 types of 5,000 identical units each and the pair of them: a search would recurse
+    # 5,000 deep; the MIP covers them with 5,000 pairs (cost 1 each, against 2 × 5,000
+    # singletons at 0.75 each)
+    import time as _time
+    from scipy.sparse import csc_matrix
+    from iaa_widgets.measures.continuum.gamma.alignment import _least_cover
+    A = csc_matrix(np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]))
+    cost = np.array([0.75, 0.75, 1.0])
+    x = _least_cover(A, np.array([5000, 5000]), cost, cost, _time.monotonic() + 60)
+    assert x.tolist() == [0, 0, 5000]
+
+
 # ---------------------------------------------------------------- progress
 def test_progress_true_draws_a_tqdm_bar(capsys):
     pytest.importorskip("tqdm")

@@ -487,10 +487,10 @@ def _solve_partition(members, cost, supply):
 
 
 # HiGHS's MIP has a fixed cost of about 8 ms even on 7 candidates: programs of up to
-# SEARCH_CANDIDATES candidates are searched (_cheapest_cover), for up to SEARCH_NODES
-# nodes, before a MIP is made (on 5 × 200 units, searching every fractional component
-# and leftover, up to 28,731 candidates, cost 3.4 → 7.8 s: a search that stops early
-# leaves a loose upper bound and large MIPs)
+# SEARCH_CANDIDATES candidates and units are searched (_cheapest_cover), for up to
+# SEARCH_NODES nodes, before a MIP is made (on 5 × 200 units, searching every fractional
+# component and leftover, up to 28,731 candidates, cost 3.4 → 7.8 s: a search that
+# stops early leaves a loose upper bound and large MIPs)
 SEARCH_CANDIDATES = 300
 SEARCH_NODES = 2000
 
@@ -498,8 +498,9 @@ SEARCH_NODES = 2000
 def _least_cover(A, b, cost, rc, deadline: float):
     """The x ∈ ℕ of least cost·x with A x = b, where A's candidates cover only these
     types (so cost·x = y·b + rc·x, and the least rc·x, with candidates of rc 0 first, is
-    the cheapest): searched when small, else, or where the search stops, a MIP."""
-    if A.shape[1] <= SEARCH_CANDIDATES:
+    the cheapest): searched when small (its depth is at most Σ b), else, or where the
+    search stops, a MIP."""
+    if A.shape[1] <= SEARCH_CANDIDATES and b.sum() <= SEARCH_CANDIDATES:
         x, complete = _cheapest_cover(A, b, np.maximum(rc, 0.0))
         if complete:
             return x
