@@ -12,8 +12,9 @@ A recomputation (a best alignment, then one per random sample) can take seconds:
 runs in one worker thread that reports progress after every sample (to the page at
 most every PROGRESS_SECONDS: each message costs the kernel, the server and the page
 time). Each request raises a generation counter; the running computation checks it at
-every progress report and stops as soon as a newer request exists, and the worker then
-takes the newest request only (requests never queue up). The kernel stays free meanwhile.
+every progress report and stops as soon as a newer request exists, and the worker
+then takes the newest request only (requests never queue up). The kernel stays free
+meanwhile.
 A request first gives a quick estimate from its first QUICK_SAMPLES random continua
 (shown at once, so that a dragged slider answers fast; ``status["estimate"]`` says how
 many), then the result from all ``n_samples`` replaces it; both come from one run of
@@ -45,9 +46,9 @@ __all__ = ["GammaExplorer"]
 
 _PARAMS = ("alpha", "beta", "delta_empty", "n_samples", "seed")
 QUICK_SAMPLES = 4  # random continua of the quick estimate shown before the full result
-# no quick estimate when the full result is expected within this (the newest computation's
-# seconds per sample × samples): it would be replaced at once, and costs the full
-# result about a fifth of its time (a second chart update, a batch cut short)
+# no quick estimate when the full result is expected within this (the newest
+# computation's seconds per sample × samples): it would be replaced at once, and costs
+# the full result about a fifth of its time (a second chart update, a batch cut short)
 QUICK_AFTER_SECONDS = 0.2
 PROGRESS_SECONDS = 0.1  # the least time between two progress messages of one computation
 EXPORT_GRID = tuple(round(0.1 * k, 1) for k in range(51))  # the weight sliders' (gamma.js)
