@@ -84,6 +84,7 @@ def test_alpha_u_krippendorff_2004_example():
     # α_U = 1 − ΣD_o/ΣD_e from the exact D's; printed .8591 from the rounded ones
     assert r.value == pytest.approx(1 - t["D_o"].sum() / t["D_e"].sum(), rel=1e-13)
     assert r.value == pytest.approx(0.8591, abs=5e-4)
+    assert type(r.value) is float  # a Python float, as every measure's (not np.float64)
     assert r.scale == "disagreement"
     assert r.observed == pytest.approx(t["D_o"].sum()) and r.expected == pytest.approx(
         t["D_e"].sum())

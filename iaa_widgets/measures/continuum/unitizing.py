@@ -289,7 +289,7 @@ def unitizing_alpha(data, *, continuum=None, **loader_args) -> AgreementResult:
     if empty:
         notes.append(f"categories {empty!r} have no units: their α_U,c is 0/0 (NaN) and "
                      "they add nothing to α_U")
-    value = _ratio(d_o.sum(), d_e.sum())
+    value = _ratio(float(d_o.sum()), float(d_e.sum()))
     if math.isnan(value):
         notes.append("no disagreement is expected (D_e = 0): α_U is 0/0, undefined")
     return AgreementResult(
